@@ -1,0 +1,71 @@
+"""What rules receive besides the model: launch shapes per kernel and cached warp pictures."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Optional
+
+from ..model import Access, Kernel, TranslationUnitModel
+from .symbols import Symbols
+from .warp import LaunchShape, NotModelled, WarpPicture, picture
+
+_HINT = re.compile(r"//\s*cudalint:\s*block\s*=\s*\(\s*(\d+)\s*(?:,\s*(\d+)\s*)?(?:,\s*(\d+)\s*)?\)")
+
+
+@dataclass
+class Settings:
+    """Run-wide options rules may read (from the command line / configuration)."""
+
+    block_dim: Optional[tuple[int, int, int]] = None
+
+
+@dataclass
+class AnalysisContext:
+    model: TranslationUnitModel
+    symbols: Symbols
+    lines: list[str]
+    settings: Settings = field(default_factory=Settings)
+    _shapes: dict = field(default_factory=dict)
+    _pictures: dict = field(default_factory=dict)
+
+    def launch_shape(self, kernel: Kernel) -> LaunchShape:
+        """blockDim for ``kernel``: a ``<<<>>>`` site in the file with a constant block, then a
+        ``// cudalint: block=(x,y,z)`` hint above the kernel, then ``--block-dim``, else unknown."""
+        if kernel.name in self._shapes:
+            return self._shapes[kernel.name]
+        shape = None
+        for site in self.model.launches:
+            if site.kernel == kernel.name and all(isinstance(v, int) and v > 0 for v in site.block):
+                shape = LaunchShape(tuple(site.block),  # type: ignore[arg-type]
+                                    f"blockDim = {tuple(site.block)} from launch at "
+                                    f"{site.span.path}:{site.span.line}")
+                break
+        if shape is None:
+            first = kernel.span.line
+            for ln in range(max(1, first - 3), first + 1):
+                m = _HINT.search(self.lines[ln - 1]) if ln - 1 < len(self.lines) else None
+                if m:
+                    dims = tuple(int(g) if g else 1 for g in m.groups())
+                    shape = LaunchShape(dims, f"blockDim = {dims} from the hint on line {ln}")  # type: ignore[arg-type]
+        if shape is None and self.settings.block_dim:
+            shape = LaunchShape(self.settings.block_dim, f"blockDim = {self.settings.block_dim} from --block-dim")
+        if shape is None:
+            shape = LaunchShape(None, "blockDim unknown (no launch in this file): blockDim.x assumed a "
+                                      "multiple of 32; give `// cudalint: block=(x,y,z)` or --block-dim")
+        self._shapes[kernel.name] = shape
+        return shape
+
+    def picture(self, kernel: Kernel, access: Access) -> Optional[WarpPicture]:
+        """The warp picture of ``access`` under the kernel's launch shape, None when not modelled."""
+        key = id(access)
+        if key not in self._pictures:
+            try:
+                self._pictures[key] = picture(access.offset, self.launch_shape(kernel), self.symbols,
+                                              access.array.space.value) if access.offset is not None else None
+            except NotModelled:
+                self._pictures[key] = None
+        return self._pictures[key]
+
+    def assumptions(self, kernel: Kernel, pic: WarpPicture) -> list[str]:
+        return [self.launch_shape(kernel).source] + list(pic.assumptions)

@@ -1,0 +1,66 @@
+"""Symbols that index expressions are built from, and their uniformity.
+
+Every value the front-end cannot reduce to a constant is a sympy ``Symbol``:
+
+* the built-in variables ``threadIdx.x`` ... ``gridDim.z`` (CUDA Programming Guide §"Built-in Variables");
+* kernel parameters (block-uniform);
+* loop trip counters ``k@<line>`` (uniform when the loop's start, step and bound are);
+* opaque values (a load, a call result, a value merged from two branches), either uniform or
+  thread-varying.
+
+``Symbols.varying`` is the set of symbols whose value differs between the lanes of a warp.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import sympy
+
+TID = tuple(sympy.Symbol(f"threadIdx.{a}", integer=True, nonnegative=True) for a in "xyz")
+BID = tuple(sympy.Symbol(f"blockIdx.{a}", integer=True, nonnegative=True) for a in "xyz")
+BDIM = tuple(sympy.Symbol(f"blockDim.{a}", integer=True, positive=True) for a in "xyz")
+GDIM = tuple(sympy.Symbol(f"gridDim.{a}", integer=True, positive=True) for a in "xyz")
+WARP_SIZE = sympy.Symbol("warpSize", integer=True, positive=True)
+
+BUILTINS = {
+    "threadIdx": TID,
+    "blockIdx": BID,
+    "blockDim": BDIM,
+    "gridDim": GDIM,
+}
+
+#: Values substituted for run-time quantities that scale an index (a row pitch ``width``, a stride
+#: ``n``): large and a multiple of 32 bytes, like the 4096 of GROUND_TRUTH.md's ``a[i*n]`` measurement.
+#: Listed in a finding's ``assumptions`` whenever used.
+REPRESENTATIVE_SCALE = 4096
+REPRESENTATIVE_BLOCK_X = 256
+
+
+class Symbols:
+    """Factory and registry of the symbols of one translation unit."""
+
+    def __init__(self) -> None:
+        self.varying: set[sympy.Symbol] = set(TID)
+        self.params: set[sympy.Symbol] = set()
+        self.trip_counters: set[sympy.Symbol] = set()
+        self._counter = itertools.count()
+
+    def param(self, name: str) -> sympy.Symbol:
+        s = sympy.Symbol(name, integer=True)
+        self.params.add(s)
+        return s
+
+    def trip(self, line: int) -> sympy.Symbol:
+        s = sympy.Symbol(f"k@{line}.{next(self._counter)}", integer=True, nonnegative=True)
+        self.trip_counters.add(s)
+        return s
+
+    def opaque(self, hint: str, varying: bool) -> sympy.Symbol:
+        s = sympy.Symbol(f"{hint}#{next(self._counter)}", integer=True)
+        if varying:
+            self.varying.add(s)
+        return s
+
+    def is_varying(self, expr: sympy.Basic) -> bool:
+        return bool(expr.free_symbols & self.varying)

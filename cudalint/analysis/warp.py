@@ -1,0 +1,253 @@
+"""Warp-level hardware model: from a symbolic byte offset to sectors, banks and distinct addresses.
+
+Facts used (DESIGN.md §3, CUDA C++ Programming Guide, "Compute Capability 9.x" / "Global Memory" and
+"Shared Memory" sections; confirmed on an H200 in GROUND_TRUTH.md and ``fixtures/measured/``):
+
+* a warp is 32 consecutive linear thread ids, linear id = x + y*Bx + z*Bx*By;
+* a global-memory request is served in 32-byte sectors; ``sectors_per_request`` is the number of distinct
+  32-byte-aligned segments the active lanes touch; ideal = ceil(active_lanes * size / 32);
+* ``cudaMalloc`` bases are aligned to 256 bytes, so an offset's residue modulo 32 bytes decides alignment;
+* shared memory has 32 banks of 4 bytes, bank = (byte address / 4) mod 32; the conflict degree of a
+  request is the largest number of *distinct* 4-byte words in one bank (same word = broadcast);
+  8- and 16-byte accesses are served in 2 and 4 phases of 16 and 8 lanes.
+
+Only this module enumerates lanes.  Sympy is used once per access to split the expression; the lane
+loop runs on plain Python integers through :func:`sympy.lambdify`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from functools import reduce
+from typing import Optional
+
+import sympy
+
+from .symbols import BDIM, GDIM, REPRESENTATIVE_BLOCK_X, REPRESENTATIVE_SCALE, TID, Symbols
+
+WARP = 32
+SECTOR = 32
+BANKS = 32
+BANK_WIDTH = 4
+
+
+@dataclass
+class LaunchShape:
+    """blockDim as known for one kernel: exact ints, or ``None`` (blockDim.x assumed a multiple of 32)."""
+
+    block: Optional[tuple[int, int, int]]
+    source: str
+
+    @property
+    def threads(self) -> int:
+        b = self.block or (REPRESENTATIVE_BLOCK_X, 1, 1)
+        return b[0] * b[1] * b[2]
+
+
+@dataclass
+class WarpPicture:
+    """The lanes of every warp of one block, as byte offsets from the array's base.
+
+    ``warps[w][lane]`` is the byte offset of lane ``lane`` of warp ``w`` (``None`` for an inactive lane of a
+    partial warp).  ``residues`` are the possible values (mod 32 bytes) of the part of the offset that is
+    the same for all lanes (blockIdx, parameters, loop counters); ``exact_residue`` tells whether that set
+    is a single known value.  ``stride`` is d(offset)/d(threadIdx.x) in bytes, an int or a sympy expression.
+    """
+
+    warps: list[list[int]]
+    residues: list[int]
+    exact_residue: bool
+    stride: object
+    assumptions: list[str] = field(default_factory=list)
+
+
+class NotModelled(Exception):
+    """The offset cannot be turned into lane addresses (a thread-varying loaded value, a symbolic stride
+    in shared memory...).  Rules stay silent on such accesses."""
+
+
+def _term_divisor(term: sympy.Expr, unknown_block: bool) -> tuple[int, bool]:
+    """Return (divisor in bytes, is_pitch) of a uniform monomial: every value it takes is a multiple of
+    the divisor.  A product of two or more run-time symbols is a row pitch (``y*width``)."""
+    coeff, rest = term.as_coeff_Mul()
+    coeff = int(coeff) if coeff.is_Integer else 1
+    syms = rest.as_powers_dict()
+    degree = sum(int(e) if getattr(e, "is_Integer", False) else 1 for e in syms.values())
+    div = abs(coeff)
+    if unknown_block and BDIM[0] in rest.free_symbols:
+        div *= WARP
+    return div, degree >= 2
+
+
+def picture(offset: sympy.Expr, shape: LaunchShape, symbols: Symbols, space: str) -> WarpPicture:
+    """Enumerate the lanes of each warp of a block for a byte ``offset`` expression.
+
+    Raises :class:`NotModelled` when the offset depends on a thread-varying opaque value, or (for
+    ``space='shared'``) when the stride between lanes depends on a run-time value.
+    """
+    assumptions: list[str] = []
+    expr = sympy.expand(offset)
+    if shape.block is not None:
+        expr = expr.subs({BDIM[i]: shape.block[i] for i in range(3)})
+        expr = sympy.expand(expr)
+    tid = set(TID)
+    if shape.block is None:
+        # blockDim.x assumed a multiple of 32: threadIdx.y/z are the same for the whole warp.
+        tid = {TID[0]}
+    bad = (expr.free_symbols & symbols.varying) - set(TID)
+    if bad:
+        raise NotModelled("the index depends on a value loaded or computed per thread")
+
+    thread_terms, uniform_terms = [], []
+    for term in sympy.Add.make_args(expr):
+        (thread_terms if term.free_symbols & tid else uniform_terms).append(term)
+    thread_part = sympy.Add(*thread_terms)
+    stride = sympy.diff(thread_part, TID[0])
+    if stride.free_symbols & tid:
+        stride = None  # not linear in threadIdx.x
+    elif stride.is_Integer:
+        stride = int(stride)
+
+    scale_syms = thread_part.free_symbols - set(TID)
+    if scale_syms:
+        if space == "shared":
+            raise NotModelled("the stride between lanes depends on a run-time value")
+        subs = {}
+        for s in sorted(scale_syms, key=str):
+            if s in BDIM or s in GDIM:
+                subs[s] = REPRESENTATIVE_BLOCK_X if s == BDIM[0] else REPRESENTATIVE_SCALE
+            else:
+                subs[s] = REPRESENTATIVE_SCALE
+            assumptions.append(f"{s} = {subs[s]} (a large run-time value; the cost holds for any {s} "
+                               f"that makes the stride >= 32 bytes)")
+        thread_part = thread_part.subs(subs)
+
+    # Lane enumeration over plain ints.
+    f = sympy.lambdify(TID, thread_part, modules=[{"floor": math.floor, "Mod": lambda a, b: a % b,
+                                                    "Min": min, "Max": max}, "math"])
+    block = shape.block or (REPRESENTATIVE_BLOCK_X, 1, 1)
+    bx, by, bz = block
+    n_threads = bx * by * bz
+    warps: list[list[int]] = []
+    for w in range((n_threads + WARP - 1) // WARP):
+        lanes = []
+        for lin in range(w * WARP, min((w + 1) * WARP, n_threads)):
+            x, y, z = lin % bx, (lin // bx) % by, lin // (bx * by)
+            if shape.block is None:
+                y = z = 0
+            lanes.append(int(f(x, y, z)))
+        warps.append(lanes)
+
+    # The uniform part: residues modulo 32 bytes.
+    const = 0
+    gcd = SECTOR
+    pitch_syms: set[str] = set()
+    for term in uniform_terms:
+        if term.is_Integer:
+            const += int(term)
+            continue
+        div, is_pitch = _term_divisor(term, shape.block is None)
+        if is_pitch and div % SECTOR:
+            pitch_syms.update(str(s) for s in term.free_symbols
+                              if s not in BDIM and not str(s).startswith(("blockIdx", "k@", "threadIdx")))
+            continue
+        gcd = math.gcd(gcd, div)
+    if pitch_syms:
+        names = ", ".join(sorted(pitch_syms))
+        assumptions.append(f"row pitch ({names}) assumed a multiple of 32 bytes")
+    if gcd == 0:
+        gcd = SECTOR
+    residues = sorted({(const + k * gcd) % SECTOR for k in range(SECTOR // gcd)})
+    return WarpPicture(warps=warps, residues=residues, exact_residue=len(residues) == 1,
+                       stride=stride, assumptions=assumptions)
+
+
+# --- global memory -------------------------------------------------------------------------------
+
+def sectors(lanes: list[int], size: int, residue: int = 0) -> int:
+    """Distinct 32-byte sectors touched by ``lanes`` (byte offsets) each moving ``size`` bytes."""
+    touched = set()
+    for off in lanes:
+        a = off + residue
+        touched.update(range(a // SECTOR, (a + size - 1) // SECTOR + 1))
+    return len(touched)
+
+
+def ideal_sectors(active: int, size: int) -> int:
+    return max(1, -(-active * size // SECTOR))
+
+
+@dataclass
+class GlobalCost:
+    """Per-request cost of a global access, averaged over the warps of a block."""
+
+    sectors_per_request: float          # worst case over the possible base residues
+    aligned_sectors_per_request: float  # with the uniform part aligned to 32 bytes
+    ideal_sectors_per_request: float
+    efficiency: float                   # requested bytes / (sectors * 32), capped at 1
+    worst_residue: int
+
+
+def global_cost(pic: WarpPicture, size: int) -> GlobalCost:
+    warps = [w for w in pic.warps if w]
+    n = len(warps)
+    ideal = sum(ideal_sectors(len(w), size) for w in warps) / n
+    aligned = sum(sectors(w, size, 0) for w in warps) / n
+    worst, worst_r = -1.0, 0
+    for r in pic.residues:
+        s = sum(sectors(w, size, r) for w in warps) / n
+        if s > worst:
+            worst, worst_r = s, r
+    requested = sum(len(w) * size for w in warps) / n
+    eff = min(1.0, requested / (worst * SECTOR))
+    return GlobalCost(worst, aligned, ideal, eff, worst_r)
+
+
+# --- shared memory -------------------------------------------------------------------------------
+
+def phases(size: int) -> int:
+    """Phases a warp's shared request is split into: 1 for <= 4-byte, 2 for 8-byte, 4 for 16-byte."""
+    return max(1, size // BANK_WIDTH) if size > BANK_WIDTH else 1
+
+
+def bank_ways(lanes: list[int], size: int) -> tuple[int, int]:
+    """Return (conflict ways, wavefronts) of one warp's shared-memory request.
+
+    ways = max over phases of the largest count of distinct 4-byte words in one bank;
+    wavefronts = sum over phases of that count.
+    """
+    n_phases = phases(size)
+    per_phase = WARP // n_phases
+    ways_max, wavefronts = 0, 0
+    for p in range(n_phases):
+        banks: dict[int, set[int]] = {}
+        for off in lanes[p * per_phase:(p + 1) * per_phase]:
+            for word in range(off // BANK_WIDTH, (off + size - 1) // BANK_WIDTH + 1):
+                banks.setdefault(word % BANKS, set()).add(word)
+        if not banks:
+            continue
+        ways = max(len(v) for v in banks.values())
+        ways_max = max(ways_max, ways)
+        wavefronts += ways
+    return ways_max, wavefronts
+
+
+@dataclass
+class SharedCost:
+    bank_conflict_ways: int           # worst warp
+    wavefronts_per_request: float     # averaged over the block's warps
+
+
+def shared_cost(pic: WarpPicture, size: int) -> SharedCost:
+    res = [bank_ways(w, size) for w in pic.warps if w]
+    return SharedCost(max(r[0] for r in res), sum(r[1] for r in res) / len(res))
+
+
+def distinct_addresses(pic: WarpPicture, size: int) -> int:
+    """Largest number of distinct addresses one warp reads (constant cache: one request each)."""
+    return max(len(set(w)) for w in pic.warps if w)
+
+
+def gcd_all(values) -> int:
+    return reduce(math.gcd, values, 0)

@@ -1,0 +1,130 @@
+"""Command line: ``cudalint check|rule|rules`` (DESIGN.md §5).
+
+Exit codes: 0 no finding at or above the failing severity, 1 findings, 2 usage/config/internal error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from typing import Optional, Sequence
+
+from . import __version__
+from .analysis.context import Settings
+from .diagnostics import Diagnostic, Severity
+from .rules import CL000, all_rules
+from .rules.pages import rule_page
+from .runner import RunOptions, UsageError, failing, lint_paths
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line, exit 2
+        self.exit(2, f"cudalint: error: {message}\n")
+
+
+def _codes(value: str) -> list[str]:
+    codes = [c.strip().upper() for c in value.split(",") if c.strip()]
+    for c in codes:
+        if not (c.startswith("CL") and c[2:].isdigit() and len(c) <= 5):
+            raise argparse.ArgumentTypeError(f"invalid rule code or prefix: {c!r}")
+    return codes
+
+
+def _block_dim(value: str) -> tuple[int, int, int]:
+    try:
+        dims = [int(v) for v in value.replace("(", "").replace(")", "").split(",") if v.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected X[,Y[,Z]] integers, got {value!r}") from None
+    if not 1 <= len(dims) <= 3 or any(d <= 0 for d in dims) or dims[0] * (dims + [1, 1])[1] * (dims + [1, 1])[2] > 1024:
+        raise argparse.ArgumentTypeError(f"expected 1-3 positive extents with at most 1024 threads, got {value!r}")
+    dims += [1] * (3 - len(dims))
+    return (dims[0], dims[1], dims[2])
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="cudalint", description="Static analysis for CUDA kernels.")
+    p.add_argument("--version", action="version", version=f"cudalint {__version__}")
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    c = sub.add_parser("check", help="lint files and directories")
+    c.add_argument("paths", nargs="*", default=["."], metavar="PATHS")
+    c.add_argument("--format", choices=["text", "json"], default="text")
+    c.add_argument("--output-file", metavar="F")
+    c.add_argument("--select", type=_codes, metavar="CODES", help="comma-separated codes or prefixes")
+    c.add_argument("--ignore", type=_codes, default=[], metavar="CODES")
+    c.add_argument("--block-dim", type=_block_dim, metavar="X[,Y[,Z]]",
+                   help="blockDim for kernels without a launch or hint")
+    c.add_argument("--statistics", action="store_true", help="print the count of findings per code")
+    c.add_argument("--exit-zero", action="store_true", help="exit 0 even with findings")
+    c.add_argument("-p", dest="build_dir", metavar="BUILD_DIR", help="folder holding compile_commands.json")
+
+    r = sub.add_parser("rule", help="print a rule's page")
+    r.add_argument("code")
+    sub.add_parser("rules", help="list all rules")
+    return p
+
+
+def format_text(diags: list[Diagnostic], n_files: int) -> str:
+    lines = [d.to_text() for d in diags]
+    counts = Counter(d.severity for d in diags)
+    summary = (f"Found {len(diags)} finding{'s' if len(diags) != 1 else ''} "
+               f"({counts[Severity.ERROR]} error, {counts[Severity.WARNING]} warning, "
+               f"{counts[Severity.INFO]} info) in {n_files} file{'s' if n_files != 1 else ''}.")
+    return "\n".join(lines + [summary]) + "\n"
+
+
+def _check(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from .runner import discover
+    compile_db = None
+    if args.build_dir:
+        compile_db = Path(args.build_dir) / "compile_commands.json"
+        if not compile_db.is_file():
+            raise UsageError(f"no compile_commands.json in {args.build_dir}")
+    opts = RunOptions(select=args.select, ignore=args.ignore, settings=Settings(block_dim=args.block_dim),
+                      compile_db=compile_db)
+    files = discover(args.paths)
+    diags = lint_paths(files, opts)
+    if args.format == "json":
+        out = json.dumps([d.to_json() for d in diags], indent=2) + "\n"
+    else:
+        out = format_text(diags, len(files))
+    if args.statistics:
+        counts = Counter((d.code, d.name) for d in diags)
+        out += "".join(f"{n:5d}\t{code}\t[{name}]\n" for (code, name), n in sorted(counts.items()))
+    if args.output_file:
+        with open(args.output_file, "w", encoding="utf-8") as fh:
+            fh.write(out)
+    else:
+        sys.stdout.write(out)
+    return 1 if failing(diags) and not args.exit_zero else 0
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        if args.command == "check":
+            return _check(args)
+        if args.command == "rule":
+            page = rule_page(args.code.upper())
+            if page is None:
+                raise UsageError(f"unknown rule code: {args.code}")
+            sys.stdout.write(page)
+            return 0
+        if args.command == "rules":
+            rows = [(CL000[0], CL000[1], CL000[2].value, CL000[3])]
+            rows += [(r.code, r.name, r.default_severity.value, r.summary) for r in all_rules()]
+            for row in rows:
+                sys.stdout.write(f"{row[0]}  {row[1]:<32} {row[2]:<8} {row[3]}\n")
+            return 0
+    except UsageError as e:
+        sys.stderr.write(f"cudalint: error: {e}\n")
+        return 2
+    return 2
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,89 @@
+"""Diagnostics: what a rule reports, in the shape of DESIGN.md §5's JSON contract."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+
+class Severity(str, enum.Enum):
+    INFO = "info"
+    WARNING = "warning"
+    ERROR = "error"
+
+    @property
+    def rank(self) -> int:
+        return {"info": 0, "warning": 1, "error": 2}[self.value]
+
+
+@dataclass(frozen=True)
+class Edit:
+    """Replace the text between (line, column) and (end_line, end_column), 1-based, end exclusive."""
+
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    content: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "content": self.content,
+            "location": {"row": self.line, "column": self.column},
+            "end_location": {"row": self.end_line, "column": self.end_column},
+        }
+
+
+@dataclass(frozen=True)
+class Fix:
+    message: str
+    edits: tuple[Edit, ...]
+    applicability: str = "safe"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "message": self.message,
+            "applicability": self.applicability,
+            "edits": [e.to_json() for e in self.edits],
+        }
+
+
+@dataclass
+class Diagnostic:
+    code: str
+    name: str
+    severity: Severity
+    path: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    message: str
+    kernel: Optional[str] = None
+    metrics: dict[str, Any] = field(default_factory=dict)
+    assumptions: list[str] = field(default_factory=list)
+    fix: Optional[Fix] = None
+
+    def sort_key(self) -> tuple:
+        return (self.path, self.line, self.column, self.code, self.message)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "name": self.name,
+            "severity": self.severity.value,
+            "path": self.path,
+            "line": self.line,
+            "column": self.column,
+            "end_line": self.end_line,
+            "end_column": self.end_column,
+            "kernel": self.kernel,
+            "message": self.message,
+            "metrics": dict(self.metrics),
+            "assumptions": list(self.assumptions),
+            "fix": self.fix.to_json() if self.fix else None,
+        }
+
+    def to_text(self) -> str:
+        return f"{self.path}:{self.line}:{self.column}: {self.code} [{self.name}] {self.message}"

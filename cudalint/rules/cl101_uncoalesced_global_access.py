@@ -1,0 +1,70 @@
+"""CL101 uncoalesced-global-access: a warp's global load/store touches more 32-byte sectors than needed.
+
+Hardware fact: a warp-wide global access is served in 32-byte sectors (CUDA C++ Programming Guide,
+"Device Memory Accesses"); measured on an H200 (GROUND_TRUTH.md): ``a[2*i]`` 8 sectors/request at 50 %,
+``a[32*i]`` 32 sectors/request at 12.5 % and 6.0x the time, ``a[i].x`` of ``struct {float x, y}`` 8 sectors.
+Severity: warning, info when at least 50 % of the fetched bytes are used.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from ..analysis.context import AnalysisContext
+from ..analysis.warp import global_cost
+from ..diagnostics import Diagnostic, Severity
+from ..model import AddressSpace, TranslationUnitModel
+from . import Rule, fmt, metric
+
+
+class UncoalescedGlobalAccess(Rule):
+    code = "CL101"
+    name = "uncoalesced-global-access"
+    default_severity = Severity.WARNING
+    summary = "Global access whose lanes touch more sectors than a unit-stride access would"
+
+    def check(self, model: TranslationUnitModel, ctx: AnalysisContext) -> Iterator[Diagnostic]:
+        for kernel in model.kernels:
+            for acc in kernel.accesses:
+                if acc.array.space != AddressSpace.GLOBAL:
+                    continue
+                pic = ctx.picture(kernel, acc)
+                if pic is None:
+                    continue
+                cost = global_cost(pic, acc.size)
+                if cost.aligned_sectors_per_request <= cost.ideal_sectors_per_request:
+                    continue
+                sectors = cost.sectors_per_request if pic.exact_residue else cost.aligned_sectors_per_request
+                eff = min(1.0, cost.efficiency * cost.sectors_per_request / sectors)
+                metrics = {
+                    "sectors_per_request": metric(sectors),
+                    "ideal_sectors_per_request": metric(cost.ideal_sectors_per_request),
+                    "efficiency": round(eff, 4),
+                }
+                stride = pic.stride
+                if stride is not None:
+                    metrics["stride_bytes"] = stride if isinstance(stride, int) else str(stride)
+                aos = acc.elem_size > acc.size and stride == acc.elem_size
+                used = f"{eff * 100:.1f}".rstrip("0").rstrip(".")
+                what = f"uncoalesced global {acc.kind} of `{acc.array.name}`"
+                if acc.split > 1:
+                    why = (f"array of structs: each lane moves its {acc.elem_size}-byte struct as {acc.split} "
+                           f"separate {acc.size}-byte accesses, each {stride} bytes apart across lanes")
+                    fix = ("use a structure of arrays, or align the struct to its size "
+                           "(`__align__(" + str(acc.elem_size) + ")`) so it moves in one vector access")
+                elif aos:
+                    why = (f"array of structs: each lane reads {acc.size} of every {acc.elem_size} bytes "
+                           f"(field at byte {acc.field_offset})")
+                    fix = "store the field in its own array (structure of arrays)"
+                elif stride is not None:
+                    why = f"lanes are {stride} bytes apart"
+                    fix = ("make consecutive threads access consecutive elements (transpose through shared "
+                           "memory, or change the data layout)")
+                else:
+                    why = "lanes are scattered"
+                    fix = "make consecutive threads access consecutive elements"
+                msg = (f"{what}: {why}; a warp touches {fmt(sectors)} sectors per request instead of "
+                       f"{fmt(cost.ideal_sectors_per_request)} ({used}% of fetched bytes used); {fix}")
+                sev = Severity.INFO if eff >= 0.5 else Severity.WARNING
+                yield self.diagnostic(kernel, acc, msg, severity=sev, metrics=metrics,
+                                      assumptions=ctx.assumptions(kernel, pic))

@@ -1,0 +1,102 @@
+"""CL201 shared-bank-conflict: lanes of a warp hit distinct words in the same shared-memory bank.
+
+Hardware fact: shared memory has 32 banks of 4 bytes; distinct words in one bank are served one per
+wavefront, the same word is broadcast (CUDA C++ Programming Guide, "Shared Memory" of compute capability
+5.x and later).  Measured on an H200 (GROUND_TRUTH.md): column read of ``float t[32][32]`` 32.1 wavefronts
+per instruction, 1.16 with ``t[32][33]``; ``t[2*threadIdx.x]`` 2.0.
+For 2-D arrays the fix pads the row to the smallest width that makes every access of the kernel to that
+array conflict-free.  Severity: warning.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator, Optional
+
+import sympy
+
+from ..analysis.context import AnalysisContext
+from ..analysis.warp import NotModelled, picture, shared_cost
+from ..diagnostics import Diagnostic, Edit, Fix, Severity
+from ..model import Access, AddressSpace, ArrayDecl, Kernel, TranslationUnitModel
+from . import Rule
+
+MAX_PAD = 32
+
+
+def _offset_with_row(acc: Access, arr: ArrayDecl, row: int) -> Optional[sympy.Expr]:
+    """Byte offset of ``acc`` if the innermost extent of ``arr`` were ``row``."""
+    dims = list(arr.dims)
+    if len(acc.subscripts) != len(dims) or any(d is None for d in dims[1:]):
+        return None
+    dims[-1] = row
+    off = sympy.Integer(0)
+    for i, sub in enumerate(acc.subscripts):
+        inner = 1
+        for d in dims[i + 1:]:
+            inner *= d
+        off += sub * inner * arr.elem_size
+    return sympy.expand(off + (acc.field_offset if acc.elem_size != arr.elem_size else 0))
+
+
+class SharedBankConflict(Rule):
+    code = "CL201"
+    name = "shared-bank-conflict"
+    default_severity = Severity.WARNING
+    summary = "Shared-memory access with an n-way bank conflict (n >= 2)"
+
+    def padding(self, kernel: Kernel, arr: ArrayDecl, ctx: AnalysisContext) -> Optional[int]:
+        """Smallest padded row width that removes the conflicts of every access to ``arr``."""
+        if len(arr.dims) < 2 or arr.dims[-1] is None or not arr.dim_spans:
+            return None
+        accs = [a for a in kernel.accesses if a.array is arr]
+        shape = ctx.launch_shape(kernel)
+        for pad in range(1, MAX_PAD + 1):
+            row = arr.dims[-1] + pad
+            worst = 1
+            for a in accs:
+                off = _offset_with_row(a, arr, row)
+                if off is None:
+                    return None
+                try:
+                    pic = picture(off, shape, ctx.symbols, "shared")
+                except NotModelled:
+                    return None
+                worst = max(worst, shared_cost(pic, a.size).bank_conflict_ways)
+            if worst == 1:
+                return row
+        return None
+
+    def check(self, model: TranslationUnitModel, ctx: AnalysisContext) -> Iterator[Diagnostic]:
+        for kernel in model.kernels:
+            for acc in kernel.accesses:
+                if acc.array.space != AddressSpace.SHARED:
+                    continue
+                pic = ctx.picture(kernel, acc)
+                if pic is None:
+                    continue
+                cost = shared_cost(pic, acc.size)
+                ways = cost.bank_conflict_ways
+                if ways < 2:
+                    continue
+                arr = acc.array
+                stride = pic.stride
+                words = f"lanes are {stride // 4 if isinstance(stride, int) and stride % 4 == 0 else stride} words apart" \
+                    if stride is not None else "lanes map to the same banks"
+                msg = (f"{ways}-way shared-memory bank conflict on {acc.kind} of `{arr.name}`: {words}, so "
+                       f"{ways} distinct words fall in one bank and the request is replayed {ways} times")
+                fix = None
+                row = self.padding(kernel, arr, ctx)
+                if row is not None:
+                    span = arr.dim_spans[-1]
+                    text = arr.dim_texts[-1]
+                    pad = row - arr.dims[-1]
+                    content = str(row) if text.strip().isdigit() else f"{text} + {pad}"
+                    dims = "".join(f"[{t}]" for t in arr.dim_texts[:-1]) + f"[{content}]"
+                    decl = f"__shared__ {arr.elem_type} {arr.name}{dims};"
+                    msg += f"; pad the row: `{decl}`"
+                    fix = Fix(message=f"Pad `{arr.name}` to `{arr.name}{dims}`",
+                              edits=(Edit(span.line, span.column, span.end_line, span.end_column, content),))
+                elif isinstance(stride, int) and stride % 4 == 0 and len(arr.dims) < 2:
+                    msg += "; make consecutive lanes use consecutive words (or an odd word stride)"
+                yield self.diagnostic(kernel, acc, msg, metrics={"bank_conflict_ways": ways},
+                                      assumptions=ctx.assumptions(kernel, pic), fix=fix)

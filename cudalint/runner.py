@@ -1,0 +1,208 @@
+"""The pipeline for one file and for a run: read -> front-end -> rules -> suppressions -> sorted diagnostics.
+
+Bad input never stops a run: an unreadable or undecodable file, or any internal failure while linting
+one file, becomes a CL000 diagnostic for that file and the other files are still linted.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Optional
+
+from .analysis.context import AnalysisContext, Settings
+from .diagnostics import Diagnostic, Severity
+from .model import TranslationUnitModel
+from .rules import CL000, Rule, all_rules
+
+EXTENSIONS = (".cu", ".cuh")
+_IGNORE = re.compile(r"//\s*cudalint:\s*ignore\[([A-Z0-9,\s]+)\]")
+_IGNORE_FILE = re.compile(r"//\s*cudalint:\s*ignore-file\[([A-Z0-9,\s]+)\]")
+
+
+class UsageError(Exception):
+    """A bad path, option or configuration value: reported as one line, exit code 2."""
+
+
+@dataclass
+class RunOptions:
+    select: Optional[list[str]] = None
+    ignore: list[str] = field(default_factory=list)
+    settings: Settings = field(default_factory=Settings)
+    extra_args: list[str] = field(default_factory=list)
+    compile_db: Optional[Path] = None
+
+
+def discover(paths: Iterable[str]) -> list[str]:
+    """Expand directories into their ``.cu``/``.cuh`` files (sorted, hidden folders skipped).
+
+    Raises :class:`UsageError` for a path that does not exist."""
+    out: list[str] = []
+    for p in paths:
+        if not os.path.exists(p):
+            raise UsageError(f"path does not exist: {p}")
+        if os.path.isdir(p):
+            for root, dirs, files in os.walk(p):
+                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+                for f in sorted(files):
+                    if f.endswith(EXTENSIONS):
+                        out.append(os.path.join(root, f))
+        else:
+            out.append(p)
+    return out
+
+
+def selected(code: str, opts: RunOptions) -> bool:
+    """ruff-style prefix selection: ``--select CL1`` selects CL101 and CL102."""
+    if opts.select is not None and not any(code.startswith(s) for s in opts.select):
+        return False
+    return not any(code.startswith(s) for s in opts.ignore)
+
+
+def cl000(path: str, message: str, line: int = 1, column: int = 1, kernel: Optional[str] = None) -> Diagnostic:
+    code, name, sev, _ = CL000
+    return Diagnostic(code=code, name=name, severity=sev, path=path, line=line, column=column,
+                      end_line=line, end_column=column, message=message, kernel=kernel)
+
+
+def read_source(path: str) -> str:
+    """Read a file as UTF-8 (a BOM is dropped). Raises OSError or UnicodeDecodeError."""
+    with open(path, "rb") as fh:
+        data = fh.read()
+    return data.decode("utf-8-sig")
+
+
+def compile_flags(path: str, compile_db: Optional[Path]) -> list[str]:
+    """Include paths and defines for ``path`` from a ``compile_commands.json`` (``-p BUILD_DIR``)."""
+    if compile_db is None:
+        return []
+    import json
+    import shlex
+    try:
+        entries = json.loads(compile_db.read_text())
+    except (OSError, ValueError) as e:
+        raise UsageError(f"cannot read {compile_db}: {e}") from e
+    target = os.path.realpath(path)
+    for e in entries:
+        f = os.path.realpath(os.path.join(e.get("directory", "."), e.get("file", "")))
+        if f != target:
+            continue
+        argv = e.get("arguments") or shlex.split(e.get("command", ""))
+        out, i, d = [], 0, e.get("directory", ".")
+        while i < len(argv):
+            a = argv[i]
+            for flag in ("-I", "-isystem", "-D", "-U", "-include"):
+                if a == flag and i + 1 < len(argv):
+                    val = argv[i + 1]
+                    if flag in ("-I", "-isystem") and not os.path.isabs(val):
+                        val = os.path.join(d, val)
+                    out += [flag, val]
+                    i += 1
+                    break
+                if a.startswith(flag) and len(a) > len(flag) and flag in ("-I", "-D", "-U"):
+                    val = a[len(flag):]
+                    if flag == "-I" and not os.path.isabs(val):
+                        val = os.path.join(d, val)
+                    out.append(flag + val)
+                    break
+            if a.startswith("-std="):
+                out.append(a)
+            i += 1
+        return out
+    return []
+
+
+def build_model(path: str, text: str, opts: RunOptions):
+    """Front-end: parse ``text`` (the contents of ``path``) into a model; returns (model, symbols)."""
+    from .frontend.clang_frontend import ClangFrontend
+    fe = ClangFrontend(path, text, opts.extra_args + compile_flags(path, opts.compile_db))
+    model = fe.build()
+    return model, fe.symbols
+
+
+def incomplete_diagnostics(model: TranslationUnitModel) -> list[Diagnostic]:
+    """CL000 for kernels that clang could not fully parse (errors inside their body)."""
+    out = []
+    for k in model.kernels:
+        errs = [(ln, msg) for ln, msg in model.errors if k.span.line <= ln <= k.span.end_line]
+        reasons = [f"line {ln}: {msg}" for ln, msg in errs[:3]] + k.incomplete[:3]
+        if not reasons:
+            continue
+        more = ""
+        if model.missing_includes:
+            more = " (unresolved includes: " + ", ".join(model.missing_includes) + ")"
+        out.append(cl000(model.path, f"kernel `{k.name}` is only partly modelled: " + "; ".join(reasons) + more,
+                         line=k.span.line, column=k.span.column, kernel=k.name))
+    return out
+
+
+def suppressed(diags: list[Diagnostic], lines: list[str]) -> list[Diagnostic]:
+    """Drop findings silenced by ``// cudalint: ignore[CODE]`` on their line or the line above, or by
+    ``// cudalint: ignore-file[CODE]`` anywhere in the file."""
+    file_codes: set[str] = set()
+    for ln in lines:
+        m = _IGNORE_FILE.search(ln)
+        if m:
+            file_codes |= {c.strip() for c in m.group(1).split(",") if c.strip()}
+    out = []
+    for d in diags:
+        if any(d.code.startswith(c) for c in file_codes):
+            continue
+        codes: set[str] = set()
+        for ln in (d.line, d.line - 1):
+            if 1 <= ln <= len(lines):
+                m = _IGNORE.search(lines[ln - 1])
+                if m:
+                    codes |= {c.strip() for c in m.group(1).split(",") if c.strip()}
+        if any(d.code.startswith(c) for c in codes):
+            continue
+        out.append(d)
+    return out
+
+
+def lint_file(path: str, opts: RunOptions, rules: Optional[list[Rule]] = None) -> list[Diagnostic]:
+    """Lint one file. Never raises for bad input: failures become CL000 diagnostics."""
+    rules = rules if rules is not None else all_rules()
+    try:
+        text = read_source(path)
+    except UnicodeDecodeError as e:
+        return [cl000(path, f"cannot lint {path}: not UTF-8 text ({e.reason} at byte {e.start})")]
+    except OSError as e:
+        return [cl000(path, f"cannot read {path}: {e.strerror or e}")]
+    try:
+        model, symbols = build_model(path, text, opts)
+    except Exception as e:  # noqa: BLE001 - an internal failure must not stop the run
+        return [cl000(path, f"cannot lint {path}: front-end failed ({type(e).__name__}: {e})")]
+    lines = text.splitlines()
+    ctx = AnalysisContext(model=model, symbols=symbols, lines=lines, settings=opts.settings)
+    diags: list[Diagnostic] = incomplete_diagnostics(model)
+    for rule in rules:
+        if not selected(rule.code, opts):
+            continue
+        try:
+            diags.extend(rule.check(model, ctx))
+        except Exception as e:  # noqa: BLE001
+            diags.append(cl000(path, f"rule {rule.code} failed on {path} ({type(e).__name__}: {e})"))
+    diags = [d for d in diags if d.path == path and selected(d.code, opts)]
+    diags = suppressed(diags, lines)
+    # one finding per site and code (a struct moved as several field accesses; a helper inlined twice)
+    uniq: dict[tuple, Diagnostic] = {}
+    for d in diags:
+        uniq.setdefault((d.code, d.line, d.column, d.end_line, d.end_column), d)
+    return sorted(uniq.values(), key=Diagnostic.sort_key)
+
+
+def lint_paths(paths: Iterable[str], opts: Optional[RunOptions] = None) -> list[Diagnostic]:
+    """Lint files and directories; raises :class:`UsageError` for a missing path."""
+    opts = opts or RunOptions()
+    rules = all_rules()
+    out: list[Diagnostic] = []
+    for f in discover(paths):
+        out.extend(lint_file(f, opts, rules))
+    return sorted(out, key=Diagnostic.sort_key)
+
+
+def failing(diags: list[Diagnostic], threshold: Severity = Severity.INFO) -> bool:
+    return any(d.severity.rank >= threshold.rank for d in diags)

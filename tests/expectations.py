@@ -1,0 +1,73 @@
+"""Parse the inline expectations of a fixture (fixtures/README.md) and compare them with findings."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from cudalint.diagnostics import Diagnostic
+
+_EXPECT = re.compile(r"expect:\s*(CL\d{3})((?:\s+[a-z_]+=[^\s/]+)*)")
+_CLEAN = re.compile(r"//.*\bexpect-clean\b")
+
+
+@dataclass
+class Expectation:
+    code: str
+    line: int
+    keys: dict[str, str] = field(default_factory=dict)
+
+    def matches(self, d: Diagnostic) -> bool:
+        if d.code != self.code or d.line != self.line:
+            return False
+        for k, v in self.keys.items():
+            if k == "col":
+                if d.column != int(v):
+                    return False
+            elif k == "severity":
+                if d.severity.value != v:
+                    return False
+            else:
+                if k not in d.metrics:
+                    return False
+                got = d.metrics[k]
+                if isinstance(got, (int, float)) and not isinstance(got, bool):
+                    decimals = len(v.split(".")[1]) if "." in v else 0
+                    if round(float(got), decimals) != float(v):
+                        return False
+                elif str(got) != v:
+                    return False
+        return True
+
+    def __str__(self) -> str:
+        return f"line {self.line}: {self.code} " + " ".join(f"{k}={v}" for k, v in self.keys.items())
+
+
+def parse(path: Path) -> tuple[list[Expectation], list[int]]:
+    """Return the expectations and the lines carrying ``expect-clean``."""
+    expects, clean = [], []
+    for n, text in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        comment = text[text.find("//"):] if "//" in text else ""
+        for m in _EXPECT.finditer(comment):
+            keys = dict(kv.split("=", 1) for kv in m.group(2).split())
+            expects.append(Expectation(m.group(1), n, keys))
+        if _CLEAN.search(text):
+            clean.append(n)
+    return expects, clean
+
+
+def compare(expects: list[Expectation], diags: list[Diagnostic]) -> list[str]:
+    """Problems: expectations without a finding and findings without an expectation (one-to-one)."""
+    problems = []
+    unmatched = list(diags)
+    for e in expects:
+        hit = next((d for d in unmatched if e.matches(d)), None)
+        if hit is None:
+            near = [f"{d.code} {d.metrics}" for d in diags if d.line == e.line]
+            problems.append(f"missing: {e}" + (f" (got {near})" if near else ""))
+        else:
+            unmatched.remove(hit)
+    for d in unmatched:
+        problems.append(f"unexpected: {d.to_text()} {d.metrics}")
+    return problems

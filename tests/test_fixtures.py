@@ -1,0 +1,50 @@
+"""Every fixture gives exactly its inline expectations: nothing more, nothing less, on the right line."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from cudalint.runner import RunOptions, lint_file
+
+from .expectations import compare, parse
+
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURES = sorted((ROOT / "fixtures").rglob("*.cu"))
+
+
+def _id(p: Path) -> str:
+    return str(p.relative_to(ROOT / "fixtures"))
+
+
+@pytest.mark.parametrize("path", FIXTURES, ids=_id)
+def test_fixture_findings_match_expectations(path: Path) -> None:
+    expects, clean = parse(path)
+    assert expects or clean, f"{path} carries no expectation"
+    diags = lint_file(str(path), RunOptions())
+    problems = compare(expects, diags)
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("path", FIXTURES, ids=_id)
+def test_clean_kernels_have_no_findings(path: Path) -> None:
+    _, clean = parse(path)
+    diags = lint_file(str(path), RunOptions())
+    from cudalint.runner import build_model, read_source
+    model, _ = build_model(str(path), read_source(str(path)), RunOptions())
+    for line in clean:
+        kernel = next((k for k in model.kernels if k.span.line <= line <= k.span.line + 2), None)
+        assert kernel is not None, f"expect-clean on line {line} is not on a kernel signature"
+        inside = [d for d in diags if kernel.span.line <= d.line <= kernel.span.end_line]
+        assert not inside, f"kernel {kernel.name} must be clean: {[d.to_text() for d in inside]}"
+
+
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc not installed")
+@pytest.mark.parametrize("path", FIXTURES, ids=_id)
+def test_fixture_compiles_with_nvcc(path: Path, tmp_path: Path) -> None:
+    r = subprocess.run(["nvcc", "-arch=sm_90", "-o", str(tmp_path / "a.out"), str(path)],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
