@@ -117,6 +117,8 @@ class Kernel:
     barriers: list[Barrier] = field(default_factory=list)
     incomplete: list[str] = field(default_factory=list)
     template_params: list[str] = field(default_factory=list)
+    instantiation: Optional[str] = None
+    incomplete_assumptions: list[str] = field(default_factory=list)
 
 
 @dataclass

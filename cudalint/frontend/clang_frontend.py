@@ -711,6 +711,16 @@ class KernelInterpreter:
         name = c.spelling
         kids = list(c.get_children())
         args = list(c.get_arguments())
+        if not name and kids:
+            # A call in a template's written form (dependent): callee and operands are plain children.
+            for i, kid in enumerate(kids):
+                ref = next((n for n in kid.walk_preorder() if n.kind == K.OVERLOADED_DECL_REF), None)
+                if kid.kind == K.DECL_REF_EXPR and ref is not None:
+                    name = ref.spelling
+                    args = kids[:i] + kids[i + 1:]
+                    break
+            else:
+                args = kids[1:]
         if name in ("__syncthreads", "__syncthreads_count", "__syncthreads_and", "__syncthreads_or"):
             for a in args:
                 self.expr(a, env, record=record)
@@ -725,6 +735,11 @@ class KernelInterpreter:
             else:
                 self.expr(lhs, env, mode=mode, record=record)
             return rhs
+        binop = _OPERATORS.get(name[8:].strip()) if name.startswith("operator") else None
+        if binop is not None and len(args) == 2:
+            a = self.expr(args[0], env, record=record)
+            b = self.expr(args[1], env, record=record)
+            return self.arith(binop, a, b, c)
         if name in ("__ldg", "__ldca", "__ldcg", "__ldcs", "__ldlu", "__ldcv") and args:
             p = self.expr(args[0], env, record=record)
             if isinstance(p, Pointer):
@@ -961,8 +976,13 @@ class ClangFrontend:
             ref = n.referenced
             if ref is not None:
                 try:
-                    nt = ref.get_num_template_arguments()
-                    targs = tuple(ref.get_template_argument_type(i).spelling for i in range(max(nt, 0)))
+                    vals = []
+                    for i in range(max(ref.get_num_template_arguments(), 0)):
+                        if ref.get_template_argument_kind(i) == ci.TemplateArgumentKind.INTEGRAL:
+                            vals.append(ref.get_template_argument_value(i))
+                        else:
+                            vals.append(ref.get_template_argument_type(i).get_canonical().spelling)
+                    targs = tuple(vals)
                 except Exception:
                     targs = ()
             model.launches.append(LaunchSite(kernel=n.spelling, grid=grid, block=block, shared_mem=shmem,
@@ -971,6 +991,7 @@ class ClangFrontend:
     # -- kernels
     def interpret(self, cur: ci.Cursor, kernel: Kernel, launches: list[LaunchSite]) -> None:
         body = next(ch for ch in cur.get_children() if ch.kind == K.COMPOUND_STMT)
+        type_params: set[str] = set()
         for ch in cur.get_children():
             if ch.kind == K.UNEXPOSED_ATTR or ch.kind.is_attribute():
                 toks = [t.spelling for t in ch.get_tokens()]
@@ -978,19 +999,27 @@ class ClangFrontend:
                     nums = [int(t) for t in toks if t.isdigit()]
                     if nums:
                         kernel.launch_bounds = nums[0]
-            if ch.kind == K.TEMPLATE_TYPE_PARAMETER:
+            if ch.kind in (K.TEMPLATE_TYPE_PARAMETER, K.TEMPLATE_NON_TYPE_PARAMETER):
                 kernel.template_params.append(ch.spelling)
+                if ch.kind == K.TEMPLATE_TYPE_PARAMETER:
+                    type_params.add(ch.spelling)
         tmap: dict[str, int] = {}
+        self.template_values = {}
         if kernel.template_params:
+            # Analyse the written form with the first instantiation launched in this file.
             for site in launches:
                 if site.kernel == kernel.name and site.template_args:
                     for name, arg in zip(kernel.template_params, site.template_args):
-                        size = _builtin_size(arg)
-                        if size:
-                            tmap.setdefault(name, size)
+                        if isinstance(arg, int):
+                            self.template_values[name] = arg
+                        elif _builtin_size(arg):
+                            tmap[name] = _builtin_size(arg)
+                    kernel.instantiation = ", ".join(f"{n} = {a}" for n, a in zip(kernel.template_params, site.template_args))
                     break
-            for name in kernel.template_params:
-                tmap.setdefault(name, 4)
+            for name in type_params:
+                if name not in tmap:
+                    tmap[name] = 4
+                    kernel.incomplete_assumptions.append(f"template parameter {name} assumed 4 bytes (no instantiation in this file)")
         interp = KernelInterpreter(self, kernel, tmap)
         env = Env()
         for p in cur.get_children():
@@ -1013,6 +1042,12 @@ class ClangFrontend:
         except RecursionError:
             kernel.incomplete.append("expression nesting too deep to model")
 
+
+_OPERATORS = {
+    "+": ci.BinaryOperator.Add, "-": ci.BinaryOperator.Sub, "*": ci.BinaryOperator.Mul,
+    "/": ci.BinaryOperator.Div, "%": ci.BinaryOperator.Rem, "<<": ci.BinaryOperator.Shl,
+    ">>": ci.BinaryOperator.Shr, "&": ci.BinaryOperator.And,
+}
 
 _BUILTIN_SIZES = {
     "char": 1, "signed char": 1, "unsigned char": 1, "bool": 1, "short": 2, "unsigned short": 2,

@@ -1,0 +1,130 @@
+"""The clang front-end: index expressions followed through the code, launch shapes, struct layouts."""
+
+from pathlib import Path
+
+import pytest
+
+from cudalint.analysis.context import AnalysisContext
+from cudalint.runner import RunOptions, build_model, lint_file
+
+
+def model_of(tmp_path: Path, src: str):
+    p = tmp_path / "k.cu"
+    p.write_text(src)
+    return build_model(str(p), src, RunOptions())
+
+
+def offsets(tmp_path, src, kernel=None):
+    model, _ = model_of(tmp_path, src)
+    k = model.kernels[0] if kernel is None else next(k for k in model.kernels if k.name == kernel)
+    return [(a.span.line, a.array.name, a.kind, a.size, str(a.offset)) for a in k.accesses]
+
+
+def test_locals_compound_assignments_casts_and_pointer_arithmetic(tmp_path):
+    src = """
+__global__ void k(float* a, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    int j = i;
+    j *= 2;
+    j += 1;
+    float* p = a + 8;
+    p[(unsigned)j] = 0.0f;
+}
+"""
+    assert offsets(tmp_path, src) == [(8, "a", "store", 4, "8*blockDim.x*blockIdx.x + 8*threadIdx.x + 36")]
+
+
+def test_compound_assignment_on_array_is_load_and_store(tmp_path):
+    src = "__global__ void k(float* a) { a[threadIdx.x] += 1.0f; }\n"
+    assert offsets(tmp_path, src) == [(1, "a", "load and store", 4, "4*threadIdx.x")]
+
+
+def test_two_dimensional_shared_array_and_float4(tmp_path):
+    src = """
+__global__ void k(const float4* v, float* out) {
+    __shared__ float t[8][33];
+    float4 x = v[threadIdx.x];
+    t[threadIdx.y][threadIdx.x] = x.x;
+    out[threadIdx.x] = t[threadIdx.x % 8][threadIdx.y];
+}
+"""
+    got = offsets(tmp_path, src)
+    assert got[0] == (4, "v", "load", 16, "16*threadIdx.x")
+    assert got[1] == (5, "t", "store", 4, "4*threadIdx.x + 132*threadIdx.y")
+    assert (got[2][1], got[2][4]) == ("t", "4*threadIdx.y + 132*(Mod(threadIdx.x, 8))")
+
+
+def test_array_of_structs_field_offset(tmp_path):
+    src = """
+struct P { float x, y, z; };
+__global__ void k(const P* p, float* out) { out[threadIdx.x] = p[threadIdx.x].z; }
+"""
+    model, _ = model_of(tmp_path, src)
+    acc = model.kernels[0].accesses[0]
+    assert (acc.array.name, acc.size, acc.elem_size, acc.field_offset, str(acc.offset)) == \
+        ("p", 4, 12, 8, "12*threadIdx.x + 8")
+
+
+def test_grid_stride_loop_variable_is_start_plus_trip_times_step(tmp_path):
+    src = """
+__global__ void k(float* a, int n) {
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
+        a[i] = 0.0f;
+}
+"""
+    (line, name, kind, size, off), = offsets(tmp_path, src)
+    assert off.startswith("4*blockDim.x*blockIdx.x + 4*blockDim.x*gridDim.x*k@3")
+    assert off.endswith("+ 4*threadIdx.x")
+
+
+def test_device_function_is_inlined_with_its_arguments(tmp_path):
+    src = """
+__device__ float load2(const float* p, int i) { return p[2 * i]; }
+__global__ void k(const float* a, float* out) { out[threadIdx.x] = load2(a, threadIdx.x + 1); }
+"""
+    got = offsets(tmp_path, src)
+    assert (2, "a", "load", 4, "8*threadIdx.x + 8") in got
+
+
+def test_template_kernel_uses_the_launched_instantiation(tmp_path):
+    src = """
+template <typename T> __global__ void k(T* a) { a[2 * threadIdx.x] = T(0); }
+int main() { double* d; k<double><<<1, 64>>>(d); }
+"""
+    model, _ = model_of(tmp_path, src)
+    kern = model.kernels[0]
+    assert kern.instantiation == "T = double"
+    assert (kern.accesses[0].size, str(kern.accesses[0].offset)) == (8, "16*threadIdx.x")
+
+
+@pytest.mark.parametrize("launch,block", [
+    ("k<<<100, 128>>>(a);", (128, 1, 1)),
+    ("dim3 b(16, 16); k<<<100, b>>>(a);", (16, 16, 1)),
+    ("k<<<dim3(4, 4), dim3(TX, 8)>>>(a);", (32, 8, 1)),
+    ("const int threads = 2 * TX; k<<<10, threads>>>(a);", (64, 1, 1)),
+])
+def test_launch_shapes_from_literals_dim3_variables_and_macros(tmp_path, launch, block):
+    src = f"#define TX 32\n__global__ void k(float* a) {{ a[threadIdx.x] = 0; }}\nint main() {{ float* a; {launch} }}\n"
+    model, syms = model_of(tmp_path, src)
+    assert model.launches[0].block == block
+    ctx = AnalysisContext(model, syms, src.splitlines())
+    assert ctx.launch_shape(model.kernels[0]).block == block
+
+
+def test_block_hint_comment(tmp_path):
+    src = "// cudalint: block=(16,16)\n__global__ void k(float* a) { a[threadIdx.x] = 0; }\n"
+    model, syms = model_of(tmp_path, src)
+    shape = AnalysisContext(model, syms, src.splitlines()).launch_shape(model.kernels[0])
+    assert shape.block == (16, 16, 1) and "hint on line 1" in shape.source
+
+
+def test_unresolved_includes_do_not_stop_the_file(tmp_path):
+    src = """#include <thrust/device_vector.h>
+#include "project/missing.h"
+__global__ void k(float* a) { a[32 * threadIdx.x] = 0; }
+"""
+    p = tmp_path / "k.cu"
+    p.write_text(src)
+    diags = lint_file(str(p), RunOptions())
+    assert [(d.code, d.line, d.column) for d in diags] == [("CL101", 3, 31)]
+    assert diags[0].metrics["sectors_per_request"] == 32

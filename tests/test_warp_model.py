@@ -1,0 +1,108 @@
+"""The warp model on its own: lanes, sectors, banks, residues (exact values from DESIGN.md §3)."""
+
+import sympy
+
+from cudalint.analysis.symbols import BDIM, BID, TID, Symbols
+from cudalint.analysis.warp import (
+    LaunchShape, bank_ways, global_cost, picture, sectors, shared_cost,
+)
+
+tx, ty, tz = TID
+bx = BID[0]
+B256 = LaunchShape((256, 1, 1), "test")
+
+
+def gid(block=256):
+    return bx * block + tx
+
+
+def cost(offset, shape=B256, size=4, syms=None):
+    return global_cost(picture(offset, shape, syms or Symbols(), "global"), size)
+
+
+def test_unit_stride_float_is_four_sectors():
+    c = cost(4 * gid())
+    assert (c.sectors_per_request, c.ideal_sectors_per_request, c.efficiency) == (4, 4, 1.0)
+
+
+def test_stride_two_and_thirty_two():
+    assert (cost(8 * gid()).sectors_per_request, cost(8 * gid()).efficiency) == (8, 0.5)
+    assert (cost(128 * gid()).sectors_per_request, cost(128 * gid()).efficiency) == (32, 0.125)
+
+
+def test_offset_by_one_element_is_five_sectors():
+    c = cost(4 * (gid() + 1))
+    assert (c.sectors_per_request, c.aligned_sectors_per_request, c.efficiency) == (5, 4, 0.8)
+
+
+def test_runtime_offset_worst_case_over_residues():
+    syms = Symbols()
+    off = syms.param("offset")
+    pic = picture(4 * (gid() + off), B256, syms, "global")
+    assert pic.residues == [0, 4, 8, 12, 16, 20, 24, 28]
+    assert global_cost(pic, 4).sectors_per_request == 5
+
+
+def test_runtime_stride_uses_large_value_and_keeps_symbolic_stride():
+    syms = Symbols()
+    n = syms.param("n")
+    pic = picture(4 * gid() * n, B256, syms, "global")
+    assert str(pic.stride) == "4*n"
+    assert global_cost(pic, 4).sectors_per_request == 32
+    assert any("n = 4096" in a for a in pic.assumptions)
+
+
+def test_16x16_block_puts_two_rows_in_a_warp():
+    shape = LaunchShape((16, 16, 1), "test")
+    syms = Symbols()
+    width = syms.param("width")
+    y = BID[1] * 16 + ty
+    x = bx * 16 + tx
+    pic = picture(4 * (y * width + x), shape, syms, "global")
+    # lanes 0-15 are row 0, lanes 16-31 row 1 (width = 4096 floats apart)
+    assert pic.warps[0][:2] == [0, 4] and pic.warps[0][16] == 4 * 4096
+    assert len(pic.warps) == 8
+    assert global_cost(pic, 4).sectors_per_request == 4
+
+
+def test_sectors_counts_straddling_accesses():
+    assert sectors([0, 4, 8], 4) == 1
+    assert sectors([30], 4) == 2
+    assert sectors([0, 16], 16) == 1
+
+
+def test_bank_conflicts_column_read_and_padding():
+    col32 = [lane * 32 * 4 for lane in range(32)]
+    col33 = [lane * 33 * 4 for lane in range(32)]
+    assert bank_ways(col32, 4) == (32, 32)
+    assert bank_ways(col33, 4) == (1, 1)
+    assert bank_ways([lane * 8 for lane in range(32)], 4) == (2, 2)
+    assert bank_ways([0] * 32, 4) == (1, 1)  # broadcast
+
+
+def test_eight_byte_accesses_use_two_phases():
+    assert bank_ways([lane * 8 for lane in range(32)], 8) == (1, 2)
+    assert bank_ways([lane * 16 for lane in range(32)], 16) == (1, 4)
+
+
+def test_shared_cost_from_picture_for_2d_tile():
+    shape = LaunchShape((32, 32, 1), "test")
+    pic = picture(4 * (tx * 32 + ty), shape, Symbols(), "shared")
+    assert shared_cost(pic, 4).bank_conflict_ways == 32
+
+
+def test_unknown_block_assumes_multiple_of_32():
+    shape = LaunchShape(None, "unknown")
+    off = 4 * (bx * BDIM[0] + tx)
+    c = global_cost(picture(off, shape, Symbols(), "global"), 4)
+    assert c.sectors_per_request == 4
+
+
+def test_thread_varying_loaded_index_is_not_modelled():
+    import pytest
+
+    from cudalint.analysis.warp import NotModelled
+    syms = Symbols()
+    j = syms.opaque("load", varying=True)
+    with pytest.raises(NotModelled):
+        picture(4 * j, B256, syms, "global")
