@@ -4,7 +4,6 @@
 #define CUDALINT_FALLBACK_STDDEF_H
 typedef __SIZE_TYPE__ size_t;
 typedef __PTRDIFF_TYPE__ ptrdiff_t;
-typedef long double max_align_t;
 #ifndef NULL
 #define NULL __null
 #endif
