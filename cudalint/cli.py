@@ -63,6 +63,9 @@ def build_parser() -> argparse.ArgumentParser:
     r = sub.add_parser("rule", help="print a rule's page")
     r.add_argument("code")
     sub.add_parser("rules", help="list all rules")
+
+    from .verify import add_arguments as _verify_arguments
+    _verify_arguments(sub.add_parser("verify", help="compile + profile fixtures on a GPU, compare with predictions"))
     return p
 
 
@@ -114,6 +117,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                 raise UsageError(f"unknown rule code: {args.code}")
             sys.stdout.write(page)
             return 0
+        if args.command == "verify":
+            from .verify import run_verify
+            return run_verify(args)
         if args.command == "rules":
             rows = [(CL000[0], CL000[1], CL000[2].value, CL000[3])]
             rows += [(r.code, r.name, r.default_severity.value, r.summary) for r in all_rules()]

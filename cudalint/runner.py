@@ -164,6 +164,10 @@ def suppressed(diags: list[Diagnostic], lines: list[str]) -> list[Diagnostic]:
 
 def lint_file(path: str, opts: RunOptions, rules: Optional[list[Rule]] = None) -> list[Diagnostic]:
     """Lint one file. Never raises for bad input: failures become CL000 diagnostics."""
+    return [d for d in _lint_file(path, opts, rules) if selected(d.code, opts)]
+
+
+def _lint_file(path: str, opts: RunOptions, rules: Optional[list[Rule]]) -> list[Diagnostic]:
     rules = rules if rules is not None else all_rules()
     try:
         text = read_source(path)

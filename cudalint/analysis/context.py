@@ -8,7 +8,7 @@ from typing import Optional
 
 from ..model import Access, Kernel, TranslationUnitModel
 from .symbols import Symbols
-from .warp import LaunchShape, NotModelled, WarpPicture, picture
+from .warp import LaunchShape, NotModelled, WarpPicture, global_cost, picture
 
 _HINT = re.compile(r"//\s*cudalint:\s*block\s*=\s*\(\s*(\d+)\s*(?:,\s*(\d+)\s*)?(?:,\s*(\d+)\s*)?\)")
 
@@ -28,6 +28,7 @@ class AnalysisContext:
     settings: Settings = field(default_factory=Settings)
     _shapes: dict = field(default_factory=dict)
     _pictures: dict = field(default_factory=dict)
+    _costs: dict = field(default_factory=dict)
 
     def launch_shape(self, kernel: Kernel) -> LaunchShape:
         """blockDim for ``kernel``: a ``<<<>>>`` site in the file with a constant block, then a
@@ -67,5 +68,16 @@ class AnalysisContext:
                 self._pictures[key] = None
         return self._pictures[key]
 
+    def global_cost(self, kernel: Kernel, access: Access):
+        """:func:`~cudalint.analysis.warp.global_cost` of the access, cached (CL101 and CL102 share it)."""
+        key = id(access)
+        if key not in self._costs:
+            pic = self.picture(kernel, access)
+            self._costs[key] = global_cost(pic, access.size) if pic is not None else None
+        return self._costs[key]
+
     def assumptions(self, kernel: Kernel, pic: WarpPicture) -> list[str]:
-        return [self.launch_shape(kernel).source] + list(pic.assumptions)
+        out = [self.launch_shape(kernel).source]
+        if kernel.instantiation:
+            out.append(f"template instantiation {kernel.instantiation} (first launch in this file)")
+        return out + list(kernel.incomplete_assumptions) + list(pic.assumptions)

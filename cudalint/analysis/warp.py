@@ -67,6 +67,38 @@ class NotModelled(Exception):
     in shared memory...).  Rules stay silent on such accesses."""
 
 
+_LANE_FUNCTIONS: dict = {}
+
+
+def _lane_function(thread_part: sympy.Expr):
+    """A plain-int function (x, y, z) -> offset: affine parts as integer coefficients, anything else
+    (Mod, floor, Min/Max) through a cached :func:`sympy.lambdify`."""
+    if thread_part in _LANE_FUNCTIONS:
+        return _LANE_FUNCTIONS[thread_part]
+    coeffs = []
+    rest = thread_part
+    affine = True
+    for t in TID:
+        c = thread_part.coeff(t, 1) if rest.has(t) else sympy.Integer(0)
+        if not c.is_Integer:
+            affine = False
+            break
+        coeffs.append(int(c))
+        rest = rest - c * t
+    rest = sympy.expand(rest) if affine else rest
+    if affine and rest.is_Integer:
+        cx, cy, cz = coeffs
+        c0 = int(rest)
+        fn = lambda x, y, z: cx * x + cy * y + cz * z + c0  # noqa: E731
+    else:
+        fn = sympy.lambdify(TID, thread_part, modules=[{"floor": math.floor, "Mod": lambda a, b: a % b,
+                                                         "Min": min, "Max": max}, "math"])
+    if len(_LANE_FUNCTIONS) > 4096:
+        _LANE_FUNCTIONS.clear()
+    _LANE_FUNCTIONS[thread_part] = fn
+    return fn
+
+
 def _term_divisor(term: sympy.Expr, unknown_block: bool) -> tuple[int, bool]:
     """Return (divisor in bytes, is_pitch) of a uniform monomial: every value it takes is a multiple of
     the divisor.  A product of two or more run-time symbols is a row pitch (``y*width``)."""
@@ -124,8 +156,7 @@ def picture(offset: sympy.Expr, shape: LaunchShape, symbols: Symbols, space: str
         thread_part = thread_part.subs(subs)
 
     # Lane enumeration over plain ints.
-    f = sympy.lambdify(TID, thread_part, modules=[{"floor": math.floor, "Mod": lambda a, b: a % b,
-                                                    "Min": min, "Max": max}, "math"])
+    f = _lane_function(thread_part)
     block = shape.block or (REPRESENTATIVE_BLOCK_X, 1, 1)
     bx, by, bz = block
     n_threads = bx * by * bz
@@ -167,11 +198,29 @@ def picture(offset: sympy.Expr, shape: LaunchShape, symbols: Symbols, space: str
 
 def sectors(lanes: list[int], size: int, residue: int = 0) -> int:
     """Distinct 32-byte sectors touched by ``lanes`` (byte offsets) each moving ``size`` bytes."""
+    if size <= SECTOR:  # an access spans at most two sectors
+        return len({(a + residue) // SECTOR for a in lanes} | {(a + residue + size - 1) // SECTOR for a in lanes})
     touched = set()
     for off in lanes:
         a = off + residue
         touched.update(range(a // SECTOR, (a + size - 1) // SECTOR + 1))
     return len(touched)
+
+
+def _distinct_warps(warps: list[list[int]]) -> list[tuple[list[int], int]]:
+    """Group warps that are translates of each other by a multiple of 128 bytes (same sectors and banks):
+    returns (representative lanes, number of warps it stands for)."""
+    groups: dict[tuple, list] = {}
+    for w in warps:
+        if not w:
+            continue
+        base = min(w) // 128 * 128
+        key = tuple(a - base for a in w)
+        if key in groups:
+            groups[key][1] += 1
+        else:
+            groups[key] = [w, 1]
+    return [(g[0], g[1]) for g in groups.values()]
 
 
 def ideal_sectors(active: int, size: int) -> int:
@@ -190,16 +239,20 @@ class GlobalCost:
 
 
 def global_cost(pic: WarpPicture, size: int) -> GlobalCost:
-    warps = [w for w in pic.warps if w]
-    n = len(warps)
-    ideal = sum(ideal_sectors(len(w), size) for w in warps) / n
-    aligned = sum(sectors(w, size, 0) for w in warps) / n
+    groups = _distinct_warps(pic.warps)
+    n = sum(k for _, k in groups)
+
+    def mean(fn) -> float:
+        return sum(fn(w) * k for w, k in groups) / n
+
+    ideal = mean(lambda w: ideal_sectors(len(w), size))
+    aligned = mean(lambda w: sectors(w, size, 0))
     worst, worst_r = -1.0, 0
     for r in pic.residues:
-        s = sum(sectors(w, size, r) for w in warps) / n
+        s = mean(lambda w: sectors(w, size, r))
         if s > worst:
             worst, worst_r = s, r
-    requested = sum(len(w) * size for w in warps) / n
+    requested = mean(lambda w: len(w) * size)
     eff = min(1.0, requested / (worst * SECTOR))
     return GlobalCost(worst, aligned, ideal, eff, worst_r)
 
@@ -240,8 +293,9 @@ class SharedCost:
 
 
 def shared_cost(pic: WarpPicture, size: int) -> SharedCost:
-    res = [bank_ways(w, size) for w in pic.warps if w]
-    return SharedCost(max(r[0] for r in res), sum(r[1] for r in res) / len(res))
+    res = [(bank_ways(w, size), k) for w, k in _distinct_warps(pic.warps)]
+    n = sum(k for _, k in res)
+    return SharedCost(max(r[0] for r, _ in res), sum(r[1] * k for r, k in res) / n)
 
 
 def distinct_addresses(pic: WarpPicture, size: int) -> int:

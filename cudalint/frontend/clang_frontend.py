@@ -887,15 +887,37 @@ class ClangFrontend:
         esize = _type_size(t, tmap)
         if not esize:
             return None
-        dim_exprs = [ch for ch in d.get_children() if ch.kind.is_expression()]
-        # clang lists the extents innermost first for T a[R][C]
-        dim_exprs = list(reversed(dim_exprs))[:len(dims)] if dim_exprs else []
-        dim_spans = tuple(span_of(e, self.path) for e in dim_exprs) if len(dim_exprs) == len(dims) else ()
-        dim_texts = tuple(" ".join(t.spelling for t in e.get_tokens()) for e in dim_exprs) if dim_spans else ()
+        dim_spans, dim_texts = self._extent_spans(d, len(dims))
         return ArrayDecl(name=d.spelling, space=space, elem_type=t.spelling, elem_size=esize,
                          dims=tuple(dims) if dims else (), dim_spans=dim_spans, dim_texts=dim_texts,
                          span=span_of(d, self.path),
                          extern=d.storage_class == ci.StorageClass.EXTERN)
+
+    def _extent_spans(self, d: ci.Cursor, n: int) -> tuple[tuple, tuple]:
+        """Source spans and spellings of the ``[...]`` extents of declaration ``d``, read from the file's
+        text (not from macro-expanded tokens), so a fix can rewrite ``[TILE]`` as ``[TILE + 1]``."""
+        if not n or not self.in_file(d):
+            return (), ()
+        line = d.location.line
+        lines = self.text.splitlines()
+        if line - 1 >= len(lines):
+            return (), ()
+        text = lines[line - 1]
+        m = re.compile(r"\b" + re.escape(d.spelling) + r"\s*((?:\[[^\[\]]*\]\s*)+)").search(text, max(0, d.location.column - 1))
+        if not m:
+            return (), ()
+        spans, texts = [], []
+        for g in re.finditer(r"\[([^\[\]]*)\]", m.group(1)):
+            start = m.start(1) + g.start(1)
+            inner = g.group(1)
+            lead = len(inner) - len(inner.lstrip())
+            body = inner.strip()
+            col = start + lead + 1
+            spans.append(Span(self.path, line, col, line, col + len(body)))
+            texts.append(body)
+        if len(spans) != n:
+            return (), ()
+        return tuple(spans), tuple(texts)
 
     # -- launches
     def _dim(self, c: Optional[ci.Cursor], env_decls: dict) -> tuple[Optional[int], Optional[int], Optional[int]]:

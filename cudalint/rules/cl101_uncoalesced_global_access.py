@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Iterator
 
 from ..analysis.context import AnalysisContext
-from ..analysis.warp import global_cost
 from ..diagnostics import Diagnostic, Severity
 from ..model import AddressSpace, TranslationUnitModel
 from . import Rule, fmt, metric
@@ -31,7 +30,7 @@ class UncoalescedGlobalAccess(Rule):
                 pic = ctx.picture(kernel, acc)
                 if pic is None:
                     continue
-                cost = global_cost(pic, acc.size)
+                cost = ctx.global_cost(kernel, acc)
                 if cost.aligned_sectors_per_request <= cost.ideal_sectors_per_request:
                     continue
                 sectors = cost.sectors_per_request if pic.exact_residue else cost.aligned_sectors_per_request

@@ -12,7 +12,6 @@ from __future__ import annotations
 from typing import Iterator
 
 from ..analysis.context import AnalysisContext
-from ..analysis.warp import global_cost
 from ..diagnostics import Diagnostic, Severity
 from ..model import AddressSpace, TranslationUnitModel
 from . import Rule, fmt, metric
@@ -32,7 +31,7 @@ class MisalignedGlobalAccess(Rule):
                 pic = ctx.picture(kernel, acc)
                 if pic is None:
                     continue
-                cost = global_cost(pic, acc.size)
+                cost = ctx.global_cost(kernel, acc)
                 if cost.aligned_sectors_per_request > cost.ideal_sectors_per_request:
                     continue  # CL101's finding
                 if cost.sectors_per_request <= cost.ideal_sectors_per_request:
@@ -55,5 +54,8 @@ class MisalignedGlobalAccess(Rule):
                        f"{fmt(cost.sectors_per_request)} sectors per request instead of "
                        f"{fmt(cost.ideal_sectors_per_request)} ({cost.efficiency * 100:.0f}% of fetched bytes "
                        f"used); {fix}")
-                yield self.diagnostic(kernel, acc, msg, metrics=metrics,
-                                      assumptions=ctx.assumptions(kernel, pic))
+                assumptions = ctx.assumptions(kernel, pic)
+                if not pic.exact_residue:
+                    assumptions.append("worst case over the run-time offset's possible residues modulo 32 "
+                                       f"bytes ({len(pic.residues)} values)")
+                yield self.diagnostic(kernel, acc, msg, metrics=metrics, assumptions=assumptions)

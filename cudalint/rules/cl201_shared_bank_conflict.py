@@ -18,7 +18,7 @@ from ..analysis.context import AnalysisContext
 from ..analysis.warp import NotModelled, picture, shared_cost
 from ..diagnostics import Diagnostic, Edit, Fix, Severity
 from ..model import Access, AddressSpace, ArrayDecl, Kernel, TranslationUnitModel
-from . import Rule
+from . import Rule, metric
 
 MAX_PAD = 32
 
@@ -83,7 +83,8 @@ class SharedBankConflict(Rule):
                 words = f"lanes are {stride // 4 if isinstance(stride, int) and stride % 4 == 0 else stride} words apart" \
                     if stride is not None else "lanes map to the same banks"
                 msg = (f"{ways}-way shared-memory bank conflict on {acc.kind} of `{arr.name}`: {words}, so "
-                       f"{ways} distinct words fall in one bank and the request is replayed {ways} times")
+                       f"{ways} distinct words fall in one bank and the request takes {ways} wavefronts "
+                       f"instead of 1")
                 fix = None
                 row = self.padding(kernel, arr, ctx)
                 if row is not None:
@@ -98,5 +99,6 @@ class SharedBankConflict(Rule):
                               edits=(Edit(span.line, span.column, span.end_line, span.end_column, content),))
                 elif isinstance(stride, int) and stride % 4 == 0 and len(arr.dims) < 2:
                     msg += "; make consecutive lanes use consecutive words (or an odd word stride)"
-                yield self.diagnostic(kernel, acc, msg, metrics={"bank_conflict_ways": ways},
+                yield self.diagnostic(kernel, acc, msg, metrics={"bank_conflict_ways": ways,
+                                                                "wavefronts_per_request": metric(cost.wavefronts_per_request)},
                                       assumptions=ctx.assumptions(kernel, pic), fix=fix)

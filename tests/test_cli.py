@@ -1,0 +1,133 @@
+"""The command line contract (DESIGN.md §5): output formats, exit codes, bad input."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cudalint.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+STRIDE = "__global__ void k(float* a) {\n    a[32 * (blockIdx.x * blockDim.x + threadIdx.x)] = 0.0f;\n}\n"
+CLEAN = "__global__ void k(float* a) { a[blockIdx.x * blockDim.x + threadIdx.x] = 0.0f; }\n"
+
+
+@pytest.fixture
+def tree(tmp_path):
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "b.cu").write_text(STRIDE)
+    (tmp_path / "src" / "a.cuh").write_text(CLEAN)
+    (tmp_path / "src" / "notes.txt").write_text("not CUDA")
+    return tmp_path
+
+
+def run(args, capsys):
+    code = main(args)
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_text_output_and_exit_code_one(tree, capsys):
+    code, out, _ = run(["check", str(tree / "src")], capsys)
+    assert code == 1
+    lines = out.splitlines()
+    assert lines[0].startswith(f"{tree / 'src' / 'b.cu'}:2:5: CL101 [uncoalesced-global-access] ")
+    assert lines[-1] == "Found 1 finding (0 error, 1 warning, 0 info) in 2 files."
+
+
+def test_json_output_matches_the_contract(tree, capsys):
+    code, out, _ = run(["check", "--format", "json", str(tree / "src" / "b.cu")], capsys)
+    assert code == 1
+    (d,) = json.loads(out)
+    assert list(d) == ["code", "name", "severity", "path", "line", "column", "end_line", "end_column",
+                       "kernel", "message", "metrics", "assumptions", "fix"]
+    assert (d["code"], d["severity"], d["line"], d["column"], d["end_line"], d["end_column"], d["kernel"]) == \
+        ("CL101", "warning", 2, 5, 2, 52, "k")
+    assert d["metrics"] == {"sectors_per_request": 32, "ideal_sectors_per_request": 4, "efficiency": 0.125,
+                            "stride_bytes": 128}
+    assert d["assumptions"][0].startswith("blockDim unknown")
+    assert d["path"] == str(tree / "src" / "b.cu")
+
+
+def test_exit_zero_select_ignore(tree, capsys):
+    assert run(["check", "--exit-zero", str(tree / "src")], capsys)[0] == 0
+    assert run(["check", "--ignore", "CL1", str(tree / "src")], capsys)[0] == 0
+    assert run(["check", "--select", "CL201", str(tree / "src")], capsys)[0] == 0
+    assert run(["check", "--select", "CL101", str(tree / "src")], capsys)[0] == 1
+
+
+def test_block_dim_option_changes_the_lanes(tmp_path, capsys):
+    f = tmp_path / "k.cu"
+    f.write_text("__global__ void k(float* a) { a[threadIdx.x * 32 + threadIdx.y] = 0.0f; }\n")
+    # default: blockDim.x a multiple of 32, lanes differ in threadIdx.x -> 128-byte stride
+    code, out, _ = run(["check", "--format", "json", str(f)], capsys)
+    (d,) = json.loads(out)
+    assert (code, d["code"], d["metrics"]["sectors_per_request"]) == (1, "CL101", 32)
+    # blockDim (1, 32): lanes differ in threadIdx.y -> unit stride, clean
+    code, out, _ = run(["check", "--format", "json", "--block-dim", "1,32", str(f)], capsys)
+    assert (code, json.loads(out)) == (0, [])
+
+
+def test_missing_path_is_a_one_line_usage_error(tmp_path, capsys):
+    code, out, err = run(["check", str(tmp_path / "nope.cu")], capsys)
+    assert code == 2 and out == ""
+    assert err == f"cudalint: error: path does not exist: {tmp_path / 'nope.cu'}\n"
+
+
+@pytest.mark.parametrize("argv", [["check", "--select", "XY12"], ["check", "--block-dim", "0"],
+                                  ["check", "--format", "xml"], ["frobnicate"]])
+def test_bad_options_exit_two_with_one_line(argv, capsys):
+    with pytest.raises(SystemExit) as e:
+        main(argv)
+    assert e.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("cudalint: error:")
+
+
+def test_non_utf8_file_yields_cl000_and_others_are_still_linted(tree, capsys):
+    (tree / "src" / "c.cu").write_bytes(b"__global__ void k(float* a) { /* \xff\xfe */ }\n")
+    code, out, _ = run(["check", "--format", "json", str(tree / "src")], capsys)
+    got = [(Path(d["path"]).name, d["code"]) for d in json.loads(out)]
+    assert got == [("b.cu", "CL101"), ("c.cu", "CL000")]
+    cl000 = json.loads(out)[1]
+    assert "not UTF-8" in cl000["message"] and str(tree / "src" / "c.cu") in cl000["message"]
+    assert code == 1
+
+
+def test_unreadable_file_yields_cl000(tmp_path, capsys):
+    import os
+    if os.geteuid() == 0:
+        pytest.skip("root can read any file")
+    f = tmp_path / "x.cu"
+    f.write_text(CLEAN)
+    f.chmod(0)
+    code, out, _ = run(["check", str(f)], capsys)
+    assert "CL000" in out
+
+
+def test_suppression_comments(tmp_path, capsys):
+    f = tmp_path / "k.cu"
+    f.write_text("__global__ void k(float* a) {\n    // cudalint: ignore[CL101]\n"
+                 "    a[32 * threadIdx.x] = 0.0f;\n    a[64 * threadIdx.x] = 0.0f;  // cudalint: ignore[CL1]\n}\n")
+    assert run(["check", str(f)], capsys)[0] == 0
+
+
+def test_rules_table_lists_every_code(capsys):
+    code, out, _ = run(["rules"], capsys)
+    assert code == 0
+    assert [line.split()[0] for line in out.splitlines()] == ["CL000", "CL101", "CL102", "CL201"]
+
+
+def test_rule_page_is_printed(capsys):
+    code, out, _ = run(["rule", "CL101"], capsys)
+    assert code == 0 and out.startswith("# CL101 uncoalesced-global-access")
+    assert run(["rule", "CL999"], capsys)[0] == 2
+
+
+def test_console_script_runs_as_module(tree):
+    r = subprocess.run([sys.executable, "-m", "cudalint", "check", str(tree / "src" / "a.cuh")],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "Found 0 findings (0 error, 0 warning, 0 info) in 1 file."
