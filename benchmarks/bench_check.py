@@ -1,0 +1,91 @@
+"""Speed of `cudalint check` against the floor: one bare libclang parse of the same file.
+
+Run: .venv/bin/python benchmarks/bench_check.py
+Reports, for the fixtures and for a generated 10,000-line file: seconds for a bare libclang parse (same
+arguments as the front-end), seconds for the whole lint (parse + model + analyses + rules), and the ratio.
+Target (issue 2): ratio <= 1.5.  Not a test: numbers depend on the machine.
+"""
+
+from __future__ import annotations
+
+import platform
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import clang.cindex as ci
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from cudalint.frontend.clang_frontend import PARSE_OPTIONS, base_args  # noqa: E402
+from cudalint.rules import all_rules  # noqa: E402
+from cudalint.runner import RunOptions, lint_file  # noqa: E402
+
+KERNEL = """
+__global__ void k{n}(const float* __restrict__ in, float* __restrict__ out, int width, int n)
+{{
+    __shared__ float tile[32][33];
+    int x = blockIdx.x * 32 + threadIdx.x;
+    int y = blockIdx.y * 32 + threadIdx.y;
+    float acc = 0.0f;
+    for (int i = x; i < n; i += blockDim.x * gridDim.x) {{
+        acc += in[i] * 0.5f + in[2 * i];
+    }}
+    tile[threadIdx.y][threadIdx.x] = in[y * width + x] + acc;
+    __syncthreads();
+    out[y * width + x] = tile[threadIdx.x][threadIdx.y];
+    if (x + {n} < n) out[x + 1] = in[x * width];
+}}
+"""
+
+
+def generated(lines: int) -> str:
+    parts, n = ["#include <cstdio>\n"], 0
+    while sum(p.count("\n") for p in parts) < lines:
+        parts.append(KERNEL.format(n=n))
+        n += 1
+    parts.append("int main() { float* d = nullptr; dim3 b(32, 32);\n")
+    parts += [f"  k{i}<<<64, b>>>(d, d, 1024, 1 << 20);\n" for i in range(n)]
+    parts.append("  return 0; }\n")
+    return "".join(parts)
+
+
+def bare_parse(path: str) -> float:
+    t = time.perf_counter()
+    ci.Index.create().parse(path, args=base_args(), options=PARSE_OPTIONS)
+    return time.perf_counter() - t
+
+
+def lint(path: str, rules) -> float:
+    t = time.perf_counter()
+    lint_file(path, RunOptions(), rules)
+    return time.perf_counter() - t
+
+
+def measure(files: list[str], repeat: int = 3) -> tuple[float, float]:
+    rules = all_rules()
+    lint(files[0], rules)  # warm up imports
+    parse = min(sum(bare_parse(f) for f in files) for _ in range(repeat))
+    full = min(sum(lint(f, rules) for f in files) for _ in range(repeat))
+    return parse, full
+
+
+def main() -> None:
+    print(f"machine: {platform.machine()}, {platform.processor() or 'cpu'}, Python {platform.python_version()}")
+    fixtures = sorted(str(p) for p in (ROOT / "fixtures").rglob("*.cu"))
+    with tempfile.TemporaryDirectory() as d:
+        big = Path(d) / "generated.cu"
+        big.write_text(generated(10_000))
+        n_lines = big.read_text().count("\n")
+        rows = [(f"fixtures ({len(fixtures)} files)", fixtures), (f"generated ({n_lines} lines)", [str(big)])]
+        print(f"{'corpus':<28} {'libclang parse s':>17} {'cudalint s':>11} {'ratio':>6}")
+        for name, files in rows:
+            parse, full = measure(files)
+            print(f"{name:<28} {parse:>17.3f} {full:>11.3f} {full / parse:>6.2f}")
+
+
+if __name__ == "__main__":
+    main()
