@@ -435,7 +435,7 @@ def compare_fixture(fixture: str, measurement: dict[str, Any]) -> list[Row]:
 
 def format_table(rows: Sequence[Row]) -> str:
     def num(v: Optional[float]) -> str:
-        return "-" if v is None else f"{v:.3g}" if isinstance(v, float) else str(v)
+        return "-" if v is None else f"{v:.4g}" if isinstance(v, float) else str(v)
     head = ("fixture", "kernel", "finding", "compared", "predicted", "measured", "agree")
     body = [(r.fixture, r.kernel, r.finding, r.quantity,
              ("<= " if r.note == "at most" else "") + num(r.predicted), num(r.measured),
