@@ -88,9 +88,47 @@ class Access:
 
 @dataclass
 class Barrier:
+    """A block-wide barrier (``__syncthreads*``, cooperative-groups block/grid sync, ``bar.sync``).
+
+    ``guards`` are the conditions (sympy values) of every if/switch/?:/loop it sits under, ``loops`` the
+    ids of its enclosing loops, ``order`` its position in the interpreter's visit order, ``call_chain`` the
+    device functions it was reached through (outermost first)."""
+
     name: str
     span: Span
     guards: tuple[object, ...] = ()
+    loops: tuple[int, ...] = ()
+    order: int = 0
+    call_chain: tuple[tuple[str, int], ...] = ()
+
+
+@dataclass
+class Exit:
+    """A ``return`` (of the kernel itself), ``break``, ``continue`` or ``goto``, with its guards."""
+
+    kind: str
+    span: Span
+    guards: tuple[object, ...] = ()
+    loops: tuple[int, ...] = ()
+    order: int = 0
+
+
+@dataclass
+class Division:
+    """An integer ``/`` or ``%`` (also ``/=``, ``%=``) in device code.
+
+    ``signed``: the operation's type is a signed integer; ``divisor``: its sympy value;
+    ``pow2``: the divisor is known to be a power of two (constant, ``1 << k``, or a loop variable doubled
+    or halved each trip); ``divisor_text``: its spelling; ``dividend_varying``: the dividend differs between
+    threads (a block-uniform dividend is computed once and hoisted, so its cost does not matter)."""
+
+    op: str
+    span: Span
+    signed: bool
+    divisor: object
+    pow2: bool
+    divisor_text: str
+    dividend_varying: bool = True
 
 
 @dataclass
@@ -115,10 +153,44 @@ class Kernel:
     block_hint: Optional[tuple[int, int, int]] = None
     accesses: list[Access] = field(default_factory=list)
     barriers: list[Barrier] = field(default_factory=list)
+    exits: list[Exit] = field(default_factory=list)
+    divisions: list[Division] = field(default_factory=list)
     incomplete: list[str] = field(default_factory=list)
     template_params: list[str] = field(default_factory=list)
     instantiation: Optional[str] = None
     incomplete_assumptions: list[str] = field(default_factory=list)
+
+
+@dataclass
+class AsyncCopy:
+    """An async host<->device copy call in host code (``cudaMemcpyAsync``, 2D/3D/ToSymbol/FromSymbol, ``hip*``).
+
+    Roles are ``"dst"`` and ``"src"`` (a symbol side has no role).  ``kind``: the cudaMemcpyKind as written
+    (``"cudaMemcpyHostToDevice"``; ``"... (default)"`` when the API's default applies; None when not known
+    statically).  ``host_side``: the roles that are host memory for that kind (both for Default or an
+    unknown kind).  ``provenance``: role -> ``pageable | pinned | device | managed | unknown``, as seen at the
+    call (cudaHostRegister'ed pageable memory is ``pinned``).  ``pointer_text``: role -> the argument's text.
+    ``alloc_site``: role -> where the memory was allocated (the call, or the declaration of the array,
+    vector or local).  ``allocation``: role -> how (``malloc``, ``new[]``, ``std::vector``, ``stack array``,
+    ``cudaMallocHost``...).  ``alloc_name``: role -> the variable the memory belongs to, where known;
+    ``helper``: role -> the function of the file that allocated it; ``registered_at``: role -> the
+    ``cudaHostRegister`` call that pinned it.  ``stream``: the stream argument's text (None: default stream).
+    ``function``: the host function the call is in.
+    """
+
+    api: str
+    span: Span
+    kind: Optional[str]
+    host_side: tuple[str, ...]
+    provenance: dict[str, str]
+    pointer_text: dict[str, str]
+    alloc_site: dict[str, Optional[Span]]
+    stream: Optional[str]
+    function: str
+    allocation: dict[str, str] = field(default_factory=dict)
+    alloc_name: dict[str, str] = field(default_factory=dict)
+    helper: dict[str, str] = field(default_factory=dict)
+    registered_at: dict[str, Optional[Span]] = field(default_factory=dict)
 
 
 @dataclass
@@ -128,3 +200,4 @@ class TranslationUnitModel:
     launches: list[LaunchSite] = field(default_factory=list)
     errors: list[tuple[int, str]] = field(default_factory=list)
     missing_includes: list[str] = field(default_factory=list)
+    copies: list[AsyncCopy] = field(default_factory=list)

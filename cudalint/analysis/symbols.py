@@ -44,6 +44,7 @@ class Symbols:
         self.varying: set[sympy.Symbol] = set(TID)
         self.params: set[sympy.Symbol] = set()
         self.trip_counters: set[sympy.Symbol] = set()
+        self.pow2: set[sympy.Symbol] = set()
         self._counter = itertools.count()
 
     def param(self, name: str) -> sympy.Symbol:
@@ -56,11 +57,22 @@ class Symbols:
         self.trip_counters.add(s)
         return s
 
-    def opaque(self, hint: str, varying: bool) -> sympy.Symbol:
+    def opaque(self, hint: str, varying: bool, pow2: bool = False) -> sympy.Symbol:
         s = sympy.Symbol(f"{hint}#{next(self._counter)}", integer=True)
         if varying:
             self.varying.add(s)
+        if pow2:
+            self.pow2.add(s)
         return s
+
+    def is_pow2(self, expr) -> bool:
+        """Known to be a power of two: a constant 2^k, ``1 << k``, a loop variable doubled or halved each trip."""
+        if not isinstance(expr, sympy.Basic):
+            return False
+        if expr.is_Integer:
+            v = int(expr)
+            return v > 0 and v & (v - 1) == 0
+        return expr in self.pow2
 
     def is_varying(self, expr: sympy.Basic) -> bool:
         return bool(expr.free_symbols & self.varying)

@@ -21,7 +21,7 @@ import clang.cindex as ci
 
 from ..analysis.symbols import BUILTINS, WARP_SIZE, Symbols
 from ..model import (
-    Access, AddressSpace, ArrayDecl, Barrier, Kernel, LaunchSite, Span, TranslationUnitModel,
+    Access, AddressSpace, ArrayDecl, Barrier, Division, Exit, Kernel, LaunchSite, Span, TranslationUnitModel,
 )
 
 K = ci.CursorKind
@@ -138,6 +138,32 @@ class KernelInterpreter:
         self.guards: list[object] = []
         self.depth = 0
         self.returns: list[Value] = []
+        self.loops: list[int] = []          # ids of the enclosing loops
+        self.breakable: list[str] = []      # 'loop' / 'switch': what a `break` leaves
+        self.call_chain: list[tuple[str, int]] = []
+        self.order = 0
+        self._call_line = 0
+
+    def push_guard(self, value: Value, c: ci.Cursor) -> None:
+        """Enter a condition (if/switch/?:/loop) whose value is ``value``; its line is kept for messages."""
+        self.guards.append((value, c.location.line))
+
+    def pop_guard(self) -> None:
+        self.guards.pop()
+
+    def tick(self) -> int:
+        self.order += 1
+        return self.order
+
+    def barrier(self, name: str, c: ci.Cursor) -> None:
+        self.kernel.barriers.append(Barrier(name, span_of(c, self.fe.path), tuple(self.guards),
+                                            tuple(self.loops), self.tick(), tuple(self.call_chain)))
+
+    def exit(self, kind: str, c: ci.Cursor) -> None:
+        loops = tuple(self.loops)
+        if kind == "break" and self.breakable and self.breakable[-1] == "switch":
+            return  # leaves a switch, not a loop
+        self.kernel.exits.append(Exit(kind, span_of(c, self.fe.path), tuple(self.guards), loops, self.tick()))
 
     # ---- helpers
     def opaque(self, hint: str, *deps: Value) -> sympy.Symbol:
@@ -168,24 +194,26 @@ class KernelInterpreter:
                 self.stmt(kids[0], env)
                 kids = kids[1:]
             cond = self.expr(kids[0], env)
-            self.guards.append(cond)
+            self.push_guard(cond, c)
             e_then = env.copy()
             self.stmt(kids[1], e_then)
             e_else = env.copy()
             if len(kids) > 2:
                 self.stmt(kids[2], e_else)
-            self.guards.pop()
+            self.pop_guard()
             self.merge(env, [e_then, e_else], cond, c)
         elif k in (K.FOR_STMT, K.WHILE_STMT, K.DO_STMT, K.CXX_FOR_RANGE_STMT):
             self.loop(c, env)
         elif k == K.SWITCH_STMT:
             kids = list(c.get_children())
             cond = self.expr(kids[0], env)
-            self.guards.append(cond)
+            self.push_guard(cond, c)
+            self.breakable.append("switch")
             inner = env.copy()
             for ch in kids[1:]:
                 self.stmt(ch, inner)
-            self.guards.pop()
+            self.breakable.pop()
+            self.pop_guard()
             self.merge(env, [inner, env.copy()], cond, c)
         elif k in (K.CASE_STMT, K.DEFAULT_STMT, K.LABEL_STMT):
             kids = list(c.get_children())
@@ -194,11 +222,15 @@ class KernelInterpreter:
         elif k == K.RETURN_STMT:
             kids = list(c.get_children())
             self.returns.append(self.expr(kids[0], env) if kids else None)
-        elif k in (K.BREAK_STMT, K.CONTINUE_STMT, K.NULL_STMT, K.GOTO_STMT, K.ASM_STMT):
+            if self.depth == 0:
+                self.exit("return", c)
+        elif k in (K.BREAK_STMT, K.CONTINUE_STMT, K.GOTO_STMT):
+            self.exit({K.BREAK_STMT: "break", K.CONTINUE_STMT: "continue", K.GOTO_STMT: "goto"}[k], c)
+        elif k in (K.NULL_STMT, K.ASM_STMT):
             if k == K.ASM_STMT:
                 text = " ".join(t.spelling for t in c.get_tokens())
-                if "bar.sync" in text or "barrier.sync" in text:
-                    self.kernel.barriers.append(Barrier("bar.sync", span_of(c, self.fe.path), tuple(self.guards)))
+                if "bar.sync" in text or "barrier.sync" in text or "bar.red" in text:
+                    self.barrier("bar.sync", c)
         else:
             self.expr(c, env)
 
@@ -302,6 +334,38 @@ class KernelInterpreter:
                     step = upd
         return step
 
+    def pow2_updates(self, roots: list[ci.Cursor], key) -> bool:
+        """Whether every update of ``key`` in the loop keeps a power of two a power of two
+        (``*= 2``, ``<<= 1``, ``>>= 1``, ``/= 2``, ``v = v * 2``...)."""
+        B = ci.BinaryOperator
+        for root in roots:
+            for n in root.walk_preorder():
+                if n.kind == K.COMPOUND_ASSIGNMENT_OPERATOR:
+                    lhs, rhs = list(n.get_children())
+                    lhs = _strip(lhs)
+                    if lhs.kind == K.DECL_REF_EXPR and lhs.referenced is not None and decl_key(lhs.referenced) == key:
+                        v = evaluate_int(rhs)
+                        op = n.binary_operator
+                        if op in (B.ShlAssign, B.ShrAssign) and v is not None:
+                            continue
+                        if op in (B.MulAssign, B.DivAssign) and v is not None and v > 0 and v & (v - 1) == 0:
+                            continue
+                        return False
+                elif n.kind == K.BINARY_OPERATOR and n.binary_operator == B.Assign:
+                    lhs, rhs = list(n.get_children())
+                    lhs = _strip(lhs)
+                    if lhs.kind == K.DECL_REF_EXPR and lhs.referenced is not None and decl_key(lhs.referenced) == key:
+                        r = _strip(rhs)
+                        if r.kind == K.BINARY_OPERATOR and r.binary_operator in (B.Mul, B.Div, B.Shl, B.Shr):
+                            a, b = list(r.get_children())
+                            a = _strip(a)
+                            bv = evaluate_int(b)
+                            if a.kind == K.DECL_REF_EXPR and a.referenced is not None and decl_key(a.referenced) == key \
+                                    and bv is not None and bv > 0 and (r.binary_operator in (B.Shl, B.Shr) or bv & (bv - 1) == 0):
+                                continue
+                        return False
+        return True
+
     def refs(self, c: ci.Cursor) -> set:
         return {decl_key(n.referenced) for n in c.walk_preorder()
                 if n.kind == K.DECL_REF_EXPR and n.referenced is not None}
@@ -353,13 +417,15 @@ class KernelInterpreter:
             step = self.induction_step(inc + [body], key, env, modified)
             if step is not None:
                 loop_env.vars[key] = v0 + step * trip
+            elif self.symbols.is_pow2(v0) and self.pow2_updates(inc + [body], key):
+                loop_env.vars[key] = self.symbols.opaque(str(key[3]), varying=self.symbols.is_varying(v0), pow2=True)
             else:
                 loop_env.vars[key] = self.symbols.opaque(str(key[3]), varying=True)
         # Second pass: a non-induction variable stays uniform when every value assigned to it is.
         probe = loop_env.copy()
         for key in modified:
             if key in env.vars and isinstance(loop_env.vars.get(key), sympy.Symbol) \
-                    and loop_env.vars[key] in self.symbols.varying:
+                    and loop_env.vars[key] in self.symbols.varying and loop_env.vars[key] not in self.symbols.pow2:
                 if not self.symbols.is_varying(env.vars[key]) and not self._assigned_varying(body, inc, key, probe, modified):
                     u = self.symbols.opaque(str(key[3]), varying=False)
                     loop_env.vars[key] = u
@@ -370,11 +436,17 @@ class KernelInterpreter:
         cond_val = None
         for x in cond:
             cond_val = self.expr(x, loop_env)
-        self.guards.append(("loop", cond_val))
+        if cond_val is None and not cond and c.kind != K.CXX_FOR_RANGE_STMT:
+            cond_val = sympy.Integer(1)  # for (;;): exits only through break/return
+        self.push_guard(cond_val, c)
+        self.loops.append(self.tick())
+        self.breakable.append("loop")
         self.stmt(body, loop_env)
         for x in inc:
             self.expr(x, loop_env)
-        self.guards.pop()
+        self.breakable.pop()
+        self.loops.pop()
+        self.pop_guard()
         for key in modified:
             if key in env.vars:
                 env.vars[key] = self.opaque(str(key[3]), loop_env.vars.get(key), env.vars[key])
@@ -442,10 +514,10 @@ class KernelInterpreter:
         if k == K.CONDITIONAL_OPERATOR:
             kids = list(c.get_children())
             cond = self.expr(kids[0], env, record=record)
-            self.guards.append(cond)
+            self.push_guard(cond, c)
             a = self.expr(kids[1], env, record=record)
             b = self.expr(kids[2], env, record=record)
-            self.guards.pop()
+            self.pop_guard()
             if isinstance(a, sympy.Basic) and a == b:
                 return a
             return self.opaque("select", cond, a, b)
@@ -585,7 +657,7 @@ class KernelInterpreter:
                     is_read=mode in ("read", "rw"), is_write=mode in ("write", "rw"),
                     span=span_of(c, self.fe.path), subscripts=ptr.subscripts,
                     field_offset=field_offset + off, elem_size=elem_size or ptr.elem_size, split=len(parts),
-                    guards=tuple(g for g in self.guards if isinstance(g, sympy.Basic)),
+                    guards=tuple(g for g, _ in self.guards if isinstance(g, sympy.Basic)),
                 ))
         if mode == "write":
             return None
@@ -604,7 +676,23 @@ class KernelInterpreter:
             return self.expr(rhs_c, env, record=record)
         a = self.expr(lhs_c, env, record=record)
         b = self.expr(rhs_c, env, record=record)
+        if op in (B.Div, B.Rem) and record:
+            self.division("/" if op == B.Div else "%", c, rhs_c, b, a)
         return self.arith(op, a, b, c)
+
+    def division(self, op: str, c: ci.Cursor, divisor_c: ci.Cursor, b: Value, a: Value) -> None:
+        t = c.type.get_canonical().kind
+        T = ci.TypeKind
+        if t not in (T.INT, T.LONG, T.LONGLONG, T.SHORT, T.SCHAR, T.CHAR_S, T.UINT, T.ULONG, T.ULONGLONG,
+                     T.USHORT, T.UCHAR, T.CHAR_U, T.INT128, T.UINT128):
+            return
+        signed = t in (T.INT, T.LONG, T.LONGLONG, T.SHORT, T.SCHAR, T.CHAR_S, T.INT128)
+        text = " ".join(tok.spelling for tok in divisor_c.get_tokens())
+        pow2 = isinstance(b, sympy.Basic) and self.symbols.is_pow2(b)
+        varying = not isinstance(a, sympy.Basic) or self.symbols.is_varying(a)
+        if isinstance(a, sympy.Basic) and a.is_Integer:
+            return  # folded by the compiler
+        self.kernel.divisions.append(Division(op, span_of(c, self.fe.path), signed, b, pow2, text, varying))
 
     def arith(self, op, a: Value, b: Value, c: ci.Cursor) -> Value:
         B = ci.BinaryOperator
@@ -636,6 +724,8 @@ class KernelInterpreter:
                 return sympy.Mod(a, b)
             if op == B.Shl and b.is_Integer:
                 return a * 2 ** int(b)
+            if op == B.Shl and a == 1:
+                return self.symbols.opaque("pow2", varying=self.symbols.is_varying(b), pow2=True)
             if op == B.Shr and b.is_Integer:
                 return sympy.floor(a / 2 ** int(b))
             if op == B.And and b.is_Integer and int(b) >= 0 and (int(b) + 1) & int(b) == 0:
@@ -661,6 +751,9 @@ class KernelInterpreter:
         base = {B.AddAssign: B.Add, B.SubAssign: B.Sub, B.MulAssign: B.Mul, B.DivAssign: B.Div,
                 B.RemAssign: B.Rem, B.ShlAssign: B.Shl, B.ShrAssign: B.Shr, B.AndAssign: B.And,
                 B.OrAssign: B.Or, B.XorAssign: B.Xor}.get(c.binary_operator)
+        if c.binary_operator in (B.DivAssign, B.RemAssign) and record:
+            cur = env.vars.get(decl_key(lhs.referenced)) if lhs.kind == K.DECL_REF_EXPR and lhs.referenced is not None else None
+            self.division("/" if c.binary_operator == B.DivAssign else "%", c, rhs_c, rhs, cur)
         if lhs.kind == K.DECL_REF_EXPR and lhs.referenced is not None:
             key = decl_key(lhs.referenced)
             cur = env.vars.get(key, self.expr(lhs, env, record=record))
@@ -724,8 +817,13 @@ class KernelInterpreter:
         if name in ("__syncthreads", "__syncthreads_count", "__syncthreads_and", "__syncthreads_or"):
             for a in args:
                 self.expr(a, env, record=record)
-            self.kernel.barriers.append(Barrier(name, span_of(c, self.fe.path), tuple(self.guards)))
+            if record:
+                self.barrier(name, c)
             return self.symbols.opaque(name, varying=False)
+        if name == "sync" and self._is_group_sync(c, args):
+            if record:
+                self.barrier("cooperative_groups sync", c)
+            return None
         if name.startswith("operator") and name[8:].strip() in ("=", "+=", "-=", "*=", "/=") and len(args) == 2:
             rhs = self.expr(args[1], env, record=record)
             mode = "write" if name[8:].strip() == "=" else "rw"
@@ -754,6 +852,7 @@ class KernelInterpreter:
         if ref is not None and self.depth < MAX_INLINE_DEPTH:
             body = self.fe.device_function_body(ref)
             if body is not None:
+                self._call_line = c.location.line
                 return self.inline(ref, body, vals, env)
         if not kids:
             return None
@@ -763,6 +862,21 @@ class KernelInterpreter:
         if callee_varies:
             return self.symbols.opaque(name, varying=True)
         return self.opaque(name or "call", *vals) if vals else self.symbols.opaque(name or "call", varying=False)
+
+    @staticmethod
+    def _is_group_sync(c: ci.Cursor, args: list) -> bool:
+        """``block.sync()``, ``this_thread_block().sync()``, ``cg::sync(block)``, ``grid.sync()`` — a
+        whole-block (or grid) barrier; tile and coalesced-group syncs are warp-level and not counted."""
+        operands = list(args)
+        for ch in c.get_children():
+            if ch.kind == K.MEMBER_REF_EXPR:
+                operands += [k for k in ch.get_children()]
+        for o in operands:
+            t = o.type.get_canonical().spelling.replace("const ", "").replace("&", "").strip()
+            t = t.split("::")[-1]
+            if t in ("thread_block", "grid_group", "cluster_group"):
+                return True
+        return False
 
     def inline(self, fn: ci.Cursor, body: ci.Cursor, vals: list[Value], env: Env) -> Value:
         callee_env = Env({})
@@ -776,10 +890,15 @@ class KernelInterpreter:
         saved = self.returns
         self.returns = []
         self.depth += 1
+        self.call_chain.append((fn.spelling, self._call_line))
+        saved_break = self.breakable
+        self.breakable = []
         try:
             self.stmt(body, callee_env)
         finally:
             self.depth -= 1
+            self.call_chain.pop()
+            self.breakable = saved_break
             rets, self.returns = self.returns, saved
         if len(rets) == 1:
             return rets[0]
@@ -826,6 +945,8 @@ class ClangFrontend:
         model, tu = self.parse()
         kernels: list[tuple[ci.Cursor, Kernel]] = []
         self._collect(tu.cursor, model, kernels)
+        from .host import collect_async_copies  # here, not at the top: host.py imports this module
+        model.copies = collect_async_copies(tu.cursor, self)
         launches = model.launches
         for cur, kernel in kernels:
             self.interpret(cur, kernel, launches)

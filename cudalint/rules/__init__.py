@@ -20,6 +20,11 @@ BUILTIN = {
     "CL101": "cudalint.rules.cl101_uncoalesced_global_access:UncoalescedGlobalAccess",
     "CL102": "cudalint.rules.cl102_misaligned_global_access:MisalignedGlobalAccess",
     "CL201": "cudalint.rules.cl201_shared_bank_conflict:SharedBankConflict",
+    "CL301": "cudalint.rules.cl301_barrier_in_divergent_branch:BarrierInDivergentBranch",
+    "CL302": "cudalint.rules.cl302_barrier_after_divergent_exit:BarrierAfterDivergentExit",
+    "CL401": "cudalint.rules.cl401_non_uniform_constant_read:NonUniformConstantRead",
+    "CL501": "cudalint.rules.cl501_slow_int_div_mod:SlowIntDivMod",
+    "CL601": "cudalint.rules.cl601_pageable_memcpy_async:PageableMemcpyAsync",
 }
 
 #: CL000 is emitted by the driver itself (a file or kernel that could not be modelled).

@@ -1,0 +1,57 @@
+"""CL301 barrier-in-divergent-branch: a block barrier under a condition that is not block-uniform.
+
+Hardware fact: ``__syncthreads()`` must be reached by every thread of the block (CUDA C++ Programming
+Guide, "Synchronization Functions": "allowed in conditional code but only if the conditional evaluates
+identically across the entire thread block").  Measured on an H200 (GROUND_TRUTH.md):
+``if (threadIdx.x < 16) __syncthreads();`` makes compute-sanitizer synccheck report "Barrier error
+detected. Divergent thread(s) in warp." at the barrier's line.  Severity: error.
+
+Block-uniform (DESIGN.md §3): blockIdx, blockDim, gridDim, kernel and template parameters, constants,
+loads from uniform addresses, loop variables with uniform start/step/bound.  Anything derived from
+threadIdx, a lane id, a thread-varying load or an atomic is not.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from ..analysis.context import AnalysisContext
+from ..diagnostics import Diagnostic, Severity
+from ..model import Barrier, Kernel, TranslationUnitModel
+from . import Rule
+
+
+def divergent_guards(barrier_guards, ctx: AnalysisContext) -> list[int]:
+    """Lines of the guards (if/switch/?:/loop conditions) whose value is not block-uniform."""
+    return [line for value, line in barrier_guards if value is not None and ctx.symbols.is_varying(value)]
+
+
+def chain_text(kernel: Kernel, b: Barrier) -> str:
+    if not b.call_chain:
+        return ""
+    hops = " -> ".join(f"`{name}` (called at line {line})" for name, line in b.call_chain)
+    return f", reached from kernel `{kernel.name}` through {hops}"
+
+
+class BarrierInDivergentBranch(Rule):
+    code = "CL301"
+    name = "barrier-in-divergent-branch"
+    default_severity = Severity.ERROR
+    summary = "Block barrier under a condition that is not block-uniform"
+
+    def check(self, model: TranslationUnitModel, ctx: AnalysisContext) -> Iterator[Diagnostic]:
+        for kernel in model.kernels:
+            for b in kernel.barriers:
+                lines = divergent_guards(b.guards, ctx)
+                if not lines:
+                    continue
+                where = ", ".join(str(n) for n in sorted(set(lines)))
+                msg = (f"`{b.name}` is under a condition that depends on the thread (line {where}){chain_text(kernel, b)}: "
+                       f"threads that do not reach it leave the block's barrier incomplete (deadlock or "
+                       f"undefined behaviour); move the barrier out of the branch so every thread of the "
+                       f"block executes it, and keep only the work conditional")
+                s = b.span
+                yield Diagnostic(code=self.code, name=self.name, severity=self.default_severity, path=s.path,
+                                 line=s.line, column=s.column, end_line=s.end_line, end_column=s.end_column,
+                                 message=msg, kernel=kernel.name,
+                                 assumptions=[f"condition on line {where} is thread-dependent"])

@@ -1,0 +1,57 @@
+"""CL302 barrier-after-divergent-exit: a thread-dependent return/break/continue/goto lets some threads
+skip a later barrier.
+
+NVIDIA hardware today counts exited threads as arrived at ``__syncthreads()`` (CUDA C++ Programming Guide,
+"Synchronization Functions", and compute-sanitizer's synccheck does not flag it), but the code is undefined
+by the CUDA model and hangs on other targets (HIP on AMD GPUs, SYCL ports) and under independent
+thread scheduling when the exited threads still belong to a live warp.  Severity: warning.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from ..analysis.context import AnalysisContext
+from ..diagnostics import Diagnostic, Severity
+from ..model import Barrier, Exit, TranslationUnitModel
+from . import Rule
+from .cl301_barrier_in_divergent_branch import chain_text, divergent_guards
+
+
+def skips(e: Exit, b: Barrier) -> bool:
+    """Whether exit ``e``, taken by some threads, makes them miss barrier ``b``."""
+    if e.order >= b.order:
+        return False
+    if e.kind in ("return", "goto"):
+        return True
+    # break / continue: the barrier must be inside the loop the exit leaves
+    return bool(e.loops) and e.loops[-1] in b.loops
+
+
+class BarrierAfterDivergentExit(Rule):
+    code = "CL302"
+    name = "barrier-after-divergent-exit"
+    default_severity = Severity.WARNING
+    summary = "Thread-dependent return/break/continue before a barrier"
+
+    def check(self, model: TranslationUnitModel, ctx: AnalysisContext) -> Iterator[Diagnostic]:
+        for kernel in model.kernels:
+            exits = [(e, divergent_guards(e.guards, ctx)) for e in kernel.exits]
+            exits = [(e, lines) for e, lines in exits if lines]
+            for b in kernel.barriers:
+                if divergent_guards(b.guards, ctx):
+                    continue  # CL301's finding
+                hits = [e for e, _ in exits if skips(e, b)]
+                if not hits:
+                    continue
+                e = hits[0]
+                msg = (f"the thread-dependent `{e.kind}` on line {e.span.line} lets some threads skip "
+                       f"`{b.name}`{chain_text(kernel, b)}; NVIDIA hardware tolerates exited threads today, "
+                       f"but the CUDA model leaves it undefined and HIP/SYCL ports hang; keep every thread "
+                       f"alive to the barrier (guard the work with `if (i < n) {{ ... }}` instead of "
+                       f"`{e.kind}`)")
+                s = b.span
+                yield Diagnostic(code=self.code, name=self.name, severity=self.default_severity, path=s.path,
+                                 line=s.line, column=s.column, end_line=s.end_line, end_column=s.end_column,
+                                 message=msg, kernel=kernel.name,
+                                 assumptions=[f"`{x.kind}` at line {x.span.line}" for x in hits])

@@ -1,0 +1,61 @@
+"""CL501 slow-int-div-mod: integer ``/`` or ``%`` by a power of two that does not compile to shift/mask.
+
+Hardware fact: integer division and modulo are expensive; by a power of two n, ``i / n`` is ``i >> log2(n)``
+and ``i % n`` is ``i & (n - 1)`` (CUDA C++ Programming Guide, "Arithmetic Instructions"), but only when the
+compiler sees a constant power of two and an unsigned operand.  Measured on an H200 (GROUND_TRUTH.md),
+instructions executed relative to ``v >> 5`` / ``v & 31`` (175 M): signed ``v / 32`` 206 M (1.18x, 1.7x the
+time), ``v / warpSize`` 523 M (2.99x, 3.1x the time; warpSize is a run-time register), a run-time power of
+two 653 M (3.73x, 4.1x the time).  Unsigned by a constant power of two is free: no finding.
+Severity: warning for warpSize and run-time powers of two, info for signed operands.  A signed division
+whose dividend is block-uniform (``n / TILE`` with ``n`` a parameter) is computed once and hoisted out of
+loops: not reported.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from ..analysis.context import AnalysisContext
+from ..analysis.symbols import WARP_SIZE
+from ..diagnostics import Diagnostic, Severity
+from ..model import TranslationUnitModel
+from . import Rule
+
+RATIO_SIGNED = 1.18     # 206 M / 175 M instructions (GROUND_TRUTH.md)
+RATIO_WARPSIZE = 2.99   # 523 M / 175 M
+RATIO_RUNTIME = 3.73    # 653 M / 175 M
+
+
+class SlowIntDivMod(Rule):
+    code = "CL501"
+    name = "slow-int-div-mod"
+    default_severity = Severity.WARNING
+    summary = "/ or % by warpSize, a run-time power of two, or a signed operand by a constant power of two"
+
+    def check(self, model: TranslationUnitModel, ctx: AnalysisContext) -> Iterator[Diagnostic]:
+        for kernel in model.kernels:
+            for d in kernel.divisions:
+                op = "division" if d.op == "/" else "modulo"
+                shift = ">>" if d.op == "/" else "&"
+                if d.divisor == WARP_SIZE:
+                    sev, ratio = Severity.WARNING, RATIO_WARPSIZE
+                    msg = (f"integer {op} by `warpSize`: warpSize is read from a register at run time, so "
+                           f"this compiles to a full integer {op} (~{ratio}x the instructions of a shift); "
+                           f"use a constant (`constexpr unsigned kWarpSize = 32;`) and "
+                           f"`{'>> 5' if d.op == '/' else '& 31'}` on an unsigned value")
+                elif d.pow2 and not getattr(d.divisor, "is_Integer", False):
+                    sev, ratio = Severity.WARNING, RATIO_RUNTIME
+                    msg = (f"integer {op} by `{d.divisor_text}`, a power of two known only at run time: the "
+                           f"compiler emits a full integer {op} (~{ratio}x the instructions); keep the "
+                           f"exponent and use `{shift}` ({'v >> log2' if d.op == '/' else 'v & (n - 1)'})")
+                elif d.pow2 and d.signed and int(d.divisor) > 1 and d.dividend_varying:
+                    sev, ratio = Severity.INFO, RATIO_SIGNED
+                    msg = (f"signed integer {op} by {int(d.divisor)}: rounding toward zero needs a sign "
+                           f"fix-up around the shift (~{ratio}x the instructions); make the operand "
+                           f"unsigned if it is never negative")
+                else:
+                    continue
+                s = d.span
+                yield Diagnostic(code=self.code, name=self.name, severity=sev, path=s.path, line=s.line,
+                                 column=s.column, end_line=s.end_line, end_column=s.end_column, message=msg,
+                                 kernel=kernel.name, metrics={"instructions_ratio": ratio})
