@@ -77,5 +77,6 @@ def test_powers_of_two_are_tracked(tmp_path):
     p.write_text(src)
     model, syms = build_model(str(p), src, RunOptions())
     divs = model.kernels[0].divisions
-    assert [(d.span.line, d.op, d.pow2, d.signed) for d in divs] == [(3, "/", True, False), (5, "%", True, False),
+    # `1u << e` is not tagged: nvcc sees the shift and emits shift/mask itself (measured, fixtures/arith)
+    assert [(d.span.line, d.op, d.pow2, d.signed) for d in divs] == [(3, "/", True, False), (5, "%", False, False),
                                                                     (6, "/", False, False)]

@@ -151,8 +151,9 @@ def picture(offset: sympy.Expr, shape: LaunchShape, symbols: Symbols, space: str
                 subs[s] = REPRESENTATIVE_BLOCK_X if s == BDIM[0] else REPRESENTATIVE_SCALE
             else:
                 subs[s] = REPRESENTATIVE_SCALE
-            assumptions.append(f"{s} = {subs[s]} (a large run-time value; the cost holds for any {s} "
-                               f"that makes the stride >= 32 bytes)")
+            assumptions.append(f"{s} = {subs[s]} (a representative run-time value"
+                               + ("; the cost holds for any value that makes the stride >= 32 bytes)"
+                                  if space == "global" else ")"))
         thread_part = thread_part.subs(subs)
 
     # Lane enumeration over plain ints.

@@ -687,7 +687,7 @@ class KernelInterpreter:
                      T.USHORT, T.UCHAR, T.CHAR_U, T.INT128, T.UINT128):
             return
         signed = t in (T.INT, T.LONG, T.LONGLONG, T.SHORT, T.SCHAR, T.CHAR_S, T.INT128)
-        text = " ".join(tok.spelling for tok in divisor_c.get_tokens())
+        text = self.fe.source_text(divisor_c)
         pow2 = isinstance(b, sympy.Basic) and self.symbols.is_pow2(b)
         varying = not isinstance(a, sympy.Basic) or self.symbols.is_varying(a)
         if isinstance(a, sympy.Basic) and a.is_Integer:
@@ -724,8 +724,6 @@ class KernelInterpreter:
                 return sympy.Mod(a, b)
             if op == B.Shl and b.is_Integer:
                 return a * 2 ** int(b)
-            if op == B.Shl and a == 1:
-                return self.symbols.opaque("pow2", varying=self.symbols.is_varying(b), pow2=True)
             if op == B.Shr and b.is_Integer:
                 return sympy.floor(a / 2 ** int(b))
             if op == B.And and b.is_Integer and int(b) >= 0 and (int(b) + 1) & int(b) == 0:
@@ -936,6 +934,15 @@ class ClangFrontend:
                 else:
                     model.errors.append((d.location.line, d.spelling))
         return model, tu
+
+    def source_text(self, c: ci.Cursor) -> str:
+        """The text of ``c`` as written in the file (one line), else its tokens joined."""
+        s, e = c.extent.start, c.extent.end
+        if s.file and e.file and s.line == e.line and os.path.abspath(s.file.name) == self.abs_path:
+            lines = self.text.splitlines()
+            if s.line - 1 < len(lines):
+                return lines[s.line - 1][s.column - 1:e.column - 1]
+        return " ".join(t.spelling for t in c.get_tokens())
 
     def in_file(self, c: ci.Cursor) -> bool:
         f = file_of(c)

@@ -19,13 +19,18 @@ from .cl301_barrier_in_divergent_branch import chain_text, divergent_guards
 
 
 def skips(e: Exit, b: Barrier) -> bool:
-    """Whether exit ``e``, taken by some threads, makes them miss barrier ``b``."""
-    if e.order >= b.order:
-        return False
-    if e.kind in ("return", "goto"):
-        return True
-    # break / continue: the barrier must be inside the loop the exit leaves
-    return bool(e.loops) and e.loops[-1] in b.loops
+    """Whether exit ``e``, taken by some threads, makes them miss barrier ``b``: an exit before the barrier,
+    or one after it in a loop that also holds the barrier (the barrier's later trips are skipped)."""
+    if e.order < b.order:
+        if e.kind in ("return", "goto"):
+            return True
+        # break / continue: the barrier must be inside the loop the exit leaves
+        return bool(e.loops) and e.loops[-1] in b.loops
+    if e.kind == "return":
+        return bool(set(e.loops) & set(b.loops))
+    if e.kind == "break":
+        return bool(e.loops) and e.loops[-1] in b.loops
+    return False
 
 
 class BarrierAfterDivergentExit(Rule):
