@@ -164,21 +164,28 @@ def suppressed(diags: list[Diagnostic], lines: list[str]) -> list[Diagnostic]:
 
 def lint_file(path: str, opts: RunOptions, rules: Optional[list[Rule]] = None) -> list[Diagnostic]:
     """Lint one file. Never raises for bad input: failures become CL000 diagnostics."""
-    return [d for d in _lint_file(path, opts, rules) if selected(d.code, opts)]
+    return analyse_file(path, opts, rules)[0]
 
 
-def _lint_file(path: str, opts: RunOptions, rules: Optional[list[Rule]]) -> list[Diagnostic]:
+def analyse_file(path: str, opts: RunOptions, rules: Optional[list[Rule]] = None
+                 ) -> tuple[list[Diagnostic], Optional[TranslationUnitModel]]:
+    """Lint one file and also return its model (None when the file could not be read or parsed)."""
+    diags, model = _lint_file(path, opts, rules)
+    return [d for d in diags if selected(d.code, opts)], model
+
+
+def _lint_file(path: str, opts: RunOptions, rules: Optional[list[Rule]]):
     rules = rules if rules is not None else all_rules()
     try:
         text = read_source(path)
     except UnicodeDecodeError as e:
-        return [cl000(path, f"cannot lint {path}: not UTF-8 text ({e.reason} at byte {e.start})")]
+        return [cl000(path, f"cannot lint {path}: not UTF-8 text ({e.reason} at byte {e.start})")], None
     except OSError as e:
-        return [cl000(path, f"cannot read {path}: {e.strerror or e}")]
+        return [cl000(path, f"cannot read {path}: {e.strerror or e}")], None
     try:
         model, symbols = build_model(path, text, opts)
     except Exception as e:  # noqa: BLE001 - an internal failure must not stop the run
-        return [cl000(path, f"cannot lint {path}: front-end failed ({type(e).__name__}: {e})")]
+        return [cl000(path, f"cannot lint {path}: front-end failed ({type(e).__name__}: {e})")], None
     lines = text.splitlines()
     ctx = AnalysisContext(model=model, symbols=symbols, lines=lines, settings=opts.settings)
     diags: list[Diagnostic] = incomplete_diagnostics(model)
@@ -195,7 +202,7 @@ def _lint_file(path: str, opts: RunOptions, rules: Optional[list[Rule]]) -> list
     uniq: dict[tuple, Diagnostic] = {}
     for d in diags:
         uniq.setdefault((d.code, d.line, d.column, d.end_line, d.end_column), d)
-    return sorted(uniq.values(), key=Diagnostic.sort_key)
+    return sorted(uniq.values(), key=Diagnostic.sort_key), model
 
 
 def lint_paths(paths: Iterable[str], opts: Optional[RunOptions] = None) -> list[Diagnostic]:

@@ -415,13 +415,11 @@ def compare(fixture: str, measurement: dict[str, Any], diags: Sequence[Any],
     return rows
 
 
-def shared_widths(path: str) -> dict[str, int]:
+def shared_widths(model) -> dict[str, int]:
     """Widest shared-memory access (bytes) per kernel, from the linter's model."""
     from .model import AddressSpace
-    from .runner import RunOptions, build_model, read_source
-    model, _ = build_model(path, read_source(path), RunOptions())
     out: dict[str, int] = {}
-    for k in model.kernels:
+    for k in (model.kernels if model is not None else []):
         for a in k.accesses:
             if a.array.space == AddressSpace.SHARED:
                 out[k.name] = max(out.get(k.name, 4), a.size)
@@ -429,8 +427,9 @@ def shared_widths(path: str) -> dict[str, int]:
 
 
 def compare_fixture(fixture: str, measurement: dict[str, Any]) -> list[Row]:
-    from .runner import RunOptions, lint_file
-    return compare(fixture, measurement, lint_file(fixture, RunOptions()), shared_widths(fixture))
+    from .runner import RunOptions, analyse_file
+    diags, model = analyse_file(fixture, RunOptions())
+    return compare(fixture, measurement, diags, shared_widths(model))
 
 
 def format_table(rows: Sequence[Row]) -> str:

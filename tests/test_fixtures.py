@@ -8,12 +8,20 @@ from pathlib import Path
 
 import pytest
 
-from cudalint.runner import RunOptions, lint_file
+from functools import lru_cache
+
+from cudalint.runner import RunOptions, analyse_file
 
 from .expectations import compare, parse
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = sorted((ROOT / "fixtures").rglob("*.cu"))
+
+
+@lru_cache(maxsize=None)
+def analysed(path: Path):
+    """Findings and model of a fixture, computed once for all the tests below."""
+    return analyse_file(str(path), RunOptions())
 
 
 def _id(p: Path) -> str:
@@ -24,7 +32,7 @@ def _id(p: Path) -> str:
 def test_fixture_findings_match_expectations(path: Path) -> None:
     expects, clean = parse(path)
     assert expects or clean, f"{path} carries no expectation"
-    diags = lint_file(str(path), RunOptions())
+    diags, _ = analysed(path)
     problems = compare(expects, diags)
     assert not problems, "\n".join(problems)
 
@@ -32,9 +40,7 @@ def test_fixture_findings_match_expectations(path: Path) -> None:
 @pytest.mark.parametrize("path", FIXTURES, ids=_id)
 def test_clean_kernels_have_no_findings(path: Path) -> None:
     _, clean = parse(path)
-    diags = lint_file(str(path), RunOptions())
-    from cudalint.runner import build_model, read_source
-    model, _ = build_model(str(path), read_source(str(path)), RunOptions())
+    diags, model = analysed(path)
     for line in clean:
         kernel = next((k for k in model.kernels if k.span.line <= line <= k.span.line + 2), None)
         assert kernel is not None, f"expect-clean on line {line} is not on a kernel signature"
