@@ -50,7 +50,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     c = sub.add_parser("check", help="lint files and directories")
     c.add_argument("paths", nargs="*", default=["."], metavar="PATHS")
-    c.add_argument("--format", choices=["text", "json"], default="text")
+    c.add_argument("--format", choices=["text", "json", "sarif", "github"], default="text")
     c.add_argument("--output-file", metavar="F")
     c.add_argument("--select", type=_codes, metavar="CODES", help="comma-separated codes or prefixes")
     c.add_argument("--ignore", type=_codes, default=[], metavar="CODES")
@@ -93,6 +93,12 @@ def _check(args: argparse.Namespace) -> int:
     diags = lint_paths(files, opts)
     if args.format == "json":
         out = json.dumps([d.to_json() for d in diags], indent=2) + "\n"
+    elif args.format == "sarif":
+        from .reporters.sarif import format_sarif
+        out = format_sarif(diags)
+    elif args.format == "github":
+        from .reporters.github import format_github
+        out = format_github(diags)
     else:
         out = format_text(diags, len(files))
     if args.statistics:

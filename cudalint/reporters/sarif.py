@@ -1,0 +1,174 @@
+"""``--format sarif``: SARIF 2.1.0 (OASIS), the format GitHub code scanning and other viewers read.
+
+One run whose ``tool.driver`` lists every registered rule and CL000 (id, name, short description = the
+rule's summary, full description = the first paragraph of the page's "What it does", help = the page, the
+page's URL, default level), and one result per finding.  The object is built as plain JSON: the SARIF
+object-model package on PyPI (``sarif-om``) has not been released since 2019 and needs its own serializer,
+so the tests validate this output against the official 2.1.0 schema instead.
+
+Locations are relative to the current directory with forward slashes and ``uriBaseId`` ``%SRCROOT%``
+(``originalUriBaseIds`` says what that is); a file outside it gets an absolute ``file://`` URI.  cudalint
+reports columns in bytes of the UTF-8 text (clang's columns); SARIF's default column kind is UTF-16 code
+units, so columns are converted when the file can be read again (identical for ASCII lines).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+from typing import Any, Callable, Iterable, Optional
+from urllib.parse import quote
+
+from .. import __version__
+from ..diagnostics import Diagnostic, Fix, Severity
+from ..rules import CL000, all_rules
+from ..rules.pages import rule_page
+from . import relative_posix
+
+SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+INFORMATION_URI = "https://github.com/cudalint/cudalint"
+PAGE_URI = INFORMATION_URI + "/blob/main/rules/{code}.md"
+SRCROOT = "%SRCROOT%"
+LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
+
+
+def what_it_does(page: Optional[str]) -> Optional[str]:
+    """The first paragraph under ``## What it does`` of a rule page, its lines joined with spaces."""
+    if not page:
+        return None
+    m = re.search(r"^##\s+What it does\s*$(.*?)(?=^##\s|\Z)", page, re.M | re.S)
+    if not m:
+        return None
+    for para in re.split(r"\n\s*\n", m.group(1).strip()):
+        text = " ".join(line.strip() for line in para.splitlines() if line.strip())
+        if text:
+            return text
+    return None
+
+
+def _rule_descriptor(code: str, name: str, severity: Severity, summary: str) -> dict[str, Any]:
+    page = rule_page(code)
+    d: dict[str, Any] = {"id": code, "name": name, "shortDescription": {"text": summary or name}}
+    full = what_it_does(page)
+    if full:
+        d["fullDescription"] = {"text": full}
+    if page:
+        d["help"] = {"text": page, "markdown": page}
+    d["helpUri"] = PAGE_URI.format(code=code)
+    d["defaultConfiguration"] = {"level": LEVEL[Severity(severity)]}
+    return d
+
+
+def rule_descriptors() -> list[dict[str, Any]]:
+    """CL000 and every registered rule, in that order (the order ``ruleIndex`` refers to)."""
+    out = [_rule_descriptor(CL000[0], CL000[1], CL000[2], CL000[3])]
+    out += [_rule_descriptor(r.code, r.name, r.default_severity, r.summary) for r in all_rules()
+            if r.code != CL000[0]]
+    return out
+
+
+class _Columns:
+    """Byte columns (clang's) -> UTF-16 code-unit columns (SARIF's default), per file, read once."""
+
+    def __init__(self) -> None:
+        self._lines: dict[str, Optional[list[str]]] = {}
+
+    def _file(self, path: str) -> Optional[list[str]]:
+        if path not in self._lines:
+            try:
+                with open(path, "rb") as fh:
+                    self._lines[path] = fh.read().decode("utf-8-sig").split("\n")
+            except (OSError, UnicodeDecodeError):
+                self._lines[path] = None
+        return self._lines[path]
+
+    def __call__(self, path: str, line: int, column: int) -> int:
+        lines = self._file(path)
+        if lines is None or not 1 <= line <= len(lines) or column < 1:
+            return column
+        raw = lines[line - 1].encode("utf-8")
+        before = raw[:column - 1]
+        units = len(before.decode("utf-8", errors="replace").encode("utf-16-le")) // 2
+        return units + max(0, column - 1 - len(raw)) + 1
+
+
+def _artifact_location(path: str, cwd: Optional[str]) -> dict[str, Any]:
+    rel = relative_posix(path, cwd)
+    if rel is not None:
+        return {"uri": quote(rel, safe="/"), "uriBaseId": SRCROOT}
+    return {"uri": Path(os.path.abspath(path)).as_uri()}
+
+
+def _region(path: str, line: int, column: int, end_line: int, end_column: int,
+            col: Callable[[str, int, int], int]) -> dict[str, int]:
+    region = {"startLine": max(1, line)}
+    if column >= 1:
+        region["startColumn"] = col(path, line, column)
+    if end_line >= line:
+        region["endLine"] = end_line
+        if end_column >= 1 and (end_line, end_column) >= (line, column):
+            region["endColumn"] = col(path, end_line, end_column)
+    return region
+
+
+def _fix(d: Diagnostic, fix: Fix, cwd: Optional[str], col: Callable[[str, int, int], int]) -> dict[str, Any]:
+    return {
+        "description": {"text": fix.message},
+        "artifactChanges": [{
+            "artifactLocation": _artifact_location(d.path, cwd),
+            "replacements": [{
+                "deletedRegion": _region(d.path, e.line, e.column, e.end_line, e.end_column, col),
+                "insertedContent": {"text": e.content},
+            } for e in fix.edits],
+        }],
+    }
+
+
+def to_sarif(diags: Iterable[Diagnostic], cwd: Optional[str] = None) -> dict[str, Any]:
+    """The SARIF log (a dict) for ``diags``; URIs are relative to ``cwd`` (default: the current directory)."""
+    rules = rule_descriptors()
+    index = {r["id"]: i for i, r in enumerate(rules)}
+    col = _Columns()
+    results = []
+    for d in diags:
+        result: dict[str, Any] = {"ruleId": d.code}
+        if d.code in index:
+            result["ruleIndex"] = index[d.code]
+        result["level"] = LEVEL[Severity(d.severity)]
+        result["message"] = {"text": d.message}
+        result["locations"] = [{"physicalLocation": {
+            "artifactLocation": _artifact_location(d.path, cwd),
+            "region": _region(d.path, d.line, d.column, d.end_line, d.end_column, col),
+        }}]
+        props: dict[str, Any] = {}
+        if d.kernel:
+            props["kernel"] = d.kernel
+        props["metrics"] = dict(d.metrics)
+        props["assumptions"] = list(d.assumptions)
+        result["properties"] = props
+        if d.fix is not None and d.fix.edits:
+            result["fixes"] = [_fix(d, d.fix, cwd, col)]
+        results.append(result)
+    base = Path(os.path.abspath(cwd or os.getcwd())).as_uri().rstrip("/") + "/"
+    return {
+        "$schema": SCHEMA_URI,
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {
+                "name": "cudalint",
+                "version": __version__,
+                "semanticVersion": __version__,
+                "informationUri": INFORMATION_URI,
+                "rules": rules,
+            }},
+            "originalUriBaseIds": {SRCROOT: {"uri": base}},
+            "columnKind": "utf16CodeUnits",
+            "results": results,
+        }],
+    }
+
+
+def format_sarif(diags: Iterable[Diagnostic], cwd: Optional[str] = None) -> str:
+    return json.dumps(to_sarif(diags, cwd), indent=2, ensure_ascii=False) + "\n"
