@@ -90,6 +90,7 @@ def _lane_function(thread_part: sympy.Expr):
         cx, cy, cz = coeffs
         c0 = int(rest)
         fn = lambda x, y, z: cx * x + cy * y + cz * z + c0  # noqa: E731
+        fn.affine = (cx, cy, cz, c0)  # type: ignore[attr-defined]
     else:
         fn = sympy.lambdify(TID, thread_part, modules=[{"floor": math.floor, "Mod": lambda a, b: a % b,
                                                          "Min": min, "Max": max}, "math"])
@@ -162,7 +163,19 @@ def picture(offset: sympy.Expr, shape: LaunchShape, symbols: Symbols, space: str
     bx, by, bz = block
     n_threads = bx * by * bz
     warps: list[list[int]] = []
-    for w in range((n_threads + WARP - 1) // WARP):
+    affine = getattr(f, "affine", None)
+    if affine is not None and bx % WARP == 0:
+        # Every warp is 32 consecutive x of one (y, z) row: the same lane pattern, shifted.
+        cx, cy, cz, c0 = affine
+        pattern = [cx * lane for lane in range(WARP)]
+        for w in range(n_threads // WARP):
+            lin = w * WARP
+            x, y, z = lin % bx, (lin // bx) % by, lin // (bx * by)
+            if shape.block is None:
+                y = z = 0
+            base = cx * x + cy * y + cz * z + c0
+            warps.append([base + d for d in pattern])
+    for w in range(len(warps), (n_threads + WARP - 1) // WARP):
         lanes = []
         for lin in range(w * WARP, min((w + 1) * WARP, n_threads)):
             x, y, z = lin % bx, (lin // bx) % by, lin // (bx * by)
@@ -208,14 +221,14 @@ def sectors(lanes: list[int], size: int, residue: int = 0) -> int:
     return len(touched)
 
 
-def _distinct_warps(warps: list[list[int]]) -> list[tuple[list[int], int]]:
-    """Group warps that are translates of each other by a multiple of 128 bytes (same sectors and banks):
-    returns (representative lanes, number of warps it stands for)."""
+def _distinct_warps(warps: list[list[int]], period: int) -> list[tuple[list[int], int]]:
+    """Group warps that are translates of each other by a multiple of ``period`` bytes (32 keeps the
+    sector count, 4 keeps the bank-conflict degree): returns (representative lanes, warps it stands for)."""
     groups: dict[tuple, list] = {}
     for w in warps:
         if not w:
             continue
-        base = min(w) // 128 * 128
+        base = min(w) // period * period
         key = tuple(a - base for a in w)
         if key in groups:
             groups[key][1] += 1
@@ -240,7 +253,7 @@ class GlobalCost:
 
 
 def global_cost(pic: WarpPicture, size: int) -> GlobalCost:
-    groups = _distinct_warps(pic.warps)
+    groups = _distinct_warps(pic.warps, SECTOR)
     n = sum(k for _, k in groups)
 
     def mean(fn) -> float:
@@ -294,7 +307,7 @@ class SharedCost:
 
 
 def shared_cost(pic: WarpPicture, size: int) -> SharedCost:
-    res = [(bank_ways(w, size), k) for w, k in _distinct_warps(pic.warps)]
+    res = [(bank_ways(w, size), k) for w, k in _distinct_warps(pic.warps, BANK_WIDTH)]
     n = sum(k for _, k in res)
     return SharedCost(max(r[0] for r, _ in res), sum(r[1] * k for r, k in res) / n)
 

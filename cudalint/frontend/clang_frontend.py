@@ -962,6 +962,8 @@ class ClangFrontend:
 
     def _collect(self, root: ci.Cursor, model: TranslationUnitModel, kernels: list) -> None:
         for c in root.get_children():
+            if c.location.is_in_system_header:
+                continue  # libc++, the CUDA shims, -isystem paths: nothing of the user's to model
             k = c.kind
             if k in (K.NAMESPACE, K.LINKAGE_SPEC, K.UNEXPOSED_DECL):
                 self._collect(c, model, kernels)

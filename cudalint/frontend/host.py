@@ -198,6 +198,8 @@ class HostAnalysis:
     # -- discovery
     def _gather(self, c: ci.Cursor) -> None:
         for ch in c.get_children():
+            if ch.location.is_in_system_header:
+                continue  # library and shim declarations: no host code of the user's
             k = ch.kind
             if k in _SCOPES:
                 self._gather(ch)
