@@ -60,6 +60,8 @@ class WarpPicture:
     exact_residue: bool
     stride: object
     assumptions: list[str] = field(default_factory=list)
+    #: when every warp is the same lane pattern shifted: (pattern, base offset of each warp)
+    shifted: Optional[tuple[list[int], list[int]]] = None
 
 
 class NotModelled(Exception):
@@ -168,13 +170,18 @@ def picture(offset: sympy.Expr, shape: LaunchShape, symbols: Symbols, space: str
         # Every warp is 32 consecutive x of one (y, z) row: the same lane pattern, shifted.
         cx, cy, cz, c0 = affine
         pattern = [cx * lane for lane in range(WARP)]
+        bases = []
         for w in range(n_threads // WARP):
             lin = w * WARP
             x, y, z = lin % bx, (lin // bx) % by, lin // (bx * by)
             if shape.block is None:
                 y = z = 0
             base = cx * x + cy * y + cz * z + c0
+            bases.append(base)
             warps.append([base + d for d in pattern])
+        shifted = (pattern, bases)
+    else:
+        shifted = None
     for w in range(len(warps), (n_threads + WARP - 1) // WARP):
         lanes = []
         for lin in range(w * WARP, min((w + 1) * WARP, n_threads)):
@@ -205,7 +212,7 @@ def picture(offset: sympy.Expr, shape: LaunchShape, symbols: Symbols, space: str
         gcd = SECTOR
     residues = sorted({(const + k * gcd) % SECTOR for k in range(SECTOR // gcd)})
     return WarpPicture(warps=warps, residues=residues, exact_residue=len(residues) == 1,
-                       stride=stride, assumptions=assumptions)
+                       stride=stride, assumptions=assumptions, shifted=shifted)
 
 
 # --- global memory -------------------------------------------------------------------------------
@@ -221,11 +228,17 @@ def sectors(lanes: list[int], size: int, residue: int = 0) -> int:
     return len(touched)
 
 
-def _distinct_warps(warps: list[list[int]], period: int) -> list[tuple[list[int], int]]:
+def _distinct_warps(pic: "WarpPicture", period: int) -> list[tuple[list[int], int]]:
     """Group warps that are translates of each other by a multiple of ``period`` bytes (32 keeps the
     sector count, 4 keeps the bank-conflict degree): returns (representative lanes, warps it stands for)."""
+    if pic.shifted is not None:
+        pattern, bases = pic.shifted
+        by_residue: dict[int, int] = {}
+        for b in bases:
+            by_residue[b % period] = by_residue.get(b % period, 0) + 1
+        return [([r + d for d in pattern], k) for r, k in by_residue.items()]
     groups: dict[tuple, list] = {}
-    for w in warps:
+    for w in pic.warps:
         if not w:
             continue
         base = min(w) // period * period
@@ -253,7 +266,7 @@ class GlobalCost:
 
 
 def global_cost(pic: WarpPicture, size: int) -> GlobalCost:
-    groups = _distinct_warps(pic.warps, SECTOR)
+    groups = _distinct_warps(pic, SECTOR)
     n = sum(k for _, k in groups)
 
     def mean(fn) -> float:
@@ -307,7 +320,7 @@ class SharedCost:
 
 
 def shared_cost(pic: WarpPicture, size: int) -> SharedCost:
-    res = [(bank_ways(w, size), k) for w, k in _distinct_warps(pic.warps, BANK_WIDTH)]
+    res = [(bank_ways(w, size), k) for w, k in _distinct_warps(pic, BANK_WIDTH)]
     n = sum(k for _, k in res)
     return SharedCost(max(r[0] for r, _ in res), sum(r[1] * k for r, k in res) / n)
 
