@@ -1,0 +1,164 @@
+"""``cudalint explain FILE:LINE``: the warp's picture for the accesses on one line.
+
+Global memory: the 32 lanes with their thread coordinates and byte offsets, the 32-byte sectors and
+128-byte lines they touch.  Shared memory: the 32 banks with the words each lane hits and the conflict
+degree.  Constant memory: the distinct addresses a warp reads.  The same facts as the rules'
+(``cudalint.analysis.warp``), drawn with rich; ``--html`` saves the picture as a standalone page.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from .analysis.context import AnalysisContext, Settings
+from .analysis.warp import BANK_WIDTH, BANKS, SECTOR, WARP, bank_ways, global_cost, phases, shared_cost
+from .model import Access, AddressSpace, Kernel
+from .runner import RunOptions, UsageError, build_model, read_source
+
+LINE = 128
+
+
+def parse_location(text: str) -> tuple[str, int]:
+    """``path:line`` -> (path, line). Raises UsageError."""
+    path, sep, line = text.rpartition(":")
+    if not sep or not line.isdigit() or int(line) < 1:
+        raise UsageError(f"expected FILE:LINE, got {text!r}")
+    return path, int(line)
+
+
+def lane_coords(shape, warp: int) -> list[tuple[int, int, int]]:
+    bx, by, bz = shape.block or (256, 1, 1)
+    n = bx * by * bz
+    out = []
+    for lin in range(warp * WARP, min((warp + 1) * WARP, n)):
+        out.append((lin % bx, (lin // bx) % by, lin // (bx * by)))
+    return out
+
+
+def _global(console: Console, acc: Access, lanes: list[int], coords, residue: int) -> None:
+    size = acc.size
+    table = Table(title="lanes -> 32-byte sectors", show_lines=False)
+    for col in ("lane", "threadIdx", "byte offset", "sector(s)", "128-B line"):
+        table.add_column(col, justify="right")
+    for lane, (off, c) in enumerate(zip(lanes, coords)):
+        a = off + residue
+        first, last = a // SECTOR, (a + size - 1) // SECTOR
+        sec = str(first) if first == last else f"{first}-{last}"
+        table.add_row(str(lane), f"({c[0]},{c[1]},{c[2]})", str(a), sec, str(a // LINE))
+    console.print(table)
+    sectors = sorted({s for off in lanes for s in range((off + residue) // SECTOR,
+                                                        (off + residue + size - 1) // SECTOR + 1)})
+    lines: dict[int, set[int]] = {}
+    for s in sectors:
+        lines.setdefault(s * SECTOR // LINE, set()).add(s % (LINE // SECTOR))
+    grid = Text()
+    for ln in sorted(lines)[:64]:
+        cells = "".join("[#]" if i in lines[ln] else "[ ]" for i in range(LINE // SECTOR))
+        grid.append(f"line {ln:>8} (byte {ln * LINE:>10}): {cells}\n")
+    if len(lines) > 64:
+        grid.append(f"... {len(lines) - 64} more lines\n")
+    console.print(grid)
+
+
+def _shared(console: Console, acc: Access, lanes: list[int]) -> None:
+    size = acc.size
+    n_phases = phases(size)
+    per = WARP // n_phases
+    for p in range(n_phases):
+        banks: dict[int, dict[int, list[int]]] = {}
+        for lane in range(p * per, min((p + 1) * per, len(lanes))):
+            off = lanes[lane]
+            for word in range(off // BANK_WIDTH, (off + size - 1) // BANK_WIDTH + 1):
+                banks.setdefault(word % BANKS, {}).setdefault(word, []).append(lane)
+        title = "32 banks x 4 bytes" + (f" (phase {p + 1} of {n_phases}, lanes {p * per}-{(p + 1) * per - 1})"
+                                        if n_phases > 1 else "")
+        table = Table(title=title)
+        for col in ("bank", "words (lanes)", "distinct words"):
+            table.add_column(col)
+        idle = [b for b in range(BANKS) if b not in banks]
+        for b in sorted(banks):
+            words = banks[b]
+            desc = ", ".join(f"w{w} ({','.join(map(str, ls))})" for w, ls in sorted(words.items()))
+            style = "bold red" if len(words) > 1 else ""
+            table.add_row(str(b), desc, Text(str(len(words)), style=style))
+        console.print(table)
+        if idle:
+            console.print(f"banks not used: {len(idle)}")
+    ways, wavefronts = bank_ways(lanes, size)
+    console.print(f"conflict degree: {ways}-way; {wavefronts} wavefront(s) for this warp's request")
+
+
+def _constant(console: Console, lanes: list[int]) -> None:
+    addrs: dict[int, list[int]] = {}
+    for lane, off in enumerate(lanes):
+        addrs.setdefault(off, []).append(lane)
+    table = Table(title="distinct constant addresses (one request each)")
+    table.add_column("byte offset", justify="right")
+    table.add_column("lanes")
+    for off, ls in sorted(addrs.items()):
+        table.add_row(str(off), ",".join(map(str, ls)))
+    console.print(table)
+    console.print(f"{len(addrs)} distinct address(es) -> {len(addrs)} request(s) per warp")
+
+
+def explain_access(console: Console, ctx: AnalysisContext, kernel: Kernel, acc: Access, warp: int) -> None:
+    shape = ctx.launch_shape(kernel)
+    console.rule(f"{kernel.name}: {acc.kind} of `{acc.array.name}` ({acc.array.space.value}, {acc.size} bytes) "
+                 f"at {acc.span.path}:{acc.span.line}:{acc.span.column}")
+    console.print(f"offset (bytes) = {acc.offset}")
+    pic = ctx.picture(kernel, acc)
+    if pic is None:
+        console.print("[yellow]not modelled: the lanes' addresses depend on values known only at run time "
+                      "(a loaded index, or a run-time stride in shared memory)[/yellow]")
+        return
+    for a in ctx.assumptions(kernel, pic):
+        console.print(f"assumption: {a}")
+    if not 0 <= warp < len(pic.warps):
+        raise UsageError(f"warp {warp} out of range: the block has {len(pic.warps)} warps")
+    lanes, coords = pic.warps[warp], lane_coords(shape, warp)
+    console.print(f"warp {warp} of {len(pic.warps)}")
+    if acc.array.space == AddressSpace.GLOBAL:
+        cost = global_cost(pic, acc.size)
+        residue = cost.worst_residue
+        if not pic.exact_residue:
+            console.print(f"base offset taken at its worst residue: +{residue} bytes mod 32")
+        _global(console, acc, lanes, coords, residue)
+        console.print(f"sectors/request {cost.sectors_per_request:g} (ideal {cost.ideal_sectors_per_request:g}), "
+                      f"efficiency {cost.efficiency:.1%}")
+    elif acc.array.space == AddressSpace.SHARED:
+        _shared(console, acc, lanes)
+        cost = shared_cost(pic, acc.size)
+        console.print(f"block: worst {cost.bank_conflict_ways}-way, "
+                      f"{cost.wavefronts_per_request:g} wavefronts per request on average")
+    elif acc.array.space == AddressSpace.CONSTANT:
+        _constant(console, lanes)
+
+
+def run_explain(location: str, warp: int = 0, html: Optional[str] = None,
+                block_dim: Optional[tuple[int, int, int]] = None, console: Optional[Console] = None) -> int:
+    """Draw every access on ``location`` (``FILE:LINE``); returns the exit code (0, or 1 when no access
+    is on that line). Raises UsageError for a bad location or an unreadable file."""
+    path, line = parse_location(location)
+    try:
+        text = read_source(path)
+    except (OSError, UnicodeDecodeError) as e:
+        raise UsageError(f"cannot read {path}: {e}") from e
+    opts = RunOptions(settings=Settings(block_dim=block_dim))
+    model, symbols = build_model(path, text, opts)
+    ctx = AnalysisContext(model=model, symbols=symbols, lines=text.splitlines(), settings=opts.settings)
+    console = console or Console(record=html is not None)
+    found = 0
+    for kernel in model.kernels:
+        for acc in kernel.accesses:
+            if acc.span.line == line and acc.span.path == path:
+                explain_access(console, ctx, kernel, acc, warp)
+                found += 1
+    if not found:
+        console.print(f"no global, shared or constant access modelled on {path}:{line}")
+    if html:
+        console.save_html(html)
+    return 0 if found else 1
