@@ -25,10 +25,12 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _codes(value: str) -> list[str]:
+    from .config import code_problem
     codes = [c.strip().upper() for c in value.split(",") if c.strip()]
     for c in codes:
-        if not (c.startswith("CL") and c[2:].isdigit() and len(c) <= 5):
-            raise argparse.ArgumentTypeError(f"invalid rule code or prefix: {c!r}")
+        problem = code_problem(c)
+        if problem:
+            raise argparse.ArgumentTypeError(problem)
     return codes
 
 
@@ -53,10 +55,19 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--format", choices=["text", "json", "sarif", "github"], default="text")
     c.add_argument("--output-file", metavar="F")
     c.add_argument("--select", type=_codes, metavar="CODES", help="comma-separated codes or prefixes")
+    c.add_argument("--extend-select", type=_codes, default=[], metavar="CODES",
+                   help="codes or prefixes to add to the selection")
     c.add_argument("--ignore", type=_codes, default=[], metavar="CODES")
+    c.add_argument("--config", metavar="FILE",
+                   help="use this configuration file (pyproject.toml or .cudalint.toml) for every path")
     c.add_argument("--block-dim", type=_block_dim, metavar="X[,Y[,Z]]",
                    help="blockDim for kernels without a launch or hint")
     c.add_argument("--statistics", action="store_true", help="print the count of findings per code")
+    c.add_argument("--fix", action="store_true",
+                   help="apply the fixes (CL201 padding), written atomically, then lint the fixed files again")
+    c.add_argument("--diff", action="store_true", help="print the fixes as a unified diff and write nothing")
+    c.add_argument("--warn-unused-ignores", action="store_true",
+                   help="report suppression comments that silence nothing (CL001)")
     c.add_argument("--exit-zero", action="store_true", help="exit 0 even with findings")
     c.add_argument("-p", dest="build_dir", metavar="BUILD_DIR", help="folder holding compile_commands.json")
 
@@ -87,10 +98,27 @@ def _check(args: argparse.Namespace) -> int:
         compile_db = Path(args.build_dir) / "compile_commands.json"
         if not compile_db.is_file():
             raise UsageError(f"no compile_commands.json in {args.build_dir}")
-    opts = RunOptions(select=args.select, ignore=args.ignore, settings=Settings(block_dim=args.block_dim),
-                      compile_db=compile_db)
-    files = discover(args.paths)
-    diags = lint_paths(files, opts)
+    from . import fix as fixes
+    from .config import Overrides, Resolver
+    resolver = Resolver(Overrides(select=args.select, extend_select=args.extend_select, ignore=args.ignore,
+                                  block_dim=args.block_dim, compile_db=compile_db,
+                                  warn_unused_ignores=args.warn_unused_ignores, config=args.config))
+    files = discover(args.paths, resolver)
+    diags = resolver.lint(files)
+    fixed_msg = ""
+    if args.fix or args.diff:
+        report = fixes.plan(diags, resolver.options_for)
+        for plan in report.plans:
+            if plan.refused:
+                sys.stderr.write(f"cudalint: not fixing {plan.path}: {plan.refused}\n")
+        if args.diff:
+            sys.stdout.write("".join(fixes.unified_diff(plan) for plan in report.applied))
+            sys.stderr.write(report.summary("Would fix"))
+            return 1 if report.applied and not args.exit_zero else 0
+        fixes.write(report)
+        again = sorted({plan.path for plan in report.applied})
+        diags = sorted([d for d in diags if d.path not in again] + resolver.lint(again), key=Diagnostic.sort_key)
+        fixed_msg = report.summary()
     if args.format == "json":
         out = json.dumps([d.to_json() for d in diags], indent=2) + "\n"
     elif args.format == "sarif":
@@ -104,6 +132,10 @@ def _check(args: argparse.Namespace) -> int:
     if args.statistics:
         counts = Counter((d.code, d.name) for d in diags)
         out += "".join(f"{n:5d}\t{code}\t[{name}]\n" for (code, name), n in sorted(counts.items()))
+    if fixed_msg and args.format == "text":
+        out = fixed_msg + out
+    elif fixed_msg:
+        sys.stderr.write(fixed_msg)
     if args.output_file:
         with open(args.output_file, "w", encoding="utf-8") as fh:
             fh.write(out)
@@ -127,7 +159,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             from .verify import run_verify
             return run_verify(args)
         if args.command == "rules":
-            rows = [(CL000[0], CL000[1], CL000[2].value, CL000[3])]
+            from .runner import CL001
+            rows = [(CL000[0], CL000[1], CL000[2].value, CL000[3]), (CL001[0], CL001[1], CL001[2].value, CL001[3])]
             rows += [(r.code, r.name, r.default_severity.value, r.summary) for r in all_rules()]
             for row in rows:
                 sys.stdout.write(f"{row[0]}  {row[1]:<32} {row[2]:<8} {row[3]}\n")

@@ -18,8 +18,13 @@ from .model import TranslationUnitModel
 from .rules import CL000, Rule, all_rules
 
 EXTENSIONS = (".cu", ".cuh")
-_IGNORE = re.compile(r"//\s*cudalint:\s*ignore\[([A-Z0-9,\s]+)\]")
+# ``ignore[CODES]`` or a bare ``ignore`` (every code); not ``ignore-file``
+_IGNORE = re.compile(r"//\s*cudalint:\s*ignore(?:\[([A-Z0-9,\s]+)\]|(?![\w\[-]))")
 _IGNORE_FILE = re.compile(r"//\s*cudalint:\s*ignore-file\[([A-Z0-9,\s]+)\]")
+
+
+#: CL001 is emitted by the driver with ``--warn-unused-ignores``: a suppression comment that silenced nothing.
+CL001 = ("CL001", "unused-suppression", Severity.INFO, "A `cudalint: ignore` comment that suppresses no finding")
 
 
 class UsageError(Exception):
@@ -33,25 +38,19 @@ class RunOptions:
     settings: Settings = field(default_factory=Settings)
     extra_args: list[str] = field(default_factory=list)
     compile_db: Optional[Path] = None
+    #: code or prefix -> severity (configuration ``severity``; the longest matching key wins)
+    severity: dict[str, Severity] = field(default_factory=dict)
+    #: report ``// cudalint: ignore`` comments that suppressed nothing (CL001)
+    warn_unused_ignores: bool = False
 
 
-def discover(paths: Iterable[str]) -> list[str]:
-    """Expand directories into their ``.cu``/``.cuh`` files (sorted, hidden folders skipped).
+def discover(paths: Iterable[str], resolver=None) -> list[str]:
+    """Expand directories into their ``.cu``/``.cuh`` files (sorted, hidden folders and ``.gitignore``d
+    paths skipped; with a :class:`cudalint.config.Resolver`, each folder's configuration applies).
 
     Raises :class:`UsageError` for a path that does not exist."""
-    out: list[str] = []
-    for p in paths:
-        if not os.path.exists(p):
-            raise UsageError(f"path does not exist: {p}")
-        if os.path.isdir(p):
-            for root, dirs, files in os.walk(p):
-                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-                for f in sorted(files):
-                    if f.endswith(EXTENSIONS):
-                        out.append(os.path.join(root, f))
-        else:
-            out.append(p)
-    return out
+    from .config import discover as _discover  # config imports this module
+    return _discover(paths, resolver)
 
 
 def selected(code: str, opts: RunOptions) -> bool:
@@ -138,27 +137,79 @@ def incomplete_diagnostics(model: TranslationUnitModel) -> list[Diagnostic]:
     return out
 
 
-def suppressed(diags: list[Diagnostic], lines: list[str]) -> list[Diagnostic]:
-    """Drop findings silenced by ``// cudalint: ignore[CODE]`` on their line or the line above, or by
-    ``// cudalint: ignore-file[CODE]`` anywhere in the file."""
-    file_codes: set[str] = set()
-    for ln in lines:
+def _suppressions(lines: list[str]):
+    """``ignore-file`` comments (line -> codes) and ``ignore`` comments (line -> (codes or None, match))."""
+    files: dict[int, tuple[list[str], re.Match]] = {}
+    here: dict[int, tuple[Optional[list[str]], re.Match]] = {}
+    for i, ln in enumerate(lines, 1):
+        if "cudalint" not in ln:
+            continue
         m = _IGNORE_FILE.search(ln)
         if m:
-            file_codes |= {c.strip() for c in m.group(1).split(",") if c.strip()}
+            files[i] = ([c.strip() for c in m.group(1).split(",") if c.strip()], m)
+        m = _IGNORE.search(ln)
+        if m:
+            here[i] = ([c.strip() for c in m.group(1).split(",") if c.strip()] if m.group(1) else None, m)
+    return files, here
+
+
+def suppressed(diags: list[Diagnostic], lines: list[str], used: Optional[set] = None) -> list[Diagnostic]:
+    """Drop findings silenced by ``// cudalint: ignore[CODE]`` (a bare ``// cudalint: ignore``: every code)
+    on their line or the line above, or by ``// cudalint: ignore-file[CODE]`` anywhere in the file.
+
+    ``used`` collects ``(comment line, code)`` (code None for a bare ``ignore``) of the comments that
+    silenced something."""
+    files, here = _suppressions(lines)
+    used = used if used is not None else set()
     out = []
     for d in diags:
-        if any(d.code.startswith(c) for c in file_codes):
-            continue
-        codes: set[str] = set()
+        hit = False
+        for ln, (codes, _) in files.items():
+            for c in codes:
+                if d.code.startswith(c):
+                    hit = True
+                    used.add((ln, c))
         for ln in (d.line, d.line - 1):
-            if 1 <= ln <= len(lines):
-                m = _IGNORE.search(lines[ln - 1])
-                if m:
-                    codes |= {c.strip() for c in m.group(1).split(",") if c.strip()}
-        if any(d.code.startswith(c) for c in codes):
-            continue
-        out.append(d)
+            if ln not in here:
+                continue
+            codes, _ = here[ln]
+            if codes is None:
+                hit = True
+                used.add((ln, None))
+                continue
+            for c in codes:
+                if d.code.startswith(c):
+                    hit = True
+                    used.add((ln, c))
+        if not hit:
+            out.append(d)
+    return out
+
+
+def unused_suppressions(path: str, lines: list[str], used: set, checked: Iterable[str]) -> list[Diagnostic]:
+    """CL001 for each suppression comment (or code in one) that silenced nothing.  A code is reported only
+    when a rule it names was run on the file (``checked``: the codes run), so ``--select`` does not make
+    every other comment look unused."""
+    checked = list(checked)
+    files, here = _suppressions(lines)
+    code, name, sev, _ = CL001
+    out = []
+    for kind, table in (("file", files), ("line", here)):
+        for ln, (codes, m) in sorted(table.items()):
+            if codes is None:
+                idle = [] if (ln, None) in used else [None]
+            else:
+                idle = [c for c in codes if (ln, c) not in used and any(k.startswith(c) for k in checked)]
+            if not idle:
+                continue
+            what = "finding" if idle == [None] else " or ".join(idle) + " finding"
+            where = "in this file" if kind == "file" else "on this line or the next"
+            line = lines[ln - 1]
+            col = len(line[:m.start()].encode("utf-8")) + 1
+            end = len(line[:m.end()].encode("utf-8")) + 1
+            out.append(Diagnostic(code=code, name=name, severity=sev, path=path, line=ln, column=col,
+                                  end_line=ln, end_column=end,
+                                  message=f"unused suppression `{m.group(0)}`: no {what} {where} to silence"))
     return out
 
 
@@ -167,17 +218,30 @@ def lint_file(path: str, opts: RunOptions, rules: Optional[list[Rule]] = None) -
     return analyse_file(path, opts, rules)[0]
 
 
-def analyse_file(path: str, opts: RunOptions, rules: Optional[list[Rule]] = None
+def lint_text(path: str, text: str, opts: RunOptions, rules: Optional[list[Rule]] = None) -> list[Diagnostic]:
+    """Lint ``text`` as the contents of ``path`` (an editor's buffer, which may differ from the file on disk
+    or have no file at all), through the same pipeline as :func:`lint_file`. Never raises for bad input."""
+    return analyse_file(path, opts, rules, text=text)[0]
+
+
+def analyse_file(path: str, opts: RunOptions, rules: Optional[list[Rule]] = None, text: Optional[str] = None
                  ) -> tuple[list[Diagnostic], Optional[TranslationUnitModel]]:
-    """Lint one file and also return its model (None when the file could not be read or parsed)."""
-    diags, model = _lint_file(path, opts, rules)
-    return [d for d in diags if selected(d.code, opts)], model
+    """Lint one file and also return its model (None when the file could not be read or parsed).
+
+    ``text``: the file's contents when they are already in hand (:func:`lint_text`); read from disk if None."""
+    diags, model = _lint_file(path, opts, rules, text)
+    diags = [d for d in diags if selected(d.code, opts)]
+    for d in diags:
+        best = max((k for k in opts.severity if d.code.startswith(k)), key=len, default=None)
+        if best is not None:
+            d.severity = opts.severity[best]
+    return diags, model
 
 
-def _lint_file(path: str, opts: RunOptions, rules: Optional[list[Rule]]):
+def _lint_file(path: str, opts: RunOptions, rules: Optional[list[Rule]], text: Optional[str] = None):
     rules = rules if rules is not None else all_rules()
     try:
-        text = read_source(path)
+        text = read_source(path) if text is None else text
     except UnicodeDecodeError as e:
         return [cl000(path, f"cannot lint {path}: not UTF-8 text ({e.reason} at byte {e.start})")], None
     except OSError as e:
@@ -197,7 +261,11 @@ def _lint_file(path: str, opts: RunOptions, rules: Optional[list[Rule]]):
         except Exception as e:  # noqa: BLE001
             diags.append(cl000(path, f"rule {rule.code} failed on {path} ({type(e).__name__}: {e})"))
     diags = [d for d in diags if d.path == path and selected(d.code, opts)]
-    diags = suppressed(diags, lines)
+    used: set = set()
+    diags = suppressed(diags, lines, used)
+    if opts.warn_unused_ignores and selected(CL001[0], opts):
+        ran = [CL000[0]] + [r.code for r in rules if selected(r.code, opts)]
+        diags += unused_suppressions(path, lines, used, ran)
     # one finding per site and code (a struct moved as several field accesses; a helper inlined twice)
     uniq: dict[tuple, Diagnostic] = {}
     for d in diags:

@@ -119,7 +119,7 @@ def test_rules_table_lists_every_code(capsys):
     assert code == 0
     from cudalint.rules import BUILTIN
     codes = [line.split()[0] for line in out.splitlines()]
-    assert codes == ["CL000"] + sorted(BUILTIN)
+    assert codes == ["CL000", "CL001"] + sorted(BUILTIN)
     assert {"CL101", "CL102", "CL201", "CL301", "CL302", "CL401", "CL501"} <= set(codes)
 
 

@@ -1,0 +1,448 @@
+"""Configuration (DESIGN.md §5): ``[tool.cudalint]`` in ``pyproject.toml`` or top-level keys in ``.cudalint.toml``.
+
+Like ruff, the configuration of a file is the closest one found by walking up from the file's folder: in
+each folder ``.cudalint.toml`` is looked for first, then a ``pyproject.toml`` that has a ``[tool.cudalint]``
+table (a ``pyproject.toml`` without one is passed over).  ``--config FILE`` forces one file for every path.
+Globs (``include``, ``exclude``, ``per-file-ignores``) and ``include-paths`` are relative to the folder of
+the configuration file that holds them.  The command line overrides the file: ``--select`` replaces
+``select`` and ``extend-select``, ``--extend-select`` and ``--ignore`` add to them, ``--block-dim``
+replaces ``block-dim``.
+
+An unknown key or a value of the wrong type is a :class:`~cudalint.runner.UsageError` (one line naming the
+key and the file; exit code 2).
+
+Directory discovery (:func:`discover`) also lives here: ``.gitignore`` files are honoured (from the
+repository root, or from the folder given when it is not in a git repository, down to each folder),
+hidden folders are skipped, and each folder's configuration chooses the extensions and the
+``include``/``exclude`` globs.  Files named on the command line are always linted.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import re
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Optional
+
+import pathspec
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+from .analysis.context import Settings
+from .diagnostics import Diagnostic, Severity
+from .runner import RunOptions, UsageError
+
+DEFAULT_EXTENSIONS = (".cu", ".cuh")
+FRONTENDS = ("auto", "clang")
+KEYS = ("select", "extend-select", "ignore", "per-file-ignores", "severity", "block-dim", "include", "exclude",
+        "extensions", "frontend", "include-paths", "defines")
+_CODE = re.compile(r"CL\d{1,3}")
+_DEFINE = re.compile(r"[A-Za-z_]\w*(=.*)?", re.S)
+
+
+def known_codes() -> list[str]:
+    from .rules import CL000, all_rules
+    from .runner import CL001
+    return sorted({CL000[0], CL001[0]} | {r.code for r in all_rules()})
+
+
+def code_problem(code: str, known: Optional[Iterable[str]] = None) -> Optional[str]:
+    """Why ``code`` is not a rule code or prefix (``CL1``, ``CL10``, ``CL101``), or None when it is one."""
+    if not _CODE.fullmatch(code):
+        return f"invalid rule code or prefix: {code!r}"
+    if not any(k.startswith(code) for k in (known if known is not None else known_codes())):
+        return f"unknown rule code or prefix: {code!r}"
+    return None
+
+
+def parse_block_dim(value: Any) -> Optional[tuple[int, int, int]]:
+    """``[x, y, z]`` (1 to 3 positive integers) or ``"x,y,z"``; None when ``value`` is not one."""
+    if isinstance(value, str):
+        try:
+            dims = [int(v) for v in value.replace("(", "").replace(")", "").split(",") if v.strip()]
+        except ValueError:
+            return None
+    elif isinstance(value, list) and all(type(v) is int for v in value):
+        dims = list(value)
+    else:
+        return None
+    if not 1 <= len(dims) <= 3 or any(d <= 0 for d in dims):
+        return None
+    dims += [1] * (3 - len(dims))
+    if dims[0] * dims[1] * dims[2] > 1024:
+        return None
+    return (dims[0], dims[1], dims[2])
+
+
+@dataclass
+class Config:
+    """One configuration file's settings (``path`` None: the defaults), patterns relative to ``root``."""
+
+    path: Optional[Path] = None
+    root: Path = field(default_factory=Path.cwd)
+    select: Optional[list[str]] = None
+    extend_select: list[str] = field(default_factory=list)
+    ignore: list[str] = field(default_factory=list)
+    per_file_ignores: list[tuple[str, list[str]]] = field(default_factory=list)
+    severity: dict[str, Severity] = field(default_factory=dict)
+    block_dim: Optional[tuple[int, int, int]] = None
+    include: list[str] = field(default_factory=list)
+    exclude: list[str] = field(default_factory=list)
+    extensions: tuple[str, ...] = DEFAULT_EXTENSIONS
+    frontend: str = "auto"
+    include_paths: list[str] = field(default_factory=list)
+    defines: list[str] = field(default_factory=list)
+    _specs: dict = field(default_factory=dict, repr=False, compare=False)
+
+    def _spec(self, key: str, lines: list[str]) -> pathspec.GitIgnoreSpec:
+        if key not in self._specs:
+            self._specs[key] = pathspec.GitIgnoreSpec.from_lines(lines)
+        return self._specs[key]
+
+    def rel(self, path: str, is_dir: bool = False) -> Optional[str]:
+        """``path`` relative to the configuration's folder (POSIX, ``/`` appended for a folder), None outside."""
+        rel = os.path.relpath(os.path.abspath(path), self.root)
+        if rel == os.curdir or rel.startswith(os.pardir + os.sep) or rel == os.pardir:
+            return None
+        rel = rel.replace(os.sep, "/")
+        return rel + "/" if is_dir else rel
+
+    def excluded(self, path: str, is_dir: bool = False) -> bool:
+        rel = self.rel(path, is_dir)
+        return bool(self.exclude) and rel is not None and self._spec("exclude", self.exclude).match_file(rel)
+
+    def included(self, path: str) -> bool:
+        if not self.include:
+            return True
+        rel = self.rel(path)
+        return rel is not None and self._spec("include", self.include).match_file(rel)
+
+    def ignores_for(self, path: str) -> list[str]:
+        """Codes that ``per-file-ignores`` turns off for ``path``."""
+        rel = self.rel(path)
+        if rel is None:
+            return []
+        out: list[str] = []
+        for i, (glob, codes) in enumerate(self.per_file_ignores):
+            if self._spec(f"pfi{i}", [glob]).match_file(rel):
+                out += codes
+        return out
+
+    def severity_of(self, code: str) -> Optional[Severity]:
+        """The ``severity`` override for ``code`` (the longest matching code or prefix wins)."""
+        best = max((k for k in self.severity if code.startswith(k)), key=len, default=None)
+        return self.severity[best] if best is not None else None
+
+
+# -- loading
+
+
+def _read_toml(path: Path) -> dict:
+    try:
+        with open(path, "rb") as fh:
+            return tomllib.load(fh)
+    except OSError as e:
+        raise UsageError(f"cannot read configuration {path}: {e.strerror or e}") from e
+    except tomllib.TOMLDecodeError as e:
+        raise UsageError(f"{path}: invalid TOML: {e}") from e
+
+
+def _table(path: Path, data: dict) -> Optional[dict]:
+    """The settings table of a configuration file: ``[tool.cudalint]`` of a pyproject, else the top level."""
+    if path.name != "pyproject.toml":
+        return data
+    tool = data.get("tool")
+    if not isinstance(tool, dict) or "cudalint" not in tool:
+        return None
+    if not isinstance(tool["cudalint"], dict):
+        raise UsageError(f"{path}: `tool.cudalint` must be a table")
+    return tool["cudalint"]
+
+
+def load_config(path: Path, data: Optional[dict] = None) -> Config:
+    """Read and validate one configuration file (raises :class:`UsageError`)."""
+    path = Path(os.path.abspath(path))
+    table = _table(path, data if data is not None else _read_toml(path)) or {}
+    where = f"{path}" + (" [tool.cudalint]" if path.name == "pyproject.toml" else "")
+    cfg = Config(path=path, root=path.parent)
+    known = known_codes()
+
+    def fail(key: str, what: str, value: Any) -> UsageError:
+        shown = value if isinstance(value, (str, int, float, bool, list, dict)) else type(value).__name__
+        return UsageError(f"{where}: `{key}` must be {what}, got {_toml_repr(shown)}")
+
+    def strings(key: str, value: Any) -> list[str]:
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise fail(key, "a list of strings", value)
+        return list(value)
+
+    def codes(key: str, value: Any) -> list[str]:
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise fail(key, 'a list of rule codes such as ["CL101", "CL2"]', value)
+        out = []
+        for v in value:
+            problem = code_problem(v.strip().upper(), known)
+            if problem:
+                raise UsageError(f"{where}: `{key}`: {problem}")
+            out.append(v.strip().upper())
+        return out
+
+    for key, value in table.items():
+        if key not in KEYS:
+            near = difflib.get_close_matches(key, KEYS, n=1)
+            hint = f" (did you mean `{near[0]}`?)" if near else ""
+            raise UsageError(f"{where}: unknown key `{key}`{hint}")
+        if key == "select":
+            cfg.select = codes(key, value)
+        elif key == "extend-select":
+            cfg.extend_select = codes(key, value)
+        elif key == "ignore":
+            cfg.ignore = codes(key, value)
+        elif key == "per-file-ignores":
+            if not isinstance(value, dict):
+                raise fail(key, 'a table of glob = ["CODE", ...]', value)
+            for glob, cs in value.items():
+                cfg.per_file_ignores.append((glob, codes(f"{key}.{_toml_key(glob)}", cs)))
+        elif key == "severity":
+            if not isinstance(value, dict):
+                raise fail(key, 'a table of CODE = "info" | "warning" | "error"', value)
+            for code, sev in value.items():
+                problem = code_problem(code.upper(), known)
+                if problem:
+                    raise UsageError(f"{where}: `{key}`: {problem}")
+                if sev not in ("info", "warning", "error"):
+                    raise fail(f"{key}.{code}", '"info", "warning" or "error"', sev)
+                cfg.severity[code.upper()] = Severity(sev)
+        elif key == "block-dim":
+            dims = parse_block_dim(value)
+            if dims is None:
+                raise fail(key, '[x, y, z] or "x,y,z" (1 to 3 positive integers, at most 1024 threads)', value)
+            cfg.block_dim = dims
+        elif key == "include":
+            cfg.include = strings(key, value)
+        elif key == "exclude":
+            cfg.exclude = strings(key, value)
+        elif key == "extensions":
+            exts = strings(key, value)
+            cfg.extensions = tuple(e if e.startswith(".") else "." + e for e in exts if e)
+        elif key == "frontend":
+            if value not in FRONTENDS:
+                raise fail(key, " or ".join(f'"{f}"' for f in FRONTENDS), value)
+            cfg.frontend = value
+        elif key == "include-paths":
+            cfg.include_paths = [os.path.normpath(os.path.join(cfg.root, p)) for p in strings(key, value)]
+        elif key == "defines":
+            defs = strings(key, value)
+            for d in defs:
+                if not _DEFINE.fullmatch(d):
+                    raise fail(key, 'a list of "NAME" or "NAME=VALUE"', d)
+            cfg.defines = defs
+    return cfg
+
+
+def _toml_key(key: str) -> str:
+    return key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else f'"{key}"'
+
+
+def _toml_repr(value: Any) -> str:
+    """A value as TOML spells it (so the error quotes what the user wrote)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml_repr(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{_toml_key(k)} = {_toml_repr(v)}" for k, v in value.items()) + "}"
+    return str(value)
+
+
+def find_config_file(folder: str) -> Optional[tuple[Path, dict]]:
+    """The configuration file governing ``folder``: the closest ``.cudalint.toml`` or ``pyproject.toml``
+    with ``[tool.cudalint]`` in it or above it (``.cudalint.toml`` first in one folder)."""
+    d = Path(os.path.abspath(folder))
+    for cand in (d, *d.parents):
+        dot = cand / ".cudalint.toml"
+        if dot.is_file():
+            return dot, _read_toml(dot)
+        py = cand / "pyproject.toml"
+        if py.is_file():
+            data = _read_toml(py)
+            if _table(py, data) is not None:
+                return py, data
+    return None
+
+
+# -- the command line on top of the files
+
+
+@dataclass
+class Overrides:
+    """What the command line says; each field left at its default leaves the file's value in force."""
+
+    select: Optional[list[str]] = None
+    extend_select: list[str] = field(default_factory=list)
+    ignore: list[str] = field(default_factory=list)
+    block_dim: Optional[tuple[int, int, int]] = None
+    compile_db: Optional[Path] = None
+    warn_unused_ignores: bool = False
+    config: Optional[str] = None
+
+
+class Resolver:
+    """Finds each file's configuration and turns it, with the command line, into :class:`RunOptions`."""
+
+    def __init__(self, overrides: Optional[Overrides] = None, use_files: bool = True):
+        self.overrides = overrides or Overrides()
+        self.use_files = use_files
+        self._by_dir: dict[str, Config] = {}
+        self._by_file: dict[Path, Config] = {}
+        self._default = Config()
+        self.forced: Optional[Config] = None
+        if self.overrides.config:
+            p = Path(self.overrides.config)
+            if not p.is_file():
+                raise UsageError(f"configuration file does not exist: {self.overrides.config}")
+            self.forced = load_config(p)
+
+    def config_for_dir(self, folder: str) -> Config:
+        if self.forced is not None:
+            return self.forced
+        if not self.use_files:
+            return self._default
+        key = os.path.abspath(folder)
+        if key not in self._by_dir:
+            found = find_config_file(key)
+            if found is None:
+                self._by_dir[key] = self._default
+            else:
+                path, data = found
+                if path not in self._by_file:
+                    self._by_file[path] = load_config(path, data)
+                self._by_dir[key] = self._by_file[path]
+        return self._by_dir[key]
+
+    def config_for(self, path: str) -> Config:
+        return self.config_for_dir(os.path.dirname(os.path.abspath(path)))
+
+    def options_for(self, path: str) -> RunOptions:
+        o, cfg = self.overrides, self.config_for(path)
+        if o.select is not None:
+            select: Optional[list[str]] = list(o.select) + list(o.extend_select)
+        elif cfg.select is not None:
+            select = cfg.select + cfg.extend_select + list(o.extend_select)
+        else:
+            select = None
+        ignore = cfg.ignore + list(o.ignore) + cfg.ignores_for(path)
+        extra = [f"-I{p}" for p in cfg.include_paths] + [f"-D{d}" for d in cfg.defines]
+        return RunOptions(select=select, ignore=ignore, settings=Settings(block_dim=o.block_dim or cfg.block_dim),
+                          extra_args=extra, compile_db=o.compile_db, severity=dict(cfg.severity),
+                          warn_unused_ignores=o.warn_unused_ignores)
+
+    def discover(self, paths: Iterable[str]) -> list[str]:
+        return discover(paths, self)
+
+    def lint(self, files: Iterable[str]) -> list[Diagnostic]:
+        """Lint ``files`` (already discovered), each with its own configuration."""
+        from .rules import all_rules
+        from .runner import lint_file
+        rules = all_rules()
+        out: list[Diagnostic] = []
+        for f in files:
+            out.extend(lint_file(f, self.options_for(f), rules))
+        return sorted(out, key=Diagnostic.sort_key)
+
+
+# -- discovery
+
+
+class _GitIgnore:
+    """``.gitignore`` files from ``stop`` (the repository root, else the folder walked) down to a folder."""
+
+    def __init__(self, top: str):
+        top = os.path.abspath(top)
+        self.stop = top
+        for cand in (Path(top), *Path(top).parents):
+            if (cand / ".git").exists():
+                self.stop = str(cand)
+                break
+        self._specs: dict[str, Optional[pathspec.GitIgnoreSpec]] = {}
+
+    def _spec(self, folder: str) -> Optional[pathspec.GitIgnoreSpec]:
+        if folder not in self._specs:
+            lines: list[str] = []
+            sources = [os.path.join(folder, ".gitignore")]
+            if folder == self.stop:
+                sources.insert(0, os.path.join(folder, ".git", "info", "exclude"))  # lower precedence
+            for src in sources:
+                try:
+                    with open(src, encoding="utf-8", errors="replace") as fh:
+                        lines += fh.read().splitlines()
+                except OSError:
+                    pass
+            self._specs[folder] = pathspec.GitIgnoreSpec.from_lines(lines) if lines else None
+        return self._specs[folder]
+
+    def ignored(self, path: str, is_dir: bool) -> bool:
+        path = os.path.abspath(path)
+        rel_to_stop = os.path.relpath(os.path.dirname(path), self.stop)
+        chain = [self.stop]
+        if rel_to_stop != os.curdir:
+            for part in rel_to_stop.split(os.sep):
+                chain.append(os.path.join(chain[-1], part))
+        decision = False
+        for folder in chain:  # a deeper .gitignore overrides a shallower one; the last matching pattern wins
+            spec = self._spec(folder)
+            if spec is None:
+                continue
+            rel = os.path.relpath(path, folder).replace(os.sep, "/") + ("/" if is_dir else "")
+            res = spec.check_file(rel)
+            if res.include is not None:
+                decision = res.include
+        return decision
+
+
+def discover(paths: Iterable[str], resolver: Optional[Resolver] = None) -> list[str]:
+    """Expand directories into the files to lint (sorted per folder; each file once).
+
+    Without a resolver the defaults apply (``.cu``/``.cuh``, no include/exclude); ``.gitignore`` and hidden
+    folders are always honoured.  Raises :class:`UsageError` for a path that does not exist."""
+    resolver = resolver or Resolver(use_files=False)
+    out: list[str] = []
+    seen: set[str] = set()
+
+    def add(f: str) -> None:
+        key = os.path.abspath(f)
+        if key not in seen:
+            seen.add(key)
+            out.append(f)
+
+    for p in paths:
+        if not os.path.exists(p):
+            raise UsageError(f"path does not exist: {p}")
+        if not os.path.isdir(p):
+            add(p)
+            continue
+        git = _GitIgnore(p)
+        for root, dirs, files in os.walk(p):
+            cfg = resolver.config_for_dir(root)
+            keep = []
+            for d in sorted(dirs):
+                full = os.path.join(root, d)
+                if d.startswith(".") or git.ignored(full, True) or cfg.excluded(full, True):
+                    continue
+                keep.append(d)
+            dirs[:] = keep
+            for f in sorted(files):
+                full = os.path.join(root, f)
+                if not f.endswith(cfg.extensions) or not cfg.included(full) or cfg.excluded(full) \
+                        or git.ignored(full, False):
+                    continue
+                add(full)
+    return out

@@ -1,0 +1,173 @@
+"""``--fix`` and ``--diff``: apply the fixes findings carry (today CL201's padding of 2-D shared arrays).
+
+Per file, fixes are taken in source order and a fix is skipped when one of its edits overlaps an edit
+already taken (an identical edit is shared: two findings on one array carry the same padding).  The
+fixed text must parse: it is parsed with libclang with the same flags as the lint, and a fix is never
+written when that reports an error-severity diagnostic the original text did not have.  ``--fix`` writes
+atomically (a temporary file in the same folder, the original file's mode, ``os.replace``) and the
+written files are linted again; ``--diff`` prints a unified diff and writes nothing.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import stat
+import tempfile
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, Optional
+
+from .diagnostics import Diagnostic, Edit
+from .runner import RunOptions, compile_flags
+
+_BOM = b"\xef\xbb\xbf"
+
+
+@dataclass
+class FilePlan:
+    path: str
+    original: str
+    fixed: str
+    findings: list[Diagnostic]  # the findings whose fix is in ``fixed``
+    bom: bool = False
+    refused: Optional[str] = None  # why the fixed text is not used
+
+
+@dataclass
+class FixReport:
+    plans: list[FilePlan] = field(default_factory=list)
+
+    @property
+    def applied(self) -> list[FilePlan]:
+        return [p for p in self.plans if p.refused is None]
+
+    def summary(self, verb: str = "Fixed") -> str:
+        n = sum(len(p.findings) for p in self.applied)
+        files = len(self.applied)
+        return f"{verb} {n} finding{'s' if n != 1 else ''} in {files} file{'s' if files != 1 else ''}.\n"
+
+
+def _offsets(data: bytes) -> list[int]:
+    """Byte offset of the start of each line (1-based lines at index line - 1)."""
+    starts = [0]
+    for i, b in enumerate(data):
+        if b == 0x0A:
+            starts.append(i + 1)
+    return starts
+
+
+def _span(e: Edit, starts: list[int]) -> tuple[int, int]:
+    """Byte offsets of an edit (clang's columns count bytes)."""
+    return starts[e.line - 1] + e.column - 1, starts[e.end_line - 1] + e.end_column - 1
+
+
+def apply_fixes(text: str, diags: Iterable[Diagnostic]) -> tuple[str, list[Diagnostic]]:
+    """``text`` with the non-overlapping fixes of ``diags`` applied, and the findings they fix."""
+    data = text.encode("utf-8")
+    starts = _offsets(data)
+    taken: dict[tuple[int, int], str] = {}
+    fixed: list[Diagnostic] = []
+    with_fix = [d for d in diags if d.fix is not None and d.fix.edits]
+    with_fix.sort(key=lambda d: min(_span(e, starts) for e in d.fix.edits))  # type: ignore[union-attr]
+    for d in with_fix:
+        spans = []
+        ok = True
+        for e in d.fix.edits:  # type: ignore[union-attr]
+            if not (1 <= e.line <= len(starts) and 1 <= e.end_line <= len(starts)):
+                ok = False
+                break
+            s, t = _span(e, starts)
+            if s > t or t > len(data):
+                ok = False
+                break
+            if (s, t) in taken and taken[(s, t)] == e.content:
+                continue  # the same edit from another finding
+            if any(s < b and a < t or s == t == a or (s == a and t == b) for a, b in taken):
+                ok = False
+                break
+            spans.append(((s, t), e.content))
+        if not ok:
+            continue
+        for k, v in spans:
+            taken[k] = v
+        fixed.append(d)
+    out = data
+    for (s, t), content in sorted(taken.items(), reverse=True):
+        out = out[:s] + content.encode("utf-8") + out[t:]
+    return out.decode("utf-8"), fixed
+
+
+def parse_errors(path: str, text: str, extra_args: list[str]) -> Counter:
+    """Error-severity clang diagnostics of ``text`` parsed as ``path``: (message, count)."""
+    from .frontend.clang_frontend import ClangFrontend
+    model, _ = ClangFrontend(path, text, extra_args).parse()
+    return Counter(msg for _, msg in model.errors) + Counter(f"'{h}' file not found" for h in model.missing_includes)
+
+
+def new_errors(path: str, original: str, fixed: str, extra_args: list[str]) -> list[str]:
+    """Errors the fixed text has and the original does not."""
+    before = parse_errors(path, original, extra_args)
+    after = parse_errors(path, fixed, extra_args)
+    return sorted((after - before).elements())
+
+
+def plan(diags: list[Diagnostic], options_for: Callable[[str], RunOptions]) -> FixReport:
+    """Work out the fixes of every file that has fixable findings (nothing is written)."""
+    by_path: dict[str, list[Diagnostic]] = {}
+    for d in diags:
+        if d.fix is not None:
+            by_path.setdefault(d.path, []).append(d)
+    report = FixReport()
+    for path in sorted(by_path):
+        try:
+            with open(path, "rb") as fh:
+                raw = fh.read()
+            bom = raw.startswith(_BOM)
+            original = raw[len(_BOM):].decode("utf-8") if bom else raw.decode("utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        fixed, fixed_diags = apply_fixes(original, by_path[path])
+        if fixed == original:
+            continue
+        p = FilePlan(path, original, fixed, fixed_diags, bom)
+        opts = options_for(path)
+        errors = new_errors(path, original, fixed, opts.extra_args + compile_flags(path, opts.compile_db))
+        if errors:
+            p.refused = f"the fixed text would not parse ({errors[0]})"
+        report.plans.append(p)
+    return report
+
+
+def unified_diff(p: FilePlan) -> str:
+    out = []
+    for line in difflib.unified_diff(p.original.splitlines(keepends=True), p.fixed.splitlines(keepends=True),
+                                     fromfile=p.path, tofile=p.path):
+        out.append(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
+    return "".join(out)
+
+
+def write_atomic(path: str, data: bytes) -> None:
+    """Replace the contents of ``path`` (a link's target) with ``data`` atomically, keeping its mode."""
+    target = os.path.realpath(path)
+    mode = stat.S_IMODE(os.stat(target).st_mode)
+    folder = os.path.dirname(target) or "."
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix="." + os.path.basename(target) + ".", suffix=".cudalint-fix")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def write(report: FixReport) -> None:
+    for p in report.applied:
+        write_atomic(p.path, (_BOM if p.bom else b"") + p.fixed.encode("utf-8"))
