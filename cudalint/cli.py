@@ -74,6 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
     r = sub.add_parser("rule", help="print a rule's page")
     r.add_argument("code")
     sub.add_parser("rules", help="list all rules")
+    sub.add_parser("lsp", help="run the language server (LSP over stdio) for editors")
 
     from .verify import add_arguments as _verify_arguments
     _verify_arguments(sub.add_parser("verify", help="compile + profile fixtures on a GPU, compare with predictions"))
@@ -155,6 +156,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                 raise UsageError(f"unknown rule code: {args.code}")
             sys.stdout.write(page)
             return 0
+        if args.command == "lsp":
+            from .lsp import serve
+            return serve()
         if args.command == "verify":
             from .verify import run_verify
             return run_verify(args)

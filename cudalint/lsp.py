@@ -1,0 +1,370 @@
+"""``cudalint lsp``: a language server over stdio (pygls 2.x, lsprotocol types).
+
+* Diagnostics are published on ``didOpen`` and ``didSave`` at once, and on ``didChange`` once the editor
+  has been quiet for :data:`DEBOUNCE_S` (a newer change cancels the pending lint). The *editor's buffer*
+  is linted (:func:`cudalint.runner.lint_text`), not the file on disk, with the configuration found by
+  walking up from the file, like ``cudalint check``.
+* Each diagnostic carries the rule code, a link to the rule page (``codeDescription``), ``source``
+  ``"cudalint"``, the assumptions as ``relatedInformation`` and, in ``data``, the fix (edits in LSP
+  positions).
+* Code actions: the fix as a preferred quickfix, and "Suppress CLxxx on this line" for every finding.
+* Linting runs in a worker thread so the server stays responsive; it never brings the server down: an
+  exception becomes a CL000 diagnostic for the document.
+
+Positions: cudalint's lines and columns are 1-based and its columns count UTF-8 bytes (clang's); LSP's
+are 0-based and count code units of the negotiated position encoding (UTF-16 unless the client offers
+another), converted here against the text that was linted.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import re
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Optional, Sequence
+
+from lsprotocol import types as lsp
+from pygls.lsp.server import LanguageServer
+from pygls.uris import to_fs_path
+from pygls.workspace.position_codec import PositionCodec
+
+from . import __version__
+from .diagnostics import Diagnostic, Severity
+
+log = logging.getLogger(__name__)
+
+SOURCE = "cudalint"
+RULE_URL = "https://github.com/cudalint/cudalint/blob/main/rules/{code}.md"
+#: seconds of quiet after the last ``didChange`` before the buffer is linted
+DEBOUNCE_S = 0.3
+CUDA_EXTENSIONS = (".cu", ".cuh", ".cuda")
+#: language ids linted whatever the file name (an untitled buffer, a header with another extension)
+CUDA_LANGUAGES = ("cuda-cpp", "cuda")
+#: language ids linted when the file name has a CUDA extension
+CPP_LANGUAGES = ("cpp", "c++")
+
+_SEVERITY = {
+    Severity.ERROR: lsp.DiagnosticSeverity.Error,
+    Severity.WARNING: lsp.DiagnosticSeverity.Warning,
+    Severity.INFO: lsp.DiagnosticSeverity.Information,
+}
+_CODE = re.compile(r"CL\d{3}\Z")
+# an existing ``// cudalint: ignore[...]`` on the line, to extend rather than add a second one
+_IGNORE_LIST = re.compile(r"//\s*cudalint:\s*ignore\[([A-Z0-9,\s]*)\]")
+
+
+def is_cuda_document(uri: str, language_id: Optional[str]) -> bool:
+    """Whether a document is linted: a ``.cu``/``.cuh``/``.cuda`` file (language ``cuda-cpp``, ``cuda``,
+    ``cpp`` or none given), or any document whose language is ``cuda-cpp``/``cuda``."""
+    path = to_fs_path(uri) or uri
+    has_ext = path.lower().endswith(CUDA_EXTENSIONS)
+    if language_id in CUDA_LANGUAGES:
+        return True
+    return has_ext and (not language_id or language_id in CPP_LANGUAGES)
+
+
+def document_path(uri: str) -> str:
+    """A file system path for the front-end; an untitled buffer gets a ``.cu`` name in the working folder."""
+    path = to_fs_path(uri)
+    if path and uri.startswith("file:"):
+        return path
+    name = re.sub(r"[^\w.-]+", "_", uri.split(":", 1)[-1]).strip("_") or "untitled"
+    return os.path.join(os.getcwd(), name if name.endswith(CUDA_EXTENSIONS) else name + ".cu")
+
+
+# -- positions
+
+
+class Positions:
+    """Converts cudalint's (1-based line, 1-based UTF-8 byte column) to LSP positions for one text."""
+
+    def __init__(self, text: str, encoding: Optional[str] = None):
+        self.lines = text.splitlines()
+        self.codec = PositionCodec(encoding=encoding or lsp.PositionEncodingKind.Utf16)
+
+    def position(self, line: int, column: int) -> lsp.Position:
+        row = max(line - 1, 0)
+        if row >= len(self.lines):
+            return lsp.Position(line=row, character=0)
+        text = self.lines[row]
+        prefix = text.encode("utf-8")[:max(column - 1, 0)].decode("utf-8", errors="ignore")
+        return lsp.Position(line=row, character=self.codec.client_num_units(prefix))
+
+    def range(self, line: int, column: int, end_line: int, end_column: int) -> lsp.Range:
+        start = self.position(line, column)
+        end = self.position(end_line, end_column)
+        if (end.line, end.character) < (start.line, start.character):
+            end = start
+        return lsp.Range(start=start, end=end)
+
+    def end_of_line(self, row: int) -> lsp.Position:
+        """The position after the last non-blank character of 0-based ``row``."""
+        text = self.lines[row] if row < len(self.lines) else ""
+        return lsp.Position(line=row, character=self.codec.client_num_units(text.rstrip()))
+
+    def text_in(self, rng: lsp.Range) -> Optional[str]:
+        """The text of a single-line range (None for a multi-line or out-of-range one)."""
+        if rng.start.line != rng.end.line or rng.start.line >= len(self.lines):
+            return None
+        text = self.lines[rng.start.line]
+        start = self.codec.position_from_client_units([text], lsp.Position(line=0, character=rng.start.character)).character
+        end = self.codec.position_from_client_units([text], lsp.Position(line=0, character=rng.end.character)).character
+        return text[start:end]
+
+
+def to_lsp(d: Diagnostic, pos: Positions, uri: str) -> lsp.Diagnostic:
+    """One cudalint finding as an LSP diagnostic."""
+    rng = pos.range(d.line, d.column, d.end_line, d.end_column)
+    data: dict[str, Any] = {"name": d.name, "kernel": d.kernel, "fix": None}
+    if d.fix is not None:
+        edits = []
+        for e in d.fix.edits:
+            er = pos.range(e.line, e.column, e.end_line, e.end_column)
+            edits.append({"range": _range_json(er), "newText": e.content, "oldText": pos.text_in(er)})
+        data["fix"] = {"message": d.fix.message, "applicability": d.fix.applicability, "edits": edits}
+    related = [lsp.DiagnosticRelatedInformation(location=lsp.Location(uri=uri, range=rng), message=a)
+               for a in d.assumptions] or None
+    return lsp.Diagnostic(
+        range=rng, severity=_SEVERITY.get(d.severity, lsp.DiagnosticSeverity.Warning), code=d.code,
+        code_description=lsp.CodeDescription(href=RULE_URL.format(code=d.code)), source=SOURCE,
+        message=d.message, related_information=related, data=data)
+
+
+def _range_json(r: lsp.Range) -> dict:
+    return {"start": {"line": r.start.line, "character": r.start.character},
+            "end": {"line": r.end.line, "character": r.end.character}}
+
+
+def _range_from_json(r: dict) -> lsp.Range:
+    return lsp.Range(start=lsp.Position(line=int(r["start"]["line"]), character=int(r["start"]["character"])),
+                     end=lsp.Position(line=int(r["end"]["line"]), character=int(r["end"]["character"])))
+
+
+# -- linting (runs in the worker thread)
+
+
+def lint_document(path: str, text: str) -> list[Diagnostic]:
+    """Lint an editor buffer with the configuration that applies to ``path``. Never raises: a failure
+    (a broken configuration file included) becomes a CL000 diagnostic."""
+    from .runner import cl000, lint_text
+    try:
+        opts = _options_for(path)
+        return lint_text(path, text, opts)
+    except Exception as e:  # noqa: BLE001 - the server must survive anything
+        log.exception("linting %s failed", path)
+        return [cl000(path, f"cudalint failed on this document ({type(e).__name__}: {e})")]
+
+
+def _options_for(path: str):
+    try:
+        from .config import Resolver
+    except ImportError:  # pragma: no cover - a tree without configuration support
+        from .runner import RunOptions
+        return RunOptions()
+    return Resolver().options_for(path)  # a fresh resolver: configuration files may change while editing
+
+
+# -- the server
+
+
+class CudalintServer(LanguageServer):
+    def __init__(self, debounce: float = DEBOUNCE_S) -> None:
+        super().__init__("cudalint", __version__, text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental)
+        self.debounce = debounce
+        # one worker: libclang parses one buffer at a time, and stale requests queue behind nothing
+        self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cudalint-lint")
+        self.pending: dict[str, asyncio.Task] = {}
+        #: uri -> generation; bumped by each change, save and close so that a late result is dropped
+        self.generation: dict[str, int] = {}
+        self.languages: dict[str, Optional[str]] = {}
+        #: uri -> (text linted, the LSP diagnostics published for it)
+        self.published: dict[str, tuple[str, list[lsp.Diagnostic]]] = {}
+
+    def shutdown(self):
+        for task in list(self.pending.values()):
+            try:
+                task.cancel()
+            except RuntimeError:  # the event loop is already closed
+                pass
+        self.executor.shutdown(wait=False, cancel_futures=True)
+        super().shutdown()
+
+    # scheduling
+    def schedule(self, uri: str, delay: float) -> None:
+        """Lint ``uri`` after ``delay`` seconds, cancelling a lint still waiting for it."""
+        old = self.pending.pop(uri, None)
+        if old is not None:
+            old.cancel()
+        self.generation[uri] = self.generation.get(uri, 0) + 1
+        gen = self.generation[uri]
+        self.pending[uri] = asyncio.get_running_loop().create_task(self._lint_later(uri, delay, gen))
+
+    async def _lint_later(self, uri: str, delay: float, gen: int) -> None:
+        try:
+            if delay > 0:
+                await asyncio.sleep(delay)
+            await self.lint_and_publish(uri, gen)
+        except asyncio.CancelledError:
+            pass
+        finally:
+            if self.pending.get(uri) is asyncio.current_task():
+                del self.pending[uri]
+
+    async def lint_and_publish(self, uri: str, gen: Optional[int]) -> None:
+        try:
+            doc = self.workspace.get_text_document(uri)
+            text, version = doc.source, doc.version
+        except Exception as e:  # noqa: BLE001
+            log.warning("cannot read %s from the workspace: %s", uri, e)
+            return
+        path = document_path(uri)
+        loop = asyncio.get_running_loop()
+        try:
+            diags = await loop.run_in_executor(self.executor, lint_document, path, text)
+        except Exception as e:  # noqa: BLE001 - e.g. the executor shut down
+            from .runner import cl000
+            diags = [cl000(path, f"cudalint failed on this document ({type(e).__name__}: {e})")]
+        if self.generation.get(uri) != gen:
+            return  # changed, saved again or closed meanwhile: a newer lint publishes
+        pos = Positions(text, self.workspace.position_encoding)
+        items = [to_lsp(d, pos, uri) for d in diags]
+        self.published[uri] = (text, items)
+        self.text_document_publish_diagnostics(
+            lsp.PublishDiagnosticsParams(uri=uri, diagnostics=items, version=version))
+
+    def forget(self, uri: str) -> None:
+        task = self.pending.pop(uri, None)
+        if task is not None:
+            task.cancel()
+        self.generation[uri] = self.generation.get(uri, 0) + 1
+        self.published.pop(uri, None)
+        self.languages.pop(uri, None)
+
+    def wanted(self, uri: str) -> bool:
+        return is_cuda_document(uri, self.languages.get(uri))
+
+
+def code_actions(uri: str, text: str, diagnostics: Sequence[lsp.Diagnostic],
+                 encoding: Optional[str] = None) -> list[lsp.CodeAction]:
+    """The quickfix (when the finding has a fix whose text is still in place) and the suppression action
+    for each cudalint diagnostic, against the document's current ``text``."""
+    pos = Positions(text, encoding)
+    fixes: list[lsp.CodeAction] = []
+    suppress: list[lsp.CodeAction] = []
+    seen: set = set()
+    for d in diagnostics:
+        code = str(d.code) if d.code is not None else ""
+        if d.source != SOURCE or not _CODE.match(code):
+            continue
+        fix = (d.data or {}).get("fix") if isinstance(d.data, dict) else None
+        if fix and fix.get("edits"):
+            edits, stale = [], False
+            for e in fix["edits"]:
+                rng = _range_from_json(e["range"])
+                if e.get("oldText") is not None and pos.text_in(rng) != e["oldText"]:
+                    stale = True  # the buffer changed under the finding: the next lint offers it again
+                edits.append(lsp.TextEdit(range=rng, new_text=e["newText"]))
+            key = ("fix", fix["message"], tuple((_key(e.range), e.new_text) for e in edits))
+            if not stale and key not in seen:
+                seen.add(key)
+                fixes.append(lsp.CodeAction(title=fix["message"], kind=lsp.CodeActionKind.QuickFix,
+                                            diagnostics=[d], is_preferred=True,
+                                            edit=lsp.WorkspaceEdit(changes={uri: edits})))
+        row = d.range.start.line
+        key = ("suppress", code, row)
+        if key in seen or code == "CL000":
+            continue
+        edit = suppression_edit(pos, row, code)
+        if edit is not None:
+            seen.add(key)
+            suppress.append(lsp.CodeAction(title=f"Suppress {code} on this line",
+                                           kind=lsp.CodeActionKind.QuickFix, diagnostics=[d],
+                                           edit=lsp.WorkspaceEdit(changes={uri: [edit]})))
+    return fixes + suppress
+
+
+def _key(r: lsp.Range) -> tuple:
+    return (r.start.line, r.start.character, r.end.line, r.end.character)
+
+
+def suppression_edit(pos: Positions, row: int, code: str) -> Optional[lsp.TextEdit]:
+    """``// cudalint: ignore[CODE]`` at the end of 0-based ``row``, or ``,CODE`` added to the
+    ``ignore[...]`` comment already there. None for a line continued with a backslash (a macro)."""
+    text = pos.lines[row] if row < len(pos.lines) else ""
+    m = _IGNORE_LIST.search(text)
+    if m:
+        codes = [c.strip() for c in m.group(1).split(",") if c.strip()]
+        if code in codes:
+            return None
+        at = pos.codec.client_num_units(text[:m.end(1)].rstrip())
+        where = lsp.Position(line=row, character=at)
+        return lsp.TextEdit(range=lsp.Range(start=where, end=where), new_text=("," if codes else "") + code)
+    if text.rstrip().endswith("\\"):
+        return None
+    end = pos.end_of_line(row)
+    sep = " " if text.strip() else ""
+    return lsp.TextEdit(range=lsp.Range(start=end, end=end), new_text=f"{sep}// cudalint: ignore[{code}]")
+
+
+def make_server(debounce: float = DEBOUNCE_S) -> CudalintServer:
+    server = CudalintServer(debounce=debounce)
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
+    async def did_open(ls: CudalintServer, params: lsp.DidOpenTextDocumentParams) -> None:
+        uri = params.text_document.uri
+        ls.languages[uri] = params.text_document.language_id
+        if ls.wanted(uri):
+            ls.schedule(uri, 0)
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
+    async def did_change(ls: CudalintServer, params: lsp.DidChangeTextDocumentParams) -> None:
+        uri = params.text_document.uri
+        if ls.wanted(uri):
+            ls.schedule(uri, ls.debounce)
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE, lsp.SaveOptions(include_text=False))
+    async def did_save(ls: CudalintServer, params: lsp.DidSaveTextDocumentParams) -> None:
+        uri = params.text_document.uri
+        if ls.wanted(uri):
+            ls.schedule(uri, 0)
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
+    async def did_close(ls: CudalintServer, params: lsp.DidCloseTextDocumentParams) -> None:
+        uri = params.text_document.uri
+        was = ls.wanted(uri)
+        ls.forget(uri)
+        if was:
+            ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+
+    @server.feature(lsp.TEXT_DOCUMENT_CODE_ACTION,
+                    lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.QuickFix]))
+    def code_action(ls: CudalintServer, params: lsp.CodeActionParams) -> Optional[list[lsp.CodeAction]]:
+        uri = params.text_document.uri
+        only = params.context.only
+        if only and not any(str(k) == lsp.CodeActionKind.QuickFix or
+                            lsp.CodeActionKind.QuickFix.startswith(str(k) + ".") for k in only):
+            return None
+        try:
+            text = ls.workspace.get_text_document(uri).source
+        except Exception:  # noqa: BLE001
+            return None
+        diags = list(params.context.diagnostics)
+        # clients that drop ``data`` on the way back: take the published diagnostic of the same code and range
+        _, published = ls.published.get(uri, ("", []))
+        for i, d in enumerate(diags):
+            if d.source == SOURCE and not d.data:
+                same = [p for p in published if p.code == d.code and _key(p.range) == _key(d.range)]
+                if same:
+                    diags[i] = same[0]
+        return code_actions(uri, text, diags, ls.workspace.position_encoding) or None
+
+    return server
+
+
+def serve() -> int:
+    """Run the language server on stdin/stdout until the client says exit."""
+    logging.basicConfig(level=logging.WARNING, format="cudalint lsp: %(levelname)s %(message)s")
+    make_server().start_io()
+    return 0
