@@ -34,6 +34,12 @@ def _codes(value: str) -> list[str]:
     return codes
 
 
+def _positive_int(value: str) -> int:
+    if not value.isdigit() or int(value) < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value!r}")
+    return int(value)
+
+
 def _block_dim(value: str) -> tuple[int, int, int]:
     try:
         dims = [int(v) for v in value.replace("(", "").replace(")", "").split(",") if v.strip()]
@@ -69,12 +75,20 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--warn-unused-ignores", action="store_true",
                    help="report suppression comments that silence nothing (CL001)")
     c.add_argument("--exit-zero", action="store_true", help="exit 0 even with findings")
+    c.add_argument("--jobs", "-j", type=_positive_int, metavar="N",
+                   help="files linted in N worker processes (default: the CPU count)")
     c.add_argument("-p", dest="build_dir", metavar="BUILD_DIR", help="folder holding compile_commands.json")
 
     r = sub.add_parser("rule", help="print a rule's page")
     r.add_argument("code")
     sub.add_parser("rules", help="list all rules")
     sub.add_parser("lsp", help="run the language server (LSP over stdio) for editors")
+
+    e = sub.add_parser("explain", help="draw the warp's picture for the accesses on FILE:LINE")
+    e.add_argument("location", metavar="FILE:LINE")
+    e.add_argument("--warp", type=int, default=0, help="which warp of the block to draw (default 0)")
+    e.add_argument("--block-dim", type=_block_dim, metavar="X[,Y[,Z]]")
+    e.add_argument("--html", metavar="FILE", help="also save the picture as a standalone HTML page")
 
     from .verify import add_arguments as _verify_arguments
     _verify_arguments(sub.add_parser("verify", help="compile + profile fixtures on a GPU, compare with predictions"))
@@ -105,7 +119,7 @@ def _check(args: argparse.Namespace) -> int:
                                   block_dim=args.block_dim, compile_db=compile_db,
                                   warn_unused_ignores=args.warn_unused_ignores, config=args.config))
     files = discover(args.paths, resolver)
-    diags = resolver.lint(files)
+    diags = resolver.lint(files, jobs=args.jobs)
     fixed_msg = ""
     if args.fix or args.diff:
         report = fixes.plan(diags, resolver.options_for)
@@ -118,7 +132,7 @@ def _check(args: argparse.Namespace) -> int:
             return 1 if report.applied and not args.exit_zero else 0
         fixes.write(report)
         again = sorted({plan.path for plan in report.applied})
-        diags = sorted([d for d in diags if d.path not in again] + resolver.lint(again), key=Diagnostic.sort_key)
+        diags = sorted([d for d in diags if d.path not in again] + resolver.lint(again, jobs=args.jobs), key=Diagnostic.sort_key)
         fixed_msg = report.summary()
     if args.format == "json":
         out = json.dumps([d.to_json() for d in diags], indent=2) + "\n"
@@ -162,6 +176,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         if args.command == "verify":
             from .verify import run_verify
             return run_verify(args)
+        if args.command == "explain":
+            from .explain import run_explain
+            return run_explain(args.location, warp=args.warp, html=args.html, block_dim=args.block_dim)
         if args.command == "rules":
             from .runner import CL001
             rows = [(CL000[0], CL000[1], CL000[2].value, CL000[3]), (CL001[0], CL001[1], CL001[2].value, CL001[3])]

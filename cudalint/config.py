@@ -348,15 +348,13 @@ class Resolver:
     def discover(self, paths: Iterable[str]) -> list[str]:
         return discover(paths, self)
 
-    def lint(self, files: Iterable[str]) -> list[Diagnostic]:
-        """Lint ``files`` (already discovered), each with its own configuration."""
-        from .rules import all_rules
-        from .runner import lint_file
-        rules = all_rules()
-        out: list[Diagnostic] = []
-        for f in files:
-            out.extend(lint_file(f, self.options_for(f), rules))
-        return sorted(out, key=Diagnostic.sort_key)
+    def lint(self, files: Iterable[str], jobs: Optional[int] = None,
+             timeout: Optional[float] = None) -> list[Diagnostic]:
+        """Lint ``files`` (already discovered), each with its own configuration, in ``jobs`` worker
+        processes (default: the CPU count) with a per-file time limit (see :mod:`cudalint.parallel`)."""
+        from .parallel import DEFAULT_FILE_TIMEOUT, lint_many
+        return lint_many([(f, self.options_for(f)) for f in files], jobs=jobs,
+                         timeout=timeout or DEFAULT_FILE_TIMEOUT)
 
 
 # -- discovery

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import sys
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,6 +29,9 @@ K = ci.CursorKind
 SHIMS = Path(__file__).with_name("shims")
 PARSE_OPTIONS = 0x01 | 0x200  # DetailedPreprocessingRecord | KeepGoing
 MAX_INLINE_DEPTH = 4
+#: Python recursion allowed while interpreting a kernel (long generated expressions nest deeply; a
+#: deeper one becomes CL000, and the worker process isolates any native stack overflow).
+RECURSION_LIMIT = 12_000
 
 _lib = ci.conf.lib
 _lib.clang_Cursor_Evaluate.argtypes = [ci.Cursor]
@@ -1202,10 +1206,14 @@ class ClangFrontend:
                     env.vars[decl_key(p)] = None
             else:
                 env.vars[decl_key(p)] = self.symbols.param(p.spelling)
+        limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(limit, RECURSION_LIMIT))
         try:
             interp.stmt(body, env)
         except RecursionError:
             kernel.incomplete.append("expression nesting too deep to model")
+        finally:
+            sys.setrecursionlimit(limit)
 
 
 _OPERATORS = {

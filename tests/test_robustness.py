@@ -1,0 +1,101 @@
+"""Bad input never stops a run (issue 6): truncated files, token soup, deep nesting, huge files, CRLF, BOM,
+and a file that crashes libclang itself. Property-based where it fits (hypothesis)."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from cudalint.cli import main
+from cudalint.runner import RunOptions, lint_file
+
+ROOT = Path(__file__).resolve().parents[1]
+SEED = (ROOT / "fixtures" / "shared" / "transpose_tile.cu").read_text()
+TOKENS = ["__global__", "void", "k", "(", ")", "{", "}", "[", "]", "threadIdx", ".", "x", "+", "*", "=", ";",
+          "int", "float", "a", "for", "if", "<<<", ">>>", "__syncthreads", "return", "0", "1", "32", "#define",
+          "__shared__", "template", "<", ">", "typename", "T", "%", "/", "&", "\n", "\"", "'"]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(cut=st.integers(min_value=0, max_value=len(SEED)))
+def test_truncated_files_never_raise(tmp_path_factory, cut):
+    p = tmp_path_factory.mktemp("t") / "k.cu"
+    p.write_text(SEED[:cut])
+    for d in lint_file(str(p), RunOptions()):
+        assert d.code.startswith("CL")
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(tokens=st.lists(st.sampled_from(TOKENS), max_size=300))
+def test_token_soup_never_raises(tmp_path_factory, tokens):
+    p = tmp_path_factory.mktemp("s") / "k.cu"
+    p.write_text(" ".join(tokens))
+    for d in lint_file(str(p), RunOptions()):
+        assert d.code.startswith("CL")
+
+
+def test_crlf_and_bom_give_the_same_findings(tmp_path):
+    plain = tmp_path / "plain.cu"
+    plain.write_text(SEED)
+    crlf = tmp_path / "crlf.cu"
+    crlf.write_bytes(SEED.replace("\n", "\r\n").encode())
+    bom = tmp_path / "bom.cu"
+    bom.write_bytes(b"\xef\xbb\xbf" + SEED.encode())
+    want = [(d.code, d.line, d.column, d.metrics) for d in lint_file(str(plain), RunOptions())]
+    assert want and want[0][:2] == ("CL201", 23)
+    for p in (crlf, bom):
+        assert [(d.code, d.line, d.column, d.metrics) for d in lint_file(str(p), RunOptions())] == want
+
+
+def test_deeply_nested_statements_and_long_expressions(tmp_path):
+    nested = tmp_path / "nested.cu"
+    nested.write_text("__global__ void k(float* a) { int i = threadIdx.x; " + "if (i) {" * 200
+                      + "a[32 * i] = 0;" + "}" * 200 + "}\n")
+    (d,) = lint_file(str(nested), RunOptions())
+    assert (d.code, d.metrics["sectors_per_request"]) == ("CL101", 32)
+    long_expr = tmp_path / "long.cu"
+    long_expr.write_text("__global__ void k(float* a) { a[threadIdx.x" + " + 1" * 501 + "] = 0; }\n")
+    (d,) = lint_file(str(long_expr), RunOptions())
+    assert (d.code, d.metrics["sectors_per_request"]) == ("CL102", 5)  # + 501 floats = 2004 bytes: 20 past
+    deeper = tmp_path / "deep.cu"
+    deeper.write_text("__global__ void k(float* a) { a[threadIdx.x" + " + 1" * 5001 + "] = 0; }\n")
+    (d,) = lint_file(str(deeper), RunOptions())
+    assert (d.code, d.metrics["sectors_per_request"]) == ("CL102", 5)  # 20004 bytes: 4 past a sector
+
+
+def test_fifty_thousand_line_file(tmp_path):
+    big = tmp_path / "big.cu"
+    rng = random.Random(7)
+    lines = []
+    for i in range(12_500):
+        stride = rng.choice([1, 1, 1, 2])
+        lines.append(f"__global__ void g{i}(float* a) {{\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                     f"  a[{stride} * i] = {i};\n}}\n")
+    big.write_text("".join(lines))
+    assert big.read_text().count("\n") == 50_000
+    diags = lint_file(str(big), RunOptions())
+    assert len(diags) == sum(1 for ln in lines if "a[2 * i]" in ln)
+    assert {d.code for d in diags} == {"CL101"}
+
+
+def test_a_file_that_crashes_libclang_costs_only_that_file(tmp_path, capsys):
+    """3,000 nested parentheses overflow libclang's parser stack (a segfault): the worker dies, the file
+    gets a CL000, the other file is still linted, and the exit code reflects the findings."""
+    (tmp_path / "crash.cu").write_text("__global__ void k(float* a){ a[" + "(" * 3000 + "threadIdx.x"
+                                       + ")" * 3000 + "] = 0; }\n")
+    (tmp_path / "ok.cu").write_text("__global__ void k(float* a) { a[32 * threadIdx.x] = 0; }\n")
+    code = main(["check", "--format", "json", str(tmp_path)])
+    import json
+    got = [(Path(d["path"]).name, d["code"]) for d in json.loads(capsys.readouterr().out)]
+    assert got == [("crash.cu", "CL000"), ("ok.cu", "CL101")]
+    assert code == 1
+
+
+def test_parallel_run_is_identical_to_a_serial_run(capsys):
+    assert main(["check", "--format", "json", "--jobs", "1", str(ROOT / "fixtures")]) == 1
+    serial = capsys.readouterr().out
+    assert main(["check", "--format", "json", "--jobs", "2", str(ROOT / "fixtures")]) == 1
+    assert capsys.readouterr().out == serial
