@@ -75,6 +75,8 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--warn-unused-ignores", action="store_true",
                    help="report suppression comments that silence nothing (CL001)")
     c.add_argument("--exit-zero", action="store_true", help="exit 0 even with findings")
+    c.add_argument("--fail-on", choices=["info", "warning", "error"], default="info",
+                   help="exit 1 only for findings of this severity or above (default: any finding)")
     c.add_argument("--jobs", "-j", type=_positive_int, metavar="N",
                    help="files linted in N worker processes (default: the CPU count)")
     c.add_argument("-p", dest="build_dir", metavar="BUILD_DIR", help="folder holding compile_commands.json")
@@ -156,7 +158,7 @@ def _check(args: argparse.Namespace) -> int:
             fh.write(out)
     else:
         sys.stdout.write(out)
-    return 1 if failing(diags) and not args.exit_zero else 0
+    return 1 if failing(diags, Severity(args.fail_on)) and not args.exit_zero else 0
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:

@@ -341,7 +341,9 @@ class Resolver:
             select = None
         ignore = cfg.ignore + list(o.ignore) + cfg.ignores_for(path)
         extra = [f"-I{p}" for p in cfg.include_paths] + [f"-D{d}" for d in cfg.defines]
-        return RunOptions(select=select, ignore=ignore, settings=Settings(block_dim=o.block_dim or cfg.block_dim),
+        block_source = "--block-dim" if o.block_dim else f"`block-dim` in {cfg.path}"
+        return RunOptions(select=select, ignore=ignore,
+                          settings=Settings(block_dim=o.block_dim or cfg.block_dim, block_dim_source=block_source),
                           extra_args=extra, compile_db=o.compile_db, severity=dict(cfg.severity),
                           warn_unused_ignores=o.warn_unused_ignores)
 

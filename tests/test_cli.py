@@ -134,3 +134,13 @@ def test_console_script_runs_as_module(tree):
                        capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == "Found 0 findings (0 error, 0 warning, 0 info) in 1 file."
+
+
+def test_fail_on_sets_the_failing_severity(tmp_path, capsys):
+    f = tmp_path / "k.cu"
+    f.write_text("__global__ void k(float* a) { a[2 * threadIdx.x] = 0.0f; }\n")  # CL101 info (50 %)
+    assert run(["check", str(f)], capsys)[0] == 1
+    assert run(["check", "--fail-on", "warning", str(f)], capsys)[0] == 0
+    f.write_text("__global__ void k(float* a) { a[32 * threadIdx.x] = 0.0f; }\n")  # CL101 warning
+    assert run(["check", "--fail-on", "warning", str(f)], capsys)[0] == 1
+    assert run(["check", "--fail-on", "error", str(f)], capsys)[0] == 0

@@ -125,6 +125,9 @@ def test_block_dim_changes_the_lanes_and_the_command_line_wins(tmp_path, capsys)
         assert check(capsys, f)[:2] == (0, [])
     (d,) = check(capsys, "--block-dim", "32,1", f)[1]  # the command line overrides the file
     assert d["code"] == "CL101" and "--block-dim" in d["assumptions"][0]
+    write(tmp_path / ".cudalint.toml", "block-dim = [32, 1]\n")
+    (d,) = check(capsys, f)[1]
+    assert d["assumptions"][0] == f"blockDim = (32, 1, 1) from `block-dim` in {tmp_path / '.cudalint.toml'}"
 
 
 def test_include_paths_and_defines_resolve_a_header_and_a_macro(tmp_path, capsys):

@@ -18,6 +18,7 @@ class Settings:
     """Run-wide options rules may read (from the command line / configuration)."""
 
     block_dim: Optional[tuple[int, int, int]] = None
+    block_dim_source: str = "--block-dim"
 
 
 @dataclass
@@ -50,7 +51,7 @@ class AnalysisContext:
                     dims = tuple(int(g) if g else 1 for g in m.groups())
                     shape = LaunchShape(dims, f"blockDim = {dims} from the hint on line {ln}")  # type: ignore[arg-type]
         if shape is None and self.settings.block_dim:
-            shape = LaunchShape(self.settings.block_dim, f"blockDim = {self.settings.block_dim} from --block-dim")
+            shape = LaunchShape(self.settings.block_dim, f"blockDim = {self.settings.block_dim} from {self.settings.block_dim_source}")
         if shape is None:
             shape = LaunchShape(None, "blockDim unknown (no launch in this file): blockDim.x assumed a "
                                       "multiple of 32; give `// cudalint: block=(x,y,z)` or --block-dim")
