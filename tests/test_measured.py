@@ -7,6 +7,14 @@ CL201 finding, ``bank_conflict_ways`` must equal the measured shared wavefronts 
 (4 for full-warp 4-byte accesses, 8 for 8-byte, 16 for 16-byte) within 5 %, shared wavefronts per
 instruction <= 1.2 (x 2 for 8-byte accesses).  Changing a prediction in the model makes this test fail.
 
+The other families (``cudalint.verify.compare``): CL301/CL302 finding lines vs the lines compute-sanitizer's
+synccheck reports, one run per kernel (a line synccheck reports without a CL301 finding fails; a finding it does
+not report must be listed, line by line, in ``SYNCCHECK_UNREPORTED`` with the reason); CL401
+``distinct_addresses_per_warp`` = 1 + (constant-cache requests - LDC instructions executed) / warps within 5 %,
+<= 1.05 requests per LDC elsewhere; CL501 kernels execute more than 2 instructions per warp beyond the program's
+shiftMask kernel, clean kernels at most 2; CL601 copy calls block the host >= 10x the median pinned call of the
+clean host programs, clean ones <= 1/10 of the median pageable call. Host rows have the kernel ``(host)``.
+
 Measurements that disagree are listed in ``KNOWN`` with the quantities and the reason (see
 fixtures/measured/NOTES.md): they are reported as xfail; any other disagreement in that kernel fails, and so does
 a known one that starts to agree (re-measured, or the linter learned the case).
@@ -20,7 +28,7 @@ from pathlib import Path
 
 import pytest
 
-from cudalint.verify import Row, case_name, compare_fixture, kernel_base
+from cudalint.verify import Row, case_name, compare_fixture, host_reference, kernel_base, lint
 
 ROOT = Path(__file__).resolve().parents[1]
 MEASURED = ROOT / "fixtures" / "measured"
@@ -39,6 +47,58 @@ KNOWN = {
         "conflict-free as predicted, but 1.2012 wavefronts per load instruction is just over the 1.2 bound: "
         "nvcc turns tileA[ty][k..k+3] into LDS.128 (4 of the 20 shared loads per tile); the counts fit 2 "
         "wavefronts per LDS.128 (two half-warp broadcast addresses) and 1 per LDS, (16*1 + 4*2)/20 = 1.2, to 0.1 %."),
+    ("sync__divergent_barrier", "cgSyncFewLanes"): (
+        {"global_st_sectors_per_request"},
+        "the store out[i] after the divergent cg::sync measures 2 requests and 5 sectors for one warp (2.5 "
+        "sectors/request, ideal 2 for one request): SASS `@P0 BRA` over WARPSYNC.ALL + BAR.SYNC, so lanes 4-31 "
+        "store and exit before lanes 0-3 leave the barrier, and the warp's store is split in two. A consequence of "
+        "the CL301 bug on line 85, not a missed coalescing problem."),
+    ("arith__div_mod", "byParameter"): (
+        {"instructions_vs_shiftMask"},
+        "expect-clean (p is not known to be a power of two, so CL501 makes no claim), but `v / p` and `v % p` "
+        "by a run-time p are a real division: 43 instructions per warp against shiftMask's 18 (2.39x). A false "
+        "negative by design: the rule is about powers of two; a general division is not reported."),
+    ("host__managed", "(host)"): (
+        {"copy_call_ms"},
+        "clean (cudaMallocManaged memory is not pageable for CL601), but the H2D cudaMemcpyAsync of 64 MiB of "
+        "managed memory last written by the CPU blocks the host 10.9 ms (median of 3), like a pageable copy "
+        "(10.7-13.5 ms): the pages live in host memory and the driver copies them through its staging path. "
+        "A false negative of CL601 (managed memory would need cudaMemPrefetchAsync to overlap)."),
+    ("host__stack_array", "(host)"): (
+        {"copy_call_ms"},
+        "CL601, but the copy is 1 MiB: staging it blocks the host 0.108 ms (median of 3), 2.2x the 0.050 ms "
+        "pinned call, not 10x. Pageable copies block for about their size at 5-10 GB/s (64 MiB: 10.7-13.5 "
+        "ms); the rule reports every pageable async copy, whatever its size."),
+    ("host__to_symbol_stack", "(host)"): (
+        {"copy_call_ms"},
+        "CL601, but cudaMemcpyToSymbolAsync copies 1 KiB: the call returns in 0.019 ms (median of 3), as fast "
+        "as a pinned call; for so small a copy the staging is a memcpy of 1 KiB. The rule does not weigh size."),
+}
+
+# CL301/CL302 findings that synccheck does not report, line by line (case, line) -> why; see NOTES.md.
+# Each kernel was checked in a run of its own (a reported barrier error aborts the program, so a whole-program
+# run checks only the kernels up to the first faulty one).
+SYNCCHECK_UNREPORTED = {
+    ("sync__divergent_barrier", 53): (
+        "loopBoundSync, block of 64: the trip count threadIdx.x/32 is uniform per warp, so warp 1 waits at "
+        "BAR.SYNC while warp 0 runs no trip and exits; exited warps count as arrived, and synccheck reports "
+        "divergence inside a warp only. Undefined behaviour all the same (another block size splits a warp)."),
+    ("sync__divergent_barrier", 76): (
+        "cgBlockSyncFirstWarp, block of 64: `threadIdx.x < 32` is uniform per warp (warp 0 syncs, warp 1 exits); "
+        "no lane of a warp diverges at the barrier, so synccheck has nothing to report."),
+    ("sync__divergent_barrier", 85): (
+        "cgSyncFewLanes: lanes 0-3 take cg::sync, which compiles to WARPSYNC.ALL + BAR.SYNC behind a branch; "
+        "WARPSYNC.ALL waits until lanes 4-31 have exited, so the barrier runs with every live lane of the warp "
+        "(the split store measured in the same kernel shows the lanes running apart)."),
+    ("sync__divergent_barrier", 92): (
+        "ptxBarSyncHalfBlock, block of 128: `threadIdx.x < 64` is uniform per warp (warps 0-1 sync, 2-3 exit); "
+        "no intra-warp divergence at the barrier."),
+    ("sync__divergent_exit", 24): (
+        "returnBeforeSync: n equals the grid size, so no thread takes the early return at run time; and NVIDIA "
+        "GPUs count exited threads as arrived at a barrier, so even a taken exit is not reported (CL302 warns "
+        "about other targets and future hardware)."),
+    ("sync__divergent_exit", 36): "continueBeforeSync: the `continue` is never taken at run time (n = grid size).",
+    ("sync__divergent_exit", 50): "breakBeforeSync: the `break` is never taken at run time (limit 1e30).",
 }
 
 
@@ -48,8 +108,32 @@ def _measurement(fixture: Path):
 
 
 @functools.lru_cache(maxsize=None)
+def _lint(fixture: str):
+    return lint(fixture)
+
+
+@functools.lru_cache(maxsize=None)
+def _host_ref():
+    """Median pinned and pageable copy-call times over every measured host program (they are compared with
+    each other)."""
+    programs = []
+    for fx in FIXTURES:
+        m = _measurement(fx)
+        if m is not None and "host_timing" in m:
+            programs.append((m, _lint(str(fx))[0]))
+    return host_reference(programs)
+
+
+@functools.lru_cache(maxsize=None)
 def _rows(fixture: str) -> tuple[Row, ...]:
-    return tuple(compare_fixture(fixture, _measurement(Path(fixture))))
+    m = _measurement(Path(fixture))
+    return tuple(compare_fixture(fixture, m, _host_ref() if "host_timing" in m else None, _lint(fixture)))
+
+
+def _known(case: str, kernel: str, r: Row) -> bool:
+    if r.quantity == "synccheck_line":   # a finding synccheck does not report, listed by line
+        return r.measured is None and r.predicted is not None and (case, int(r.predicted)) in SYNCCHECK_UNREPORTED
+    return r.quantity in KNOWN.get((case, kernel), (set(), ""))[0]
 
 
 def _params():
@@ -60,16 +144,24 @@ def _params():
             out.append(pytest.param(fx, None, id=f"{case_name(fx)}",
                                     marks=pytest.mark.skip(reason="not measured yet: run `cudalint verify`")))
             continue
-        for kernel in dict.fromkeys(kernel_base(k) for k in m["kernels"]):
+        kernels = list(dict.fromkeys(kernel_base(k) for k in m["kernels"]))
+        if "host_timing" in m:
+            kernels.append("(host)")
+        for kernel in kernels:
             out.append(pytest.param(fx, kernel, id=f"{case_name(fx)}::{kernel}"))
     return out
 
 
 def _describe(r: Row) -> str:
-    if r.finding in ("clean", "no finding"):
-        want = f"<= {r.predicted:.3g}" if r.note == "at most" else f"ideal {r.predicted:.3g}"
+    if r.quantity == "synccheck_line" and r.predicted is None:
+        return f"{r.kernel}: {r.note}"
+    if r.finding in ("clean", "no finding") and r.predicted is not None and r.measured is not None:
+        want = f"<= {r.predicted:.4g}" if r.note == "at most" else f"ideal {r.predicted:.4g}"
         what = "kernel marked clean" if r.finding == "clean" else "no finding explains it"
         return f"{r.kernel}: {what}, but {r.quantity} measured {r.measured:.4g} (want {want})"
+    if r.note in ("at least",) or r.note.startswith("more than"):
+        return (f"{r.kernel}: {r.finding} predicts {r.quantity} {'>=' if r.note == 'at least' else '>'} "
+                f"{r.predicted}, measured {r.measured:.4g} ({r.note})")
     return (f"{r.kernel}: {r.finding} predicts {r.quantity} = {r.predicted}, measured "
             f"{'-' if r.measured is None else format(r.measured, '.4g')} ({r.note or 'off by more than 5 %'})")
 
@@ -79,13 +171,18 @@ def test_prediction_matches_measurement(fixture: Path, kernel: str) -> None:
     rows = [r for r in _rows(str(fixture)) if r.kernel == kernel]
     assert rows, f"{kernel}: measured, but nothing to compare (no finding, no counter)"
     bad = [r for r in rows if not r.agree]
-    known, why = KNOWN.get((case_name(fixture), kernel), (set(), ""))
-    new = [_describe(r) for r in bad if r.quantity not in known]
+    case = case_name(fixture)
+    known, why = KNOWN.get((case, kernel), (set(), ""))
+    new = [_describe(r) for r in bad if not _known(case, kernel, r)]
     assert not new, "measurement disagrees with the linter:\n" + "\n".join(new)
-    if known:
-        still = [_describe(r) for r in bad if r.quantity in known]
-        assert still, f"{kernel}: a known disagreement now agrees: remove it from KNOWN and NOTES.md"
-        pytest.xfail("known disagreement: " + "; ".join(still) + ". " + why)
+    lines = {int(r.predicted) for r in rows if r.quantity == "synccheck_line" and r.predicted is not None}
+    listed = {line for (c, line) in SYNCCHECK_UNREPORTED if c == case and line in lines}
+    if known or listed:
+        still = [_describe(r) for r in bad if _known(case, kernel, r)]
+        assert still, f"{kernel}: a known disagreement now agrees: remove it from KNOWN/SYNCCHECK_UNREPORTED and NOTES.md"
+        reasons = [why] if known else []
+        reasons += [f"line {line}: {SYNCCHECK_UNREPORTED[(case, line)]}" for line in sorted(listed)]
+        pytest.xfail("known disagreement: " + "; ".join(still) + ". " + " ".join(reasons))
 
 
 @pytest.mark.parametrize("fixture", [f for f in FIXTURES if _measurement(f) is not None],
@@ -98,6 +195,100 @@ def test_every_finding_has_a_measured_kernel(fixture: Path) -> None:
 def test_known_disagreements_are_measured() -> None:
     cases = {case_name(f) for f in FIXTURES if _measurement(f) is not None}
     assert {case for case, _ in KNOWN} <= cases, "KNOWN lists a case that is no longer measured"
+    assert {case for case, _ in SYNCCHECK_UNREPORTED} <= cases, "SYNCCHECK_UNREPORTED lists an unmeasured case"
+
+
+def test_unreported_barrier_lines_are_findings() -> None:
+    """Every line listed as not reported by synccheck is a CL301/CL302 finding of its fixture."""
+    by_case = {case_name(f): f for f in FIXTURES}
+    for case, line in SYNCCHECK_UNREPORTED:
+        diags = _lint(str(by_case[case]))[0]
+        assert any(d.code in ("CL301", "CL302") and d.line == line for d in diags), (case, line)
+
+
+def test_every_synccheck_report_is_a_cl301_finding() -> None:
+    """The other direction, over every barrier fixture at once: no barrier error without a CL301 finding."""
+    checked = 0
+    for fx in FIXTURES:
+        m = _measurement(fx)
+        if m is None or "synccheck" not in m:
+            continue
+        checked += 1
+        assert "sites" in m["synccheck"], m["synccheck"].get("error")
+        cl301 = {d.line for d in _lint(str(fx))[0] if d.code == "CL301"}
+        for site in m["synccheck"]["sites"]:
+            assert site["file"] == fx.name and site["line"] in cl301, f"{fx.name}: synccheck reports {site}"
+    assert checked, "no synccheck measurement"
+
+
+def test_host_timings_present() -> None:
+    """Every host program printed its CL601-timing line in each timing run, and the reference exists."""
+    for fx in FIXTURES:
+        m = _measurement(fx)
+        if m is not None and fx.parent.name == "host":
+            ht = m.get("host_timing") or {}
+            assert ht.get("parsed") and len(ht["parsed"]) == ht.get("runs"), (fx.name, ht.get("errors"))
+    assert _host_ref() is not None
+
+
+def test_synccheck_and_sass_parsing() -> None:
+    """synccheck reports in both formats compute-sanitizer has used; SASS opcode counts with bank-3 loads."""
+    from cudalint.verify import parse_sass, parse_synccheck
+    text = """========= COMPUTE-SANITIZER
+========= Barrier error detected. Divergent thread(s) in warp.
+=========     at halfWarpSync(int *)+0x90 in divergent_barrier.cu:23
+=========     by thread (1,0,0) in block (0,0,0)
+=========     Saved host backtrace up to driver entry point at kernel launch time
+=========         Host Frame: main [0x903f] in sync__divergent_barrier
+=========
+========= Barrier error detected. Divergent thread(s) in warp
+=========     at 0x70 in /tmp/x/divergent_barrier.cu:61:helperSync()
+=========     by thread (0,0,0) in block (0,0,0)
+========= ERROR SUMMARY: 2 errors
+"""
+    reps = parse_synccheck(text)
+    assert [(r["file"], r["line"], r["kernel"]) for r in reps] == [
+        ("divergent_barrier.cu", 23, "halfWarpSync"), ("divergent_barrier.cu", 61, "helperSync")]
+    assert reps[0]["thread"] == "1,0,0"
+    sass = """		Function : _Z12perLaneIndexPf
+        /*0000*/                   LDC R1, c[0x0][0x28] ;                 /* 0x00000a00ff017b82 */
+        /*0010*/              @!P0 BAR.SYNC.DEFER_BLOCKING 0x0 ;          /* 0x0000000000008b1d */
+        /*0020*/                   ULDC.64 UR4, c[0x0][0x208] ;           /* 0x0000820000047ab9 */
+        /*0030*/                   LDC R7, c[0x3][R0] ;                   /* 0x00c0000000077b82 */
+        /*0040*/                   EXIT ;                                 /* 0x000000000000794d */
+        /*0050*/                   BRA 0x50;                              /* 0xfffffffc00fc7947 */
+        /*0060*/                   NOP;                                   /* 0x0000000000007918 */
+"""
+    assert parse_sass(sass) == {"perLaneIndex": {"LDC": 2, "BAR": 1, "ULDC": 1, "LDC.c3": 1, "EXIT": 1}}
+
+
+def test_derived_comparisons_fail_on_a_wrong_prediction() -> None:
+    """The CL401/CL501/CL601/CL301 comparisons are not vacuous: a wrong prediction or a missed report fails."""
+    from types import SimpleNamespace as D
+    from cudalint.verify import compare
+    k = lambda req, ldc, inst: {"counters": {"idc__requests.sum": req, "smsp__inst_executed_op_ldc.sum": ldc,
+                                             "smsp__inst_executed.sum": inst, "smsp__warps_launched.sum": 100.0},
+                                "derived": {}, "per_launch": [{"grid": "(1, 1, 1)", "block": "(32, 1, 1)",
+                                                                "counters": {"smsp__warps_launched.sum": 100.0},
+                                                                "derived": {}}]}
+    m = {"kernels": {"shiftMask": k(400, 400, 1800), "perLane": k(3500, 400, 1800), "signed": k(400, 400, 2100)},
+         "sass": {"perLane": {"LDC": 4, "LDC.c3": 1}}}
+    good = [D(code="CL401", line=5, kernel="perLane", metrics={"distinct_addresses_per_warp": 32}, message=""),
+            D(code="CL501", line=9, kernel="signed", metrics={"instructions_ratio": 1.18}, message="")]
+    assert all(r.agree for r in compare("x.cu", m, good))
+    wrong = [D(code="CL401", line=5, kernel="perLane", metrics={"distinct_addresses_per_warp": 16}, message="")]
+    assert not all(r.agree for r in compare("x.cu", m, wrong))          # 16 predicted, 32 measured
+    assert not all(r.agree for r in compare("x.cu", m, good[:1]))       # signed division missed: 3 extra/warp
+    sync = dict(m, synccheck={"sites": [], "per_kernel": {"shiftMask": {"errors": 0, "sites": []},
+                                                           "perLane": {"errors": 0, "sites": []},
+                                                           "signed": {"errors": 1, "sites": [
+                                                               {"file": "x.cu", "line": 7, "kernel": "signed",
+                                                                "message": "Barrier error", "reports": 1}]}}})
+    assert not all(r.agree for r in compare("x.cu", sync, good))        # a barrier error with no CL301
+    host = {"kernels": {}, "host_timing": {"median_copy_call_ms": 0.2, "pinned": 0}}
+    ref = {"pinned_ms": 0.05, "pageable_ms": 11.0}
+    cl601 = [D(code="CL601", line=3, kernel=None, metrics={}, message="")]
+    assert not all(r.agree for r in compare("h.cu", host, cl601, host_ref=ref))   # 0.2 ms < 10 x 0.05 ms
 
 
 def test_ncu_csv_parsing_and_aggregation() -> None:
