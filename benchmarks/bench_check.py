@@ -1,15 +1,21 @@
 """Speed of `cudalint check` against the floor: one bare libclang parse of the same file.
 
 Run: .venv/bin/python benchmarks/bench_check.py
-Reports, for the fixtures and for a generated 10,000-line file: seconds for a bare libclang parse (same
-arguments as the front-end), seconds for the whole lint (parse + model + analyses + rules), and the ratio.
-Target (issue 2): ratio <= 1.5.  Not a test: numbers depend on the machine.
+Reports
+* for the fixtures and for a generated 10,000-line file: seconds for a bare libclang parse (same arguments
+  as the front-end), seconds for the whole lint in-process (parse + model + analyses + rules), the ratio;
+* single-file latency of the real command (`cudalint check` on a 500-line file, interpreter start and
+  worker pool included) and its peak memory (max RSS of the command and its workers);
+* language-server re-lint latency: `lint_text` of a 500-line buffer after a one-line change.
+Targets (issues 2 and 6): ratio <= 1.5, single file <= 0.5 s, re-lint <= 150 ms, peak memory <= 500 MB.
+Not a test: numbers depend on the machine.
 """
 
 from __future__ import annotations
 
 import platform
-import statistics
+import resource
+import subprocess
 import sys
 import tempfile
 import time
@@ -22,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 
 from cudalint.frontend.clang_frontend import PARSE_OPTIONS, base_args  # noqa: E402
 from cudalint.rules import all_rules  # noqa: E402
-from cudalint.runner import RunOptions, lint_file  # noqa: E402
+from cudalint.runner import RunOptions, lint_file, lint_text  # noqa: E402
 
 KERNEL = """
 __global__ void k{n}(const float* __restrict__ in, float* __restrict__ out, int width, int n)
@@ -73,6 +79,33 @@ def measure(files: list[str], repeat: int = 3) -> tuple[float, float]:
     return parse, full
 
 
+def command_latency(path: str, repeat: int = 3) -> tuple[float, float]:
+    """(best wall seconds, peak RSS in MB) of `python -m cudalint check PATH` in a fresh interpreter."""
+    best = float("inf")
+    for _ in range(repeat):
+        t = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "cudalint", "check", "--exit-zero", path],
+                       capture_output=True, check=True)
+        best = min(best, time.perf_counter() - t)
+    rss_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    return best, rss_kb / 1024
+
+
+def relint_latency(path: str, repeat: int = 5) -> float:
+    """Best seconds to re-lint a buffer after changing one line (what the language server does)."""
+    text = Path(path).read_text()
+    opts = RunOptions()
+    rules = all_rules()
+    lint_text(path, text, opts, rules)
+    best = float("inf")
+    for i in range(repeat):
+        changed = text.replace("a[32 * i] = 0;", f"a[32 * i] = {i};", 1)
+        t = time.perf_counter()
+        lint_text(path, changed, opts, rules)
+        best = min(best, time.perf_counter() - t)
+    return best
+
+
 def main() -> None:
     print(f"machine: {platform.machine()}, {platform.processor() or 'cpu'}, Python {platform.python_version()}")
     fixtures = sorted(str(p) for p in (ROOT / "fixtures").rglob("*.cu"))
@@ -85,6 +118,14 @@ def main() -> None:
         for name, files in rows:
             parse, full = measure(files)
             print(f"{name:<28} {parse:>17.3f} {full:>11.3f} {full / parse:>6.2f}")
+        five = Path(d) / "five_hundred.cu"
+        five.write_text(generated(480) + "__global__ void edit(float* a, int i) { a[32 * i] = 0; }\n")
+        n5 = five.read_text().count("\n")
+        latency, rss = command_latency(str(five))
+        print(f"single file ({n5} lines), `cudalint check` incl. interpreter start: {latency:.3f} s, "
+              f"peak memory {rss:.0f} MB")
+        print(f"language-server re-lint of that buffer after a one-line change: "
+              f"{relint_latency(str(five)) * 1000:.0f} ms")
 
 
 if __name__ == "__main__":
