@@ -80,6 +80,9 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--jobs", "-j", type=_positive_int, metavar="N",
                    help="files linted in N worker processes (default: the CPU count)")
     c.add_argument("-p", dest="build_dir", metavar="BUILD_DIR", help="folder holding compile_commands.json")
+    c.add_argument("--frontend", choices=["auto", "clang", "tree-sitter"], default="auto",
+                   help="clang (libclang), tree-sitter (no type information), or auto: clang, and tree-sitter "
+                        "for a file clang cannot model (default)")
 
     r = sub.add_parser("rule", help="print a rule's page")
     r.add_argument("code")
@@ -119,7 +122,8 @@ def _check(args: argparse.Namespace) -> int:
     from .config import Overrides, Resolver
     resolver = Resolver(Overrides(select=args.select, extend_select=args.extend_select, ignore=args.ignore,
                                   block_dim=args.block_dim, compile_db=compile_db,
-                                  warn_unused_ignores=args.warn_unused_ignores, config=args.config))
+                                  warn_unused_ignores=args.warn_unused_ignores, config=args.config,
+                                  frontend=args.frontend))
     files = discover(args.paths, resolver)
     diags = resolver.lint(files, jobs=args.jobs)
     fixed_msg = ""

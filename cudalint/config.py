@@ -293,6 +293,7 @@ class Overrides:
     compile_db: Optional[Path] = None
     warn_unused_ignores: bool = False
     config: Optional[str] = None
+    frontend: str = "auto"  # --frontend auto|clang|tree-sitter
 
 
 class Resolver:
@@ -345,7 +346,7 @@ class Resolver:
         return RunOptions(select=select, ignore=ignore,
                           settings=Settings(block_dim=o.block_dim or cfg.block_dim, block_dim_source=block_source),
                           extra_args=extra, compile_db=o.compile_db, severity=dict(cfg.severity),
-                          warn_unused_ignores=o.warn_unused_ignores)
+                          warn_unused_ignores=o.warn_unused_ignores, frontend=o.frontend)
 
     def discover(self, paths: Iterable[str]) -> list[str]:
         return discover(paths, self)

@@ -201,3 +201,5 @@ class TranslationUnitModel:
     errors: list[tuple[int, str]] = field(default_factory=list)
     missing_includes: list[str] = field(default_factory=list)
     copies: list[AsyncCopy] = field(default_factory=list)
+    #: which front-end built the model: "clang" or "tree-sitter"
+    frontend: str = "clang"

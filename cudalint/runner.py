@@ -42,6 +42,8 @@ class RunOptions:
     severity: dict[str, Severity] = field(default_factory=dict)
     #: report ``// cudalint: ignore`` comments that suppressed nothing (CL001)
     warn_unused_ignores: bool = False
+    #: front-end: "clang", "tree-sitter", or "auto" (clang; tree-sitter for a file clang cannot model)
+    frontend: str = "auto"
 
 
 def discover(paths: Iterable[str], resolver=None) -> list[str]:
@@ -115,9 +117,27 @@ def compile_flags(path: str, compile_db: Optional[Path]) -> list[str]:
 
 def build_model(path: str, text: str, opts: RunOptions):
     """Front-end: parse ``text`` (the contents of ``path``) into a model; returns (model, symbols)."""
-    from .frontend.clang_frontend import ClangFrontend
-    fe = ClangFrontend(path, text, opts.extra_args + compile_flags(path, opts.compile_db))
+    args = opts.extra_args + compile_flags(path, opts.compile_db)
+    if opts.frontend == "tree-sitter":
+        return _tree_sitter_model(path, text, args)
+    try:
+        from .frontend.clang_frontend import ClangFrontend
+        fe = ClangFrontend(path, text, args)
+        model = fe.build()
+    except Exception:
+        if opts.frontend != "auto":
+            raise
+        return _tree_sitter_model(path, text, args)
+    if opts.frontend == "auto" and model is None:
+        return _tree_sitter_model(path, text, args)
+    return model, fe.symbols
+
+
+def _tree_sitter_model(path: str, text: str, args: list[str]):
+    from .frontend.treesitter_frontend import TreeSitterFrontend
+    fe = TreeSitterFrontend(path, text, args)
     model = fe.build()
+    model.frontend = "tree-sitter"
     return model, fe.symbols
 
 
@@ -261,6 +281,11 @@ def _lint_file(path: str, opts: RunOptions, rules: Optional[list[Rule]], text: O
         except Exception as e:  # noqa: BLE001
             diags.append(cl000(path, f"rule {rule.code} failed on {path} ({type(e).__name__}: {e})"))
     diags = [d for d in diags if d.path == path and selected(d.code, opts)]
+    if model.frontend == "tree-sitter":
+        from .frontend.treesitter_frontend import ASSUMPTION
+        for d in diags:
+            if ASSUMPTION not in d.assumptions:
+                d.assumptions.append(ASSUMPTION)
     used: set = set()
     diags = suppressed(diags, lines, used)
     if opts.warn_unused_ignores and selected(CL001[0], opts):
