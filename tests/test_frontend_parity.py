@@ -201,6 +201,24 @@ __global__ void k(float* a, int n) {
     assert divs == [("/", True, True, "4"), ("%", False, True, "8"), ("%", True, False, "warpSize")]
 
 
+def test_expression_macros_are_expanded_at_their_use() -> None:
+    src = """
+#define IDX (threadIdx.x * 2)
+#define AT(p, i) ((p)[(i) * 16])
+__global__ void k(const float* in, float* out) {
+    out[threadIdx.x] = in[IDX] + AT(in, threadIdx.x);
+}
+int main() { k<<<1, 256>>>(0, 0); }
+"""
+    x = TID[0]
+    acc = TreeSitterFrontend("t.cu", src).build().kernels[0].accesses
+    assert [(a.array.name, a.offset, a.span.line, a.span.column) for a in acc] == [
+        ("in", 8 * x, 5, 24), ("in", 64 * x, 5, 34), ("out", 4 * x, 5, 5)]
+    for fe in ("clang", "tree-sitter"):
+        got = {(d.code, d.line, d.column) for d in lint_text("t.cu", src, RunOptions(frontend=fe))}
+        assert got == {("CL101", 5, 24), ("CL101", 5, 34)}, fe
+
+
 def test_unparsable_macro_heavy_code_never_raises() -> None:
     diags = lint_text("t.cu", """
 #define KERNEL(name) __global__ void name(float* a)

@@ -16,11 +16,14 @@ What tree-sitter cannot see, and how each gap is handled:
   the file, else 4 bytes, as the clang front-end does).  Expression types are inferred locally (declared
   types, literal suffixes, the usual arithmetic conversions); types from headers (other than CUDA's own)
   are unknown, so an integer division whose operand types are unknown is not reported.
-* **The preprocessor.**  Nothing is expanded.  Object-like ``#define`` macros with integer values, enum
-  constants and ``constexpr``/``const`` integer constants are evaluated; any other macro is an opaque
-  (block-uniform) value, a function-like macro used in device code an opaque call (its arguments are still
-  walked).  ``#if`` branches are all read.  Headers are not read at all: device functions, structs and
-  constants that live in included files are unknown (calls become opaque values).
+* **The preprocessor.**  There is none.  Object-like ``#define`` macros with integer values (also ``-D``
+  flags), enum constants and ``constexpr``/``const`` integer constants are evaluated; a macro of the file
+  whose body is an expression (``#define AT(p, i) ((p)[(i) * 16])``) is expanded at its use by substituting
+  the arguments' text, and what it accesses is reported at the use.  Any other macro is an opaque
+  (block-uniform) value, or an opaque call whose arguments are still walked; code produced by macros that
+  expand to declarations or statements (a kernel defined through a macro) is not seen.  ``#if`` branches are
+  all read.  Headers are not read at all: device functions, structs and constants that live in included
+  files are unknown (calls become opaque values).
 * **Names.**  Variables are resolved by name, not by declaration: a local that shadows another local of
   the same name in an inner block is the same variable to this front-end.  Overloads are told apart by
   argument count only; templates are never instantiated (the kernel's written form is analysed, as clang's
@@ -780,6 +783,12 @@ class TSKernelInterpreter(KernelInterpreter):
         if k in ("null", "nullptr"):
             return sympy.Integer(0)
         if k in ("identifier", "qualified_identifier", "type_identifier"):
+            name = self.fe.text_of(c)
+            if k == "identifier" and name in self.fe.macro_text and key(name) not in env.vars \
+                    and self.const(c) is None:
+                done, v = self.fe.expand(name, c, [], self, env, record)  # `#define IDX (threadIdx.x * 2)`
+                if done:
+                    return v
             return self.decl_ref(c, env)
         if k == "field_expression":
             return self.member_ref(c, env, mode, record)
@@ -1032,6 +1041,10 @@ class TSKernelInterpreter(KernelInterpreter):
         if fn is not None and fn.type in ("primitive_type", "sized_type_specifier") and len(args) == 1:
             return self.expr(args[0], env, record=record)  # int(x): a functional cast
         name = self.fe.callee_name(fn)
+        if fn is not None and fn.type == "identifier" and name in self.fe.fn_macros:
+            done, v = self.fe.expand(name, c, args, self, env, record)
+            if done:
+                return v
         if name in ("__syncthreads", "__syncthreads_count", "__syncthreads_and", "__syncthreads_or"):
             for a in args:
                 self.expr(a, env, record=record)
@@ -1135,6 +1148,9 @@ class TreeSitterFrontend:
         self.template_values: dict[str, int] = {}
         self.template_nontype: set[str] = set()
         self._aligns: list[tuple[int, int]] = []
+        self.fn_macros: dict[str, tuple[list[str], str]] = {}  # function-like macros: name -> (params, body)
+        self._span_override: Optional[Span] = None
+        self._expanding: set[str] = set()
         # -D NAME=VALUE from the command line / compile_commands.json
         for i, a in enumerate(self.extra_args):
             d = a[2:] if a.startswith("-D") and len(a) > 2 else (
@@ -1150,6 +1166,8 @@ class TreeSitterFrontend:
         return self.src[n.start_byte:n.end_byte].decode("utf-8", "replace")
 
     def span(self, n: N) -> Span:
+        if self._span_override is not None:
+            return self._span_override
         return Span(self.path, n.start_point[0] + 1, n.start_point[1] + 1, n.end_point[0] + 1, n.end_point[1] + 1)
 
     @staticmethod
@@ -1274,6 +1292,41 @@ class TreeSitterFrontend:
             if len(self.params(f)) == nargs:
                 return f
         return cands[0] if len(cands) == 1 else None
+
+    def expand(self, name: str, use: N, args: list[N], interp: "TSKernelInterpreter", env: Env, record: bool):
+        """Interpret a macro used in device code whose body is an expression: ``STRIDED_READ(p, i)`` with
+        ``#define STRIDED_READ(ptr, i) ((ptr)[(i) * 16])``.  The body, arguments substituted as text, is
+        parsed on its own; what it accesses is reported at the macro's use.  Returns ``(False, None)`` when
+        the macro cannot be expanded (unknown, recursive, not an expression)."""
+        if name in self._expanding or len(self._expanding) > 8:
+            return False, None
+        if name in self.fn_macros:
+            params, body = self.fn_macros[name]
+            if len(params) != len(args) or not body:
+                return False, None
+            texts = {p: "(" + self.text_of(a) + ")" for p, a in zip(params, args)}
+            body = re.sub(r"\b[A-Za-z_]\w*\b", lambda m: texts.get(m.group(0), m.group(0)), body)
+        else:
+            body = self.macro_text.get(name, "")
+        if not body or "#" in body or ";" in body or "{" in body:
+            return False, None
+        snippet = f"int __cudalint_macro = ({body});".encode("utf-8")
+        tree = tree_sitter.Parser(language()).parse(snippet)
+        if tree.root_node.has_error:
+            return False, None
+        init = next((n.child_by_field_name("value") for n in self.walk(tree.root_node) if n.type == "init_declarator"),
+                    None)
+        if init is None:
+            return False, None
+        saved = (self.src, self._span_override)
+        outer = self._span_override or self.span(use)
+        self.src, self._span_override = snippet, outer
+        self._expanding.add(name)
+        try:
+            return True, interp.expr(init, env, record=record)
+        finally:
+            self._expanding.discard(name)
+            self.src, self._span_override = saved
 
     # -- constants
     def macro_type(self, name: str) -> str:
@@ -1425,6 +1478,13 @@ class TreeSitterFrontend:
                     alt = c.child_by_field_name("alternative")
                     if alt is not None:
                         self._collect(alt, kernels, tparams)
+                continue
+            if t == "preproc_function_def":
+                nm, ps, val = (c.child_by_field_name(f) for f in ("name", "parameters", "value"))
+                if nm is not None and ps is not None:
+                    self.fn_macros[self.text_of(nm)] = ([self.text_of(x) for x in ps.named_children
+                                                        if x.type == "identifier"],
+                                                       self.text_of(val).strip() if val is not None else "")
                 continue
             if t == "preproc_def":
                 nm, val = c.child_by_field_name("name"), c.child_by_field_name("value")
