@@ -8,8 +8,8 @@
   ``"cudalint"``, the assumptions as ``relatedInformation`` and, in ``data``, the fix (edits in LSP
   positions).
 * Code actions: the fix as a preferred quickfix, and "Suppress CLxxx on this line" for every finding.
-* Linting runs in a worker thread so the server stays responsive; it never brings the server down: an
-  exception becomes a CL000 diagnostic for the document.
+* Linting runs in a worker process (pebble) so the server stays responsive; it never brings the server
+  down: an exception, a time-out or a crash of libclang itself becomes a CL000 diagnostic for the document.
 
 Positions: cudalint's lines and columns are 1-based and its columns count UTF-8 bytes (clang's); LSP's
 are 0-based and count code units of the negotiated position encoding (UTF-16 unless the client offers
@@ -20,12 +20,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import multiprocessing
 import os
 import re
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Optional, Sequence
 
 from lsprotocol import types as lsp
+from pebble import ProcessExpired, ProcessPool
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 from pygls.workspace.position_codec import PositionCodec
@@ -39,6 +40,8 @@ SOURCE = "cudalint"
 RULE_URL = "https://github.com/cudalint/cudalint/blob/main/rules/{code}.md"
 #: seconds of quiet after the last ``didChange`` before the buffer is linted
 DEBOUNCE_S = 0.3
+#: Seconds one lint of a buffer may take in the worker process before it is abandoned (CL000).
+LINT_TIMEOUT_S = 120.0
 CUDA_EXTENSIONS = (".cu", ".cuh", ".cuda")
 #: language ids linted whatever the file name (an untitled buffer, a header with another extension)
 CUDA_LANGUAGES = ("cuda-cpp", "cuda")
@@ -142,7 +145,7 @@ def _range_from_json(r: dict) -> lsp.Range:
                      end=lsp.Position(line=int(r["end"]["line"]), character=int(r["end"]["character"])))
 
 
-# -- linting (runs in the worker thread)
+# -- linting (runs in the worker process)
 
 
 def lint_document(path: str, text: str) -> list[Diagnostic]:
@@ -173,8 +176,10 @@ class CudalintServer(LanguageServer):
     def __init__(self, debounce: float = DEBOUNCE_S) -> None:
         super().__init__("cudalint", __version__, text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental)
         self.debounce = debounce
-        # one worker: libclang parses one buffer at a time, and stale requests queue behind nothing
-        self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cudalint-lint")
+        # one worker process: libclang parses one buffer at a time, stale requests queue behind nothing, and
+        # a buffer that crashes libclang (a native stack overflow) kills the worker, not the server
+        # ("spawn": a forked copy of a process running an asyncio loop and pygls's threads can deadlock)
+        self.executor = ProcessPool(max_workers=1, context=multiprocessing.get_context("spawn"))
         self.pending: dict[str, asyncio.Task] = {}
         #: uri -> generation; bumped by each change, save and close so that a late result is dropped
         self.generation: dict[str, int] = {}
@@ -188,7 +193,7 @@ class CudalintServer(LanguageServer):
                 task.cancel()
             except RuntimeError:  # the event loop is already closed
                 pass
-        self.executor.shutdown(wait=False, cancel_futures=True)
+        self.executor.stop()
         super().shutdown()
 
     # scheduling
@@ -220,10 +225,13 @@ class CudalintServer(LanguageServer):
             log.warning("cannot read %s from the workspace: %s", uri, e)
             return
         path = document_path(uri)
-        loop = asyncio.get_running_loop()
         try:
-            diags = await loop.run_in_executor(self.executor, lint_document, path, text)
-        except Exception as e:  # noqa: BLE001 - e.g. the executor shut down
+            future = self.executor.schedule(lint_document, args=(path, text), timeout=LINT_TIMEOUT_S)
+            diags = await asyncio.wrap_future(future)
+        except ProcessExpired as e:
+            from .runner import cl000
+            diags = [cl000(path, f"the front-end crashed on this document (worker exit code {e.exitcode})")]
+        except Exception as e:  # noqa: BLE001 - a time-out, or the pool shut down
             from .runner import cl000
             diags = [cl000(path, f"cudalint failed on this document ({type(e).__name__}: {e})")]
         if self.generation.get(uri) != gen:

@@ -226,3 +226,35 @@ def test_which_documents_are_linted():
     assert not server_lsp.is_cuda_document("file:///a/k.cpp", "cpp")
     assert not server_lsp.is_cuda_document("file:///a/k.py", "python")
     assert not server_lsp.is_cuda_document("file:///a/k.cu", "python")
+
+
+def test_a_buffer_that_crashes_libclang_does_not_kill_the_server():
+    """3,000 nested parentheses overflow libclang's parser stack: the worker process dies, the document
+    gets a CL000, and the server goes on linting the next buffer."""
+    import asyncio
+
+    from cudalint.lsp import CudalintServer
+
+    async def go():
+        server = CudalintServer(debounce=0)
+        try:
+            crash = "__global__ void k(float* a){ a[" + "(" * 3000 + "threadIdx.x" + ")" * 3000 + "] = 0; }\n"
+            fut = server.executor.schedule(_lint_document_entry, args=("/tmp/crash.cu", crash))
+            try:
+                await asyncio.wrap_future(fut)
+                crashed = False
+            except Exception as e:  # ProcessExpired
+                crashed = type(e).__name__ == "ProcessExpired"
+            ok = await asyncio.wrap_future(server.executor.schedule(
+                _lint_document_entry, args=("/tmp/ok.cu", "__global__ void k(float* a) { a[32 * threadIdx.x] = 0; }\n")))
+            return crashed, [d.code for d in ok]
+        finally:
+            server.executor.stop()
+
+    crashed, codes = asyncio.run(go())
+    assert crashed and codes == ["CL101"]
+
+
+def _lint_document_entry(path, text):
+    from cudalint.lsp import lint_document
+    return lint_document(path, text)
