@@ -41,7 +41,8 @@ def lint_many(tasks: Iterable[tuple[str, object]], jobs: Optional[int] = None,
         return []
     jobs = min(jobs or default_jobs(), len(tasks))
     out: list[Diagnostic] = []
-    with ProcessPool(max_workers=jobs) as pool:
+    pool = ProcessPool(max_workers=jobs)
+    try:
         futures = [(path, pool.schedule(_lint_worker, args=(path, opts), timeout=timeout))
                    for path, opts in tasks]
         for path, fut in futures:
@@ -54,4 +55,7 @@ def lint_many(tasks: Iterable[tuple[str, object]], jobs: Optional[int] = None,
                                        f"(worker exit code {e.exitcode})"))
             except Exception as e:  # noqa: BLE001 - a worker-side failure must not stop the run
                 out.append(cl000(path, f"cannot lint {path}: internal error ({type(e).__name__}: {e})"))
+    finally:
+        # every result is in: stop the workers without waiting for pebble's join, which polls (~0.1 s)
+        pool.stop()
     return sorted(out, key=Diagnostic.sort_key)
