@@ -346,7 +346,8 @@ class Resolver:
         return RunOptions(select=select, ignore=ignore,
                           settings=Settings(block_dim=o.block_dim or cfg.block_dim, block_dim_source=block_source),
                           extra_args=extra, compile_db=o.compile_db, severity=dict(cfg.severity),
-                          warn_unused_ignores=o.warn_unused_ignores, frontend=o.frontend)
+                          warn_unused_ignores=o.warn_unused_ignores,
+                          frontend=o.frontend if o.frontend != "auto" else cfg.frontend)
 
     def discover(self, paths: Iterable[str]) -> list[str]:
         return discover(paths, self)

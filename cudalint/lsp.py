@@ -148,12 +148,19 @@ def _range_from_json(r: dict) -> lsp.Range:
 # -- linting (runs in the worker process)
 
 
-def lint_document(path: str, text: str) -> list[Diagnostic]:
+def lint_document(path: str, text: str, typing: bool = False) -> list[Diagnostic]:
     """Lint an editor buffer with the configuration that applies to ``path``. Never raises: a failure
-    (a broken configuration file included) becomes a CL000 diagnostic."""
+    (a broken configuration file included) becomes a CL000 diagnostic.
+
+    ``typing``: a lint after an edit. It uses the tree-sitter front-end (about 0.1 s for a 500-line buffer
+    against about 0.4 s for clang; both give the same findings on every fixture, see
+    tests/test_frontend_parity.py), unless the configuration names a front-end; opening and saving use
+    the configured one (clang by default: exact types and headers)."""
     from .runner import cl000, lint_text
     try:
         opts = _options_for(path)
+        if typing and opts.frontend == "auto":
+            opts.frontend = "tree-sitter"
         return lint_text(path, text, opts)
     except Exception as e:  # noqa: BLE001 - the server must survive anything
         log.exception("linting %s failed", path)
@@ -197,27 +204,27 @@ class CudalintServer(LanguageServer):
         super().shutdown()
 
     # scheduling
-    def schedule(self, uri: str, delay: float) -> None:
+    def schedule(self, uri: str, delay: float, typing: bool = False) -> None:
         """Lint ``uri`` after ``delay`` seconds, cancelling a lint still waiting for it."""
         old = self.pending.pop(uri, None)
         if old is not None:
             old.cancel()
         self.generation[uri] = self.generation.get(uri, 0) + 1
         gen = self.generation[uri]
-        self.pending[uri] = asyncio.get_running_loop().create_task(self._lint_later(uri, delay, gen))
+        self.pending[uri] = asyncio.get_running_loop().create_task(self._lint_later(uri, delay, gen, typing))
 
-    async def _lint_later(self, uri: str, delay: float, gen: int) -> None:
+    async def _lint_later(self, uri: str, delay: float, gen: int, typing: bool = False) -> None:
         try:
             if delay > 0:
                 await asyncio.sleep(delay)
-            await self.lint_and_publish(uri, gen)
+            await self.lint_and_publish(uri, gen, typing)
         except asyncio.CancelledError:
             pass
         finally:
             if self.pending.get(uri) is asyncio.current_task():
                 del self.pending[uri]
 
-    async def lint_and_publish(self, uri: str, gen: Optional[int]) -> None:
+    async def lint_and_publish(self, uri: str, gen: Optional[int], typing: bool = False) -> None:
         try:
             doc = self.workspace.get_text_document(uri)
             text, version = doc.source, doc.version
@@ -226,7 +233,7 @@ class CudalintServer(LanguageServer):
             return
         path = document_path(uri)
         try:
-            future = self.executor.schedule(lint_document, args=(path, text), timeout=LINT_TIMEOUT_S)
+            future = self.executor.schedule(lint_document, args=(path, text, typing), timeout=LINT_TIMEOUT_S)
             diags = await asyncio.wrap_future(future)
         except ProcessExpired as e:
             from .runner import cl000
@@ -330,7 +337,7 @@ def make_server(debounce: float = DEBOUNCE_S) -> CudalintServer:
     async def did_change(ls: CudalintServer, params: lsp.DidChangeTextDocumentParams) -> None:
         uri = params.text_document.uri
         if ls.wanted(uri):
-            ls.schedule(uri, ls.debounce)
+            ls.schedule(uri, ls.debounce, typing=True)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE, lsp.SaveOptions(include_text=False))
     async def did_save(ls: CudalintServer, params: lsp.DidSaveTextDocumentParams) -> None:

@@ -258,3 +258,18 @@ def test_a_buffer_that_crashes_libclang_does_not_kill_the_server():
 def _lint_document_entry(path, text):
     from cudalint.lsp import lint_document
     return lint_document(path, text)
+
+
+def test_typing_lints_use_tree_sitter_and_saves_use_clang(tmp_path):
+    from cudalint.lsp import lint_document
+    path = str(tmp_path / "k.cu")
+    text = "__global__ void k(float* a) { a[32 * threadIdx.x] = 0.0f; }\n"
+    (typed,) = lint_document(path, text, typing=True)
+    (saved,) = lint_document(path, text)
+    assert (typed.code, typed.line, typed.column, typed.metrics) == (saved.code, saved.line, saved.column,
+                                                                     saved.metrics)
+    assert any("tree-sitter" in a for a in typed.assumptions)
+    assert not any("tree-sitter" in a for a in saved.assumptions)
+    (tmp_path / ".cudalint.toml").write_text('frontend = "clang"\n')  # a configured front-end wins
+    (typed,) = lint_document(path, text, typing=True)
+    assert not any("tree-sitter" in a for a in typed.assumptions)
