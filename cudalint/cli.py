@@ -12,11 +12,10 @@ from collections import Counter
 from typing import Optional, Sequence
 
 from . import __version__
-from .analysis.context import Settings
 from .diagnostics import Diagnostic, Severity
 from .rules import CL000, all_rules
 from .rules.pages import rule_page
-from .runner import RunOptions, UsageError, failing, lint_paths
+from .runner import UsageError, failing
 
 
 class _Parser(argparse.ArgumentParser):

@@ -299,13 +299,12 @@ def _lint_file(path: str, opts: RunOptions, rules: Optional[list[Rule]], text: O
 
 
 def lint_paths(paths: Iterable[str], opts: Optional[RunOptions] = None) -> list[Diagnostic]:
-    """Lint files and directories; raises :class:`UsageError` for a missing path."""
+    """Lint files and directories with one set of options, in worker processes (:mod:`cudalint.parallel`);
+    raises :class:`UsageError` for a missing path.  The CLI uses :class:`cudalint.config.Resolver`, which
+    gives each file the configuration that applies to it."""
+    from .parallel import lint_many
     opts = opts or RunOptions()
-    rules = all_rules()
-    out: list[Diagnostic] = []
-    for f in discover(paths):
-        out.extend(lint_file(f, opts, rules))
-    return sorted(out, key=Diagnostic.sort_key)
+    return lint_many([(f, opts) for f in discover(paths)])
 
 
 def failing(diags: list[Diagnostic], threshold: Severity = Severity.INFO) -> bool:

@@ -1,7 +1,5 @@
 """The warp model on its own: lanes, sectors, banks, residues (exact values from DESIGN.md §3)."""
 
-import sympy
-
 from cudalint.analysis.symbols import BDIM, BID, TID, Symbols
 from cudalint.analysis.warp import (
     LaunchShape, bank_ways, global_cost, picture, sectors, shared_cost,

@@ -26,7 +26,6 @@ provenance of its pointers as seen at that point of the function.
 from __future__ import annotations
 
 import ctypes
-import os
 import re
 from dataclasses import dataclass, field, replace
 from typing import Optional
@@ -502,7 +501,6 @@ class HostAnalysis:
 
     def copy_call(self, c: ci.Cursor, name: str, args: list, env: HostEnv, ctx: _Fn) -> None:
         dst_i, src_i, kind_i, stream_i, default_kind = COPY_APIS[name]
-        ptrs: dict[str, Optional[ci.Cursor]] = {}
         provs: dict[str, Optional[Provenance]] = {}
         texts: dict[str, str] = {}
         kind: Optional[int] = default_kind

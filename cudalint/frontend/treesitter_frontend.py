@@ -42,7 +42,7 @@ import tree_sitter_cuda
 
 from ..analysis.symbols import BUILTINS, WARP_SIZE, Symbols
 from ..model import (
-    Access, AddressSpace, ArrayDecl, AsyncCopy, Barrier, Division, Exit, Kernel, LaunchSite, Span,
+    Access, AddressSpace, ArrayDecl, Barrier, Division, Exit, Kernel, LaunchSite, Span,
     TranslationUnitModel,
 )
 from .clang_frontend import _OPERATORS, MAX_INLINE_DEPTH, Env, KernelInterpreter, Pointer
@@ -1546,7 +1546,6 @@ class TreeSitterFrontend:
             return
         name = self.fn_name(c)
         if "__global__" in quals:
-            fd = c.child_by_field_name("declarator")
             kernels.append((c, Kernel(name=name, span=self.span(c.parent if c.parent is not None and
                                                                c.parent.type == "template_declaration" else c),
                                       params=[p for p, _ in self.params(c)]), tparams))

@@ -40,7 +40,6 @@ class SlowIntDivMod(Rule):
                 if not d.dividend_varying:
                     continue  # computed once per thread from block-uniform values and hoisted
                 op = "division" if d.op == "/" else "modulo"
-                shift = ">>" if d.op == "/" else "&"
                 if d.divisor == WARP_SIZE:
                     sev, ratio = Severity.WARNING, RATIO_WARPSIZE
                     msg = (f"integer {op} by `warpSize`: warpSize is read from a register at run time, so "
