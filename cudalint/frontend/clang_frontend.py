@@ -295,92 +295,77 @@ class KernelInterpreter:
                 continue
             env.vars[key] = self.opaque(str(key[3]), cond, *vals)
 
-    def assigned_in(self, c: ci.Cursor) -> set:
-        """Keys of local variables assigned anywhere under ``c``."""
-        out = set()
-        for n in c.walk_preorder():
-            if n.kind in (K.BINARY_OPERATOR, K.COMPOUND_ASSIGNMENT_OPERATOR) and (
-                    n.kind == K.COMPOUND_ASSIGNMENT_OPERATOR or n.binary_operator == ci.BinaryOperator.Assign):
-                lhs = _strip(next(n.get_children()))
-                if lhs.kind == K.DECL_REF_EXPR and lhs.referenced is not None:
-                    out.add(decl_key(lhs.referenced))
-            elif n.kind == K.UNARY_OPERATOR:
-                toks = [t.spelling for t in n.get_tokens()]
-                if toks and (toks[0] in ("++", "--") or toks[-1] in ("++", "--")):
-                    kids = list(n.get_children())
-                    if kids:
-                        lhs = _strip(kids[0])
-                        if lhs.kind == K.DECL_REF_EXPR and lhs.referenced is not None:
-                            out.add(decl_key(lhs.referenced))
-        return out
-
-    def induction_step(self, body_nodes: list[ci.Cursor], key, env: Env, modified: set) -> Optional[sympy.Expr]:
-        """If every update of ``key`` in the loop adds a loop-invariant amount, return that amount."""
-        step = None
-        for root in body_nodes:
-            for n in root.walk_preorder():
-                upd = None
-                if n.kind == K.COMPOUND_ASSIGNMENT_OPERATOR:
-                    lhs, rhs = list(n.get_children())
-                    lhs = _strip(lhs)
-                    if lhs.kind == K.DECL_REF_EXPR and lhs.referenced is not None and decl_key(lhs.referenced) == key:
-                        op = n.binary_operator
-                        if op not in (ci.BinaryOperator.AddAssign, ci.BinaryOperator.SubAssign):
-                            return None
-                        if self.refs(rhs) & modified:
-                            return None
-                        v = self.expr(rhs, env.copy(), record=False)
-                        if not isinstance(v, sympy.Basic):
-                            return None
-                        upd = v if op == ci.BinaryOperator.AddAssign else -v
-                elif n.kind == K.BINARY_OPERATOR and n.binary_operator == ci.BinaryOperator.Assign:
-                    lhs, rhs = list(n.get_children())
-                    lhs = _strip(lhs)
-                    if lhs.kind == K.DECL_REF_EXPR and lhs.referenced is not None and decl_key(lhs.referenced) == key:
-                        return None
-                elif n.kind == K.UNARY_OPERATOR:
-                    kids = list(n.get_children())
-                    toks = [t.spelling for t in n.get_tokens()]
-                    if kids and toks and ("++" in (toks[0], toks[-1]) or "--" in (toks[0], toks[-1])):
-                        lhs = _strip(kids[0])
-                        if lhs.kind == K.DECL_REF_EXPR and lhs.referenced is not None and decl_key(lhs.referenced) == key:
-                            upd = sympy.Integer(1 if "++" in (toks[0], toks[-1]) else -1)
-                if upd is not None:
-                    if step is not None and step != upd:
-                        return None
-                    step = upd
-        return step
-
-    def pow2_updates(self, roots: list[ci.Cursor], key) -> bool:
-        """Whether every update of ``key`` in the loop keeps a power of two a power of two
-        (``*= 2``, ``<<= 1``, ``>>= 1``, ``/= 2``, ``v = v * 2``...)."""
+    def loop_updates(self, roots: list[ci.Cursor]) -> dict:
+        """One walk over a loop's body and increment: for every local variable assigned there, the list of
+        its updates as ``(form, node, rhs, op)``, form being "assign", "compound" or "incdec"
+        (``op``: the compound operator, or +1/-1 for ``++``/``--``)."""
+        out: dict = {}
         B = ci.BinaryOperator
         for root in roots:
             for n in root.walk_preorder():
-                if n.kind == K.COMPOUND_ASSIGNMENT_OPERATOR:
+                k = n.kind
+                if k == K.COMPOUND_ASSIGNMENT_OPERATOR or (k == K.BINARY_OPERATOR and n.binary_operator == B.Assign):
                     lhs, rhs = list(n.get_children())
                     lhs = _strip(lhs)
-                    if lhs.kind == K.DECL_REF_EXPR and lhs.referenced is not None and decl_key(lhs.referenced) == key:
-                        v = evaluate_int(rhs)
-                        op = n.binary_operator
-                        if op in (B.ShlAssign, B.ShrAssign) and v is not None:
-                            continue
-                        if op in (B.MulAssign, B.DivAssign) and v is not None and v > 0 and v & (v - 1) == 0:
-                            continue
-                        return False
-                elif n.kind == K.BINARY_OPERATOR and n.binary_operator == B.Assign:
-                    lhs, rhs = list(n.get_children())
-                    lhs = _strip(lhs)
-                    if lhs.kind == K.DECL_REF_EXPR and lhs.referenced is not None and decl_key(lhs.referenced) == key:
-                        r = _strip(rhs)
-                        if r.kind == K.BINARY_OPERATOR and r.binary_operator in (B.Mul, B.Div, B.Shl, B.Shr):
-                            a, b = list(r.get_children())
-                            a = _strip(a)
-                            bv = evaluate_int(b)
-                            if a.kind == K.DECL_REF_EXPR and a.referenced is not None and decl_key(a.referenced) == key \
-                                    and bv is not None and bv > 0 and (r.binary_operator in (B.Shl, B.Shr) or bv & (bv - 1) == 0):
-                                continue
-                        return False
+                    if lhs.kind == K.DECL_REF_EXPR and lhs.referenced is not None:
+                        form = "compound" if k == K.COMPOUND_ASSIGNMENT_OPERATOR else "assign"
+                        op = n.binary_operator if form == "compound" else None
+                        out.setdefault(decl_key(lhs.referenced), []).append((form, n, rhs, op))
+                elif k == K.UNARY_OPERATOR:
+                    toks = [t.spelling for t in n.get_tokens()]
+                    if toks and (toks[0] in ("++", "--") or toks[-1] in ("++", "--")):
+                        kids = list(n.get_children())
+                        lhs = _strip(kids[0]) if kids else None
+                        if lhs is not None and lhs.kind == K.DECL_REF_EXPR and lhs.referenced is not None:
+                            delta = 1 if "++" in (toks[0], toks[-1]) else -1
+                            out.setdefault(decl_key(lhs.referenced), []).append(("incdec", n, None, delta))
+        return out
+
+    def induction_step(self, updates: list, env: Env, modified: set) -> Optional[sympy.Expr]:
+        """If every update adds a loop-invariant amount (``+=``, ``-=``, ``++``, ``--``), return it."""
+        step = None
+        B = ci.BinaryOperator
+        for form, _n, rhs, op in updates:
+            if form == "assign":
+                return None
+            if form == "incdec":
+                upd = sympy.Integer(op)
+            else:
+                if op not in (B.AddAssign, B.SubAssign) or self.refs(rhs) & modified:
+                    return None
+                v = self.expr(rhs, env.copy(), record=False)
+                if not isinstance(v, sympy.Basic):
+                    return None
+                upd = v if op == B.AddAssign else -v
+            if step is not None and step != upd:
+                return None
+            step = upd
+        return step
+
+    def pow2_updates(self, updates: list, key) -> bool:
+        """Whether every update keeps a power of two a power of two
+        (``*= 2``, ``<<= 1``, ``>>= 1``, ``/= 2``, ``v = v * 2``...)."""
+        B = ci.BinaryOperator
+        for form, _n, rhs, op in updates:
+            if form == "compound":
+                v = evaluate_int(rhs)
+                if op in (B.ShlAssign, B.ShrAssign) and v is not None:
+                    continue
+                if op in (B.MulAssign, B.DivAssign) and v is not None and v > 0 and v & (v - 1) == 0:
+                    continue
+                return False
+            if form == "assign":
+                r = _strip(rhs)
+                if r.kind == K.BINARY_OPERATOR and r.binary_operator in (B.Mul, B.Div, B.Shl, B.Shr):
+                    a, b = list(r.get_children())
+                    a = _strip(a)
+                    bv = evaluate_int(b)
+                    if a.kind == K.DECL_REF_EXPR and a.referenced is not None and decl_key(a.referenced) == key \
+                            and bv is not None and bv > 0 and (r.binary_operator in (B.Shl, B.Shr) or bv & (bv - 1) == 0):
+                        continue
+                return False
+            if form == "incdec":
+                return False
         return True
 
     def refs(self, c: ci.Cursor) -> set:
@@ -421,7 +406,8 @@ class KernelInterpreter:
             body, cond = kids[0], kids[1:]
         for s in init:
             self.stmt(s, env)
-        modified = self.assigned_in(body) | set().union(*(self.assigned_in(x) for x in inc)) if (inc or True) else set()
+        updates = self.loop_updates(inc + [body])
+        modified = set(updates)
         trip = self.symbols.trip(c.location.line)
         loop_env = env.copy()
         for key in modified:
@@ -431,10 +417,10 @@ class KernelInterpreter:
             if not isinstance(v0, sympy.Basic):
                 loop_env.vars[key] = self.opaque(str(key[3]), v0)
                 continue
-            step = self.induction_step(inc + [body], key, env, modified)
+            step = self.induction_step(updates[key], env, modified)
             if step is not None:
                 loop_env.vars[key] = v0 + step * trip
-            elif self.symbols.is_pow2(v0) and self.pow2_updates(inc + [body], key):
+            elif self.symbols.is_pow2(v0) and self.pow2_updates(updates[key], key):
                 loop_env.vars[key] = self.symbols.opaque(str(key[3]), varying=self.symbols.is_varying(v0), pow2=True)
             else:
                 loop_env.vars[key] = self.symbols.opaque(str(key[3]), varying=True)
@@ -443,7 +429,7 @@ class KernelInterpreter:
         for key in modified:
             if key in env.vars and isinstance(loop_env.vars.get(key), sympy.Symbol) \
                     and loop_env.vars[key] in self.symbols.varying and loop_env.vars[key] not in self.symbols.pow2:
-                if not self.symbols.is_varying(env.vars[key]) and not self._assigned_varying(body, inc, key, probe, modified):
+                if not self.symbols.is_varying(env.vars[key]) and not self._assigned_varying(updates[key], key, probe, modified):
                     u = self.symbols.opaque(str(key[3]), varying=False)
                     loop_env.vars[key] = u
         if c.kind == K.CXX_FOR_RANGE_STMT:
@@ -468,27 +454,20 @@ class KernelInterpreter:
             if key in env.vars:
                 env.vars[key] = self.opaque(str(key[3]), loop_env.vars.get(key), env.vars[key])
 
-    def _assigned_varying(self, body, inc, key, env: Env, modified) -> bool:
-        """Whether any value assigned to ``key`` inside the loop is thread-varying (evaluated once, with
-        every modified variable taken as uniform unless it starts varying)."""
-        for root in [body] + list(inc):
-            for n in root.walk_preorder():
-                rhs = None
-                if n.kind in (K.BINARY_OPERATOR, K.COMPOUND_ASSIGNMENT_OPERATOR):
-                    if n.kind == K.BINARY_OPERATOR and n.binary_operator != ci.BinaryOperator.Assign:
-                        continue
-                    lhs, rhs = list(n.get_children())
-                    lhs = _strip(lhs)
-                    if not (lhs.kind == K.DECL_REF_EXPR and lhs.referenced is not None
-                            and decl_key(lhs.referenced) == key):
-                        continue
-                    v = self.expr(rhs, env.copy(), record=False)
-                    if v is None or (isinstance(v, sympy.Basic) and self.symbols.is_varying(v)):
-                        # varying only because of another modified var that is itself uniform?
-                        deps = self.refs(rhs) & modified
-                        if v is not None and deps and all(not self.symbols.is_varying(env.vars[d]) for d in deps if d in env.vars and d != key):
-                            continue
-                        return True
+    def _assigned_varying(self, updates: list, key, env: Env, modified) -> bool:
+        """Whether any value assigned in ``updates`` is thread-varying (evaluated once, with every modified
+        variable taken as uniform unless it starts varying)."""
+        for form, _n, rhs, _op in updates:
+            if form == "incdec":
+                continue
+            v = self.expr(rhs, env.copy(), record=False)
+            if v is None or (isinstance(v, sympy.Basic) and self.symbols.is_varying(v)):
+                # varying only because of another modified var that is itself uniform?
+                deps = self.refs(rhs) & modified
+                if v is not None and deps and all(not self.symbols.is_varying(env.vars[d])
+                                                  for d in deps if d in env.vars and d != key):
+                    continue
+                return True
         return False
 
     # ---- expressions
