@@ -21,7 +21,7 @@ FIXTURES = sorted((ROOT / "fixtures").rglob("*.cu"))
 @lru_cache(maxsize=None)
 def analysed(path: Path):
     """Findings and model of a fixture, computed once for all the tests below."""
-    return analyse_file(str(path), RunOptions())
+    return analyse_file(str(path), RunOptions(warn_unused_ignores=True))
 
 
 def _id(p: Path) -> str:
