@@ -151,7 +151,11 @@ def _check(args: argparse.Namespace) -> int:
         out = format_text(diags, len(files))
     if args.statistics:
         counts = Counter((d.code, d.name) for d in diags)
-        out += "".join(f"{n:5d}\t{code}\t[{name}]\n" for (code, name), n in sorted(counts.items()))
+        table = "".join(f"{n:5d}\t{code}\t[{name}]\n" for (code, name), n in sorted(counts.items()))
+        if args.format == "text":
+            out += table
+        else:
+            sys.stderr.write(table)  # keep json/sarif/github output machine-readable
     if fixed_msg and args.format == "text":
         out = fixed_msg + out
     elif fixed_msg:

@@ -144,3 +144,11 @@ def test_fail_on_sets_the_failing_severity(tmp_path, capsys):
     f.write_text("__global__ void k(float* a) { a[32 * threadIdx.x] = 0.0f; }\n")  # CL101 warning
     assert run(["check", "--fail-on", "warning", str(f)], capsys)[0] == 1
     assert run(["check", "--fail-on", "error", str(f)], capsys)[0] == 0
+
+
+def test_statistics_keep_json_parseable(tree, capsys):
+    code, out, err = run(["check", "--format", "json", "--statistics", str(tree / "src")], capsys)
+    assert [d["code"] for d in json.loads(out)] == ["CL101"]
+    assert err == "    1\tCL101\t[uncoalesced-global-access]\n"
+    code, out, err = run(["check", "--statistics", str(tree / "src")], capsys)
+    assert out.endswith("in 2 files.\n    1\tCL101\t[uncoalesced-global-access]\n")
