@@ -78,6 +78,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="exit 1 only for findings of this severity or above (default: any finding)")
     c.add_argument("--jobs", "-j", type=_positive_int, metavar="N",
                    help="files linted in N worker processes (default: the CPU count)")
+    c.add_argument("--cache-dir", metavar="DIR", default=None,
+                   help="folder of the per-file result cache (default: .cudalint_cache)")
+    c.add_argument("--no-cache", action="store_true", help="lint every file again, ignoring the cache")
     c.add_argument("-p", dest="build_dir", metavar="BUILD_DIR", help="folder holding compile_commands.json")
     c.add_argument("--frontend", choices=["auto", "clang", "tree-sitter"], default="auto",
                    help="clang (libclang), tree-sitter (no type information), or auto: clang, and tree-sitter "
@@ -124,7 +127,9 @@ def _check(args: argparse.Namespace) -> int:
                                   warn_unused_ignores=args.warn_unused_ignores, config=args.config,
                                   frontend=args.frontend))
     files = discover(args.paths, resolver)
-    diags = resolver.lint(files, jobs=args.jobs)
+    from .cache import DEFAULT_DIR, Cache
+    cache = None if args.no_cache else Cache(args.cache_dir or DEFAULT_DIR)
+    diags = resolver.lint(files, jobs=args.jobs, cache=cache)
     fixed_msg = ""
     if args.fix or args.diff:
         report = fixes.plan(diags, resolver.options_for)
@@ -137,7 +142,7 @@ def _check(args: argparse.Namespace) -> int:
             return 1 if report.applied and not args.exit_zero else 0
         fixes.write(report)
         again = sorted({plan.path for plan in report.applied})
-        diags = sorted([d for d in diags if d.path not in again] + resolver.lint(again, jobs=args.jobs), key=Diagnostic.sort_key)
+        diags = sorted([d for d in diags if d.path not in again] + resolver.lint(again, jobs=args.jobs, cache=cache), key=Diagnostic.sort_key)
         fixed_msg = report.summary()
     if args.format == "json":
         out = json.dumps([d.to_json() for d in diags], indent=2) + "\n"

@@ -353,12 +353,13 @@ class Resolver:
         return discover(paths, self)
 
     def lint(self, files: Iterable[str], jobs: Optional[int] = None,
-             timeout: Optional[float] = None) -> list[Diagnostic]:
+             timeout: Optional[float] = None, cache=None) -> list[Diagnostic]:
         """Lint ``files`` (already discovered), each with its own configuration, in ``jobs`` worker
-        processes (default: the CPU count) with a per-file time limit (see :mod:`cudalint.parallel`)."""
+        processes (default: the CPU count) with a per-file time limit (see :mod:`cudalint.parallel`),
+        reusing valid entries of ``cache`` (:class:`cudalint.cache.Cache`) when given."""
         from .parallel import DEFAULT_FILE_TIMEOUT, lint_many
         return lint_many([(f, self.options_for(f)) for f in files], jobs=jobs,
-                         timeout=timeout or DEFAULT_FILE_TIMEOUT)
+                         timeout=timeout or DEFAULT_FILE_TIMEOUT, cache=cache)
 
 
 # -- discovery

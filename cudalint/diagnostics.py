@@ -87,3 +87,17 @@ class Diagnostic:
 
     def to_text(self) -> str:
         return f"{self.path}:{self.line}:{self.column}: {self.code} [{self.name}] {self.message}"
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> "Diagnostic":
+        """The inverse of :meth:`to_json` (used by the result cache). Raises KeyError/ValueError."""
+        fix = None
+        if d.get("fix"):
+            f = d["fix"]
+            fix = Fix(message=f["message"], applicability=f.get("applicability", "safe"), edits=tuple(
+                Edit(e["location"]["row"], e["location"]["column"], e["end_location"]["row"],
+                     e["end_location"]["column"], e["content"]) for e in f["edits"]))
+        return cls(code=d["code"], name=d["name"], severity=Severity(d["severity"]), path=d["path"],
+                   line=d["line"], column=d["column"], end_line=d["end_line"], end_column=d["end_column"],
+                   message=d["message"], kernel=d.get("kernel"), metrics=dict(d.get("metrics") or {}),
+                   assumptions=list(d.get("assumptions") or []), fix=fix)

@@ -203,3 +203,5 @@ class TranslationUnitModel:
     copies: list[AsyncCopy] = field(default_factory=list)
     #: which front-end built the model: "clang" or "tree-sitter"
     frontend: str = "clang"
+    #: every file the translation unit included (absolute paths), for the result cache
+    dependencies: list[str] = field(default_factory=list)

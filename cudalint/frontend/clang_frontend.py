@@ -929,6 +929,7 @@ class ClangFrontend:
                     model.missing_includes.append(m.group(1))
                 else:
                     model.errors.append((d.location.line, d.spelling))
+        model.dependencies = sorted({inc.include.name for inc in tu.get_includes() if inc.include is not None})
         return model, tu
 
     def source_text(self, c: ci.Cursor) -> str:

@@ -1,0 +1,80 @@
+"""Per-file result cache (like ruff's ``.ruff_cache``).
+
+An entry is keyed by the file's path as given, its bytes, the run's options (rules selected, blockDim,
+include paths, defines, front-end...) and cudalint's version.  It stores the findings and every file the
+translation unit included (headers: path, mtime in ns, size); a hit is used only while each of those is
+unchanged, so editing a header re-lints the files that include it.  Files with an unresolved ``#include``
+or a CL000 are never cached (the missing header may appear).  Entries are written atomically (a temporary
+file in the cache folder, then ``os.replace``), so runs sharing a cache never see half an entry; the worst
+two concurrent runs can do is both compute the same entry.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Optional
+
+from . import __version__
+from .diagnostics import Diagnostic
+
+DEFAULT_DIR = ".cudalint_cache"
+
+
+def _stamp(path: str) -> Optional[list]:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return [path, st.st_mtime_ns, st.st_size]
+
+
+class Cache:
+    def __init__(self, root: str | os.PathLike = DEFAULT_DIR):
+        self.root = Path(root) / __version__
+
+    def key(self, path: str, opts) -> Optional[str]:
+        """The entry key of ``path`` linted with ``opts``; None when the file cannot be read."""
+        try:
+            data = Path(path).read_bytes()
+        except OSError:
+            return None
+        h = hashlib.sha256()
+        for part in (__version__, path, repr(opts)):
+            h.update(part.encode())
+            h.update(b"\0")
+        h.update(data)
+        return h.hexdigest()
+
+    def get(self, key: str) -> Optional[list[Diagnostic]]:
+        try:
+            entry = json.loads((self.root / key[:2] / key).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        for dep in entry.get("dependencies", []):
+            if _stamp(dep[0]) != dep:
+                return None
+        try:
+            return [Diagnostic.from_json(d) for d in entry["diagnostics"]]
+        except (KeyError, TypeError, ValueError):
+            return None
+
+    def put(self, key: str, diags: list[Diagnostic], dependencies: list[str]) -> None:
+        stamps = [_stamp(p) for p in dependencies]
+        if any(s is None for s in stamps):
+            return
+        folder = self.root / key[:2]
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            gitignore = Path(self.root).parent / ".gitignore"
+            if not gitignore.exists():
+                gitignore.write_text("# created by cudalint\n*\n")
+            fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-")
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                json.dump({"dependencies": stamps, "diagnostics": [d.to_json() for d in diags]}, fh)
+            os.replace(tmp, folder / key)
+        except OSError:
+            pass  # a read-only or full disk: the cache is only an optimisation

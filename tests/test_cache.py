@@ -1,0 +1,72 @@
+"""The per-file result cache: hits skip linting, any change to the file, a header it includes, the options
+or cudalint's version misses; broken or concurrent entries are harmless."""
+
+import json
+from pathlib import Path
+
+from cudalint.cache import Cache
+from cudalint.cli import main
+from cudalint.runner import RunOptions
+
+KERNEL = '#include "stride.h"\n__global__ void k(float* a) {\n    a[STRIDE * threadIdx.x] = 0.0f;\n}\n'
+
+
+def check(capsys, *args):
+    code = main(["check", "--format", "json", *args])
+    return code, json.loads(capsys.readouterr().out)
+
+
+def setup(tmp_path):
+    (tmp_path / "stride.h").write_text("#define STRIDE 32\n")
+    f = tmp_path / "k.cu"
+    f.write_text(KERNEL)
+    return f, tmp_path / "cache"
+
+
+def test_hit_returns_the_same_findings_without_linting(tmp_path, capsys, monkeypatch):
+    f, cache = setup(tmp_path)
+    _, first = check(capsys, "--cache-dir", str(cache), str(f))
+    assert [(d["code"], d["metrics"]["sectors_per_request"]) for d in first] == [("CL101", 32)]
+    import cudalint.parallel as par
+
+    def boom(*a, **k):
+        raise AssertionError("linted again despite a valid cache entry")
+    monkeypatch.setattr(par, "ProcessPool", boom)
+    _, second = check(capsys, "--cache-dir", str(cache), str(f))
+    assert second == first
+
+
+def test_changes_to_the_file_a_header_or_the_options_miss(tmp_path, capsys):
+    f, cache = setup(tmp_path)
+    check(capsys, "--cache-dir", str(cache), str(f))
+    (tmp_path / "stride.h").write_text("#define STRIDE 2\n")  # header edited: re-lint
+    _, got = check(capsys, "--cache-dir", str(cache), str(f))
+    assert got[0]["metrics"]["sectors_per_request"] == 8
+    _, got = check(capsys, "--cache-dir", str(cache), "--ignore", "CL101", str(f))  # other options
+    assert got == []
+    f.write_text(KERNEL.replace("STRIDE * ", ""))  # file edited
+    _, got = check(capsys, "--cache-dir", str(cache), str(f))
+    assert got == []
+
+
+def test_no_cache_and_corrupt_entries(tmp_path, capsys):
+    f, cache = setup(tmp_path)
+    check(capsys, "--cache-dir", str(cache), str(f))
+    entries = [p for p in cache.rglob("*") if p.is_file() and p.name != ".gitignore"]
+    assert len(entries) == 1
+    entries[0].write_text("{ not json")
+    _, got = check(capsys, "--cache-dir", str(cache), str(f))
+    assert [d["code"] for d in got] == ["CL101"]
+    assert (cache / ".gitignore").read_text().endswith("*\n")
+    nocache = tmp_path / "unused"
+    check(capsys, "--no-cache", "--cache-dir", str(nocache), str(f))
+    assert not nocache.exists()
+
+
+def test_files_with_unresolved_includes_are_not_cached(tmp_path):
+    f = tmp_path / "m.cu"
+    f.write_text('#include "missing.h"\n__global__ void k(float* a) { a[2 * threadIdx.x] = 0; }\n')
+    c = Cache(tmp_path / "cache")
+    from cudalint.parallel import lint_many
+    lint_many([(str(f), RunOptions())], cache=c)
+    assert not any(p.is_file() and p.name != ".gitignore" for p in (tmp_path / "cache").rglob("*"))
