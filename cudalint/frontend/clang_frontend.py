@@ -1134,8 +1134,34 @@ class ClangFrontend:
                     targs = tuple(vals)
                 except Exception:
                     targs = ()
-            model.launches.append(LaunchSite(kernel=n.spelling, grid=grid, block=block, shared_mem=shmem,
+            name = n.spelling
+            if not name:
+                # A launch inside a template whose arguments depend on its parameters (``k<T, 256><<<...>>>``
+                # in ``template <class T> void run()``): the callee is an unresolved overload reference; take
+                # the kernel's name from it and the explicit template arguments that follow it (an integral
+                # argument clang can evaluate, else the type's spelling; ``?`` where neither is known).
+                name, targs = self._dependent_callee(n)
+            model.launches.append(LaunchSite(kernel=name, grid=grid, block=block, shared_mem=shmem,
                                              stream=stream, span=span_of(n, self.path), template_args=targs))
+
+    def _dependent_callee(self, call: ci.Cursor) -> tuple[str, tuple]:
+        callee = next(iter(call.get_children()), None)
+        while callee is not None and callee.kind == K.UNEXPOSED_EXPR:
+            callee = next(iter(callee.get_children()), None)
+        if callee is None:
+            return "", ()
+        kids = list(callee.get_children())
+        ref = next((i for i, ch in enumerate(kids) if ch.kind == K.OVERLOADED_DECL_REF), None)
+        if ref is None:
+            return callee.spelling or "", ()
+        vals: list = []
+        for ch in kids[ref + 1:]:
+            if ch.kind == K.TYPE_REF:
+                vals.append(ch.spelling)  # a dependent type (`T`): no size known, the kernel assumes 4 bytes
+            else:
+                v = self._int(ch, {})
+                vals.append(v if v is not None else "?")
+        return kids[ref].spelling, tuple(vals)
 
     # -- kernels
     def interpret(self, cur: ci.Cursor, kernel: Kernel, launches: list[LaunchSite]) -> None:

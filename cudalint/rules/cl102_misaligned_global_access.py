@@ -46,8 +46,9 @@ class MisalignedGlobalAccess(Rule):
                     why = f"its offset is {cost.worst_residue} bytes past a 32-byte sector boundary"
                     fix = "shift the index to a multiple of 32 bytes or pad the array's start"
                 else:
-                    names = ", ".join(f"`{n}`" for n in runtime) or "a run-time value"
-                    why = f"the run-time offset {names} need not be a multiple of 32 bytes"
+                    names = ", ".join(f"`{n}`" for n in runtime)
+                    why = (f"the run-time offset {names} need not be a multiple of 32 bytes" if names
+                           else "a run-time part of the offset need not be a multiple of 32 bytes")
                     fix = ("keep offsets a multiple of 32 bytes (e.g. round to 8 floats) or load the aligned "
                            "block and shift in registers/shared memory")
                 msg = (f"misaligned global {acc.kind} of `{acc.array.name}`: {why}; a warp touches up to "

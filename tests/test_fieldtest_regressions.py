@@ -1,0 +1,82 @@
+"""Regressions found by running cudalint on public CUDA samples (reproductions written from scratch)."""
+
+from pathlib import Path
+
+from cudalint.runner import RunOptions, build_model, lint_file
+
+
+def lint(tmp_path: Path, src: str):
+    p = tmp_path / "k.cu"
+    p.write_text(src)
+    return lint_file(str(p), RunOptions())
+
+
+OFFSET_KERNEL = """
+template <class T, unsigned int B>
+__global__ void addOffset(T *out, const T *in) {
+  unsigned int i = blockIdx.x * (B * 2) + threadIdx.x;
+  out[i] = in[i + B];
+}
+"""
+
+
+def test_launch_inside_a_template_host_function_binds_shape_and_template_arguments(tmp_path):
+    # `k<T, 256><<<g, 256>>>` in `template <class T> void run()` is a dependent call: its name and its
+    # integral template argument must still be found, so B = 256 (1024 bytes: aligned) and blockDim = 256.
+    src = OFFSET_KERNEL + """
+template <class T>
+void run(T *out, const T *in, int blocks) {
+  addOffset<T, 256><<<blocks, 256>>>(out, in);
+}
+template void run<float>(float *, const float *, int);
+"""
+    p = tmp_path / "k.cu"
+    p.write_text(src)
+    model, _ = build_model(str(p), src, RunOptions())
+    site = next(s for s in model.launches if s.kernel == "addOffset")
+    assert site.block == (256, 1, 1)
+    assert site.template_args == ("T", 256)
+    assert [d.code for d in lint_file(str(p), RunOptions())] == []
+
+
+def test_launch_in_template_host_function_with_unaligned_argument_still_reported(tmp_path):
+    src = OFFSET_KERNEL + """
+template <class T>
+void run(T *out, const T *in, int blocks) {
+  addOffset<T, 3><<<blocks, 256>>>(out, in);
+}
+"""
+    diags = lint(tmp_path, src)
+    # B = 3: `in[i + 3]` is 12 bytes past a sector, and the block base 6*blockIdx.x floats is too
+    assert {d.code for d in diags} == {"CL102"}
+    assert any("load of `in`" in d.message for d in diags)
+
+
+def test_modulo_by_a_product_of_run_time_powers_of_two(tmp_path):
+    # `t % (2 * s)` with s doubled each trip divides by a run-time power of two, like `t % s`.
+    src = """
+__global__ void tree(float *buf) {
+  unsigned int t = threadIdx.x;
+  for (unsigned int s = 1; s < blockDim.x; s *= 2) {
+    if (t % (2 * s) == 0) buf[t] += 1.0f;
+    __syncthreads();
+  }
+}
+"""
+    diags = [d for d in lint(tmp_path, src) if d.code == "CL501"]
+    assert len(diags) == 1 and diags[0].line == 5 and "(2 * s)" in diags[0].message
+
+
+def test_cl102_message_without_a_named_run_time_value_reads_well(tmp_path):
+    src = """
+__global__ void tree(float *buf) {
+  unsigned int t = threadIdx.x;
+  for (unsigned int s = 1; s < blockDim.x; s *= 2) {
+    buf[t] += buf[t + s];
+    __syncthreads();
+  }
+}
+"""
+    (d,) = [d for d in lint(tmp_path, src) if d.code == "CL102"]
+    assert "offset a run-time value" not in d.message
+    assert "a run-time part of the offset need not be a multiple of 32 bytes" in d.message
