@@ -1,7 +1,7 @@
 """Per-file result cache (like ruff's ``.ruff_cache``).
 
 An entry is keyed by the file's path as given, its bytes, the run's options (rules selected, blockDim,
-include paths, defines, front-end...) and cudalint's version.  It stores the findings and every file the
+include paths, defines, front-end...) and cudalint's code (its version and a fingerprint of its files).  It stores the findings and every file the
 translation unit included (headers: path, mtime in ns, size); a hit is used only while each of those is
 unchanged, so editing a header re-lints the files that include it.  Files with an unresolved ``#include``
 or a CL000 are never cached (the missing header may appear).  Entries are written atomically (a temporary
@@ -32,9 +32,27 @@ def _stamp(path: str) -> Optional[list]:
     return [path, st.st_mtime_ns, st.st_size]
 
 
+_FINGERPRINT: Optional[str] = None
+
+
+def code_fingerprint() -> str:
+    """cudalint's version plus the name, size and mtime of every file of the package (rules, shims...):
+    an edited checkout never reuses results computed by older code."""
+    global _FINGERPRINT
+    if _FINGERPRINT is None:
+        h = hashlib.sha256(__version__.encode())
+        pkg = Path(__file__).parent
+        for p in sorted(pkg.rglob("*")):
+            if p.is_file() and "__pycache__" not in p.parts:
+                st = p.stat()
+                h.update(f"{p.relative_to(pkg)}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+        _FINGERPRINT = f"{__version__}-{h.hexdigest()[:16]}"
+    return _FINGERPRINT
+
+
 class Cache:
     def __init__(self, root: str | os.PathLike = DEFAULT_DIR):
-        self.root = Path(root) / __version__
+        self.root = Path(root) / code_fingerprint()
 
     def key(self, path: str, opts) -> Optional[str]:
         """The entry key of ``path`` linted with ``opts``; None when the file cannot be read."""

@@ -597,7 +597,8 @@ def compare(fixture: str, measurement: dict[str, Any], diags: Sequence[Any],
 
     ``diags`` are the fixture's diagnostics (``code``, ``line``, ``kernel``, ``metrics``, ``message``).
     CL101/CL102: ``sectors_per_request`` vs the worst launch's global load (or store) sectors per request;
-    CL201: ``bank_conflict_ways`` vs shared wavefronts per load instruction; both within 5 %.
+    CL201: ``wavefronts_per_request`` (the conflict degree averaged over warps and loop trips; equal to
+    ``bank_conflict_ways`` for one fixed pattern) vs shared wavefronts per load instruction; both within 5 %.
     Every quantity no finding explains must be ideal: global sectors per request = the requested bytes / 32
     (4 for full-warp 4-byte accesses, 8 for 8-byte, 16 for 16-byte) within 5 %, shared wavefronts per
     instruction <= 1.2 x (access width / 4 bytes; ``shared_width`` gives the width per kernel, default 4).
@@ -616,7 +617,10 @@ def compare(fixture: str, measurement: dict[str, Any], diags: Sequence[Any],
         ks = by_base.get(d.kernel or "", [])
         where = f"{d.code} at {d.line}"
         if d.code == "CL201":
-            qty, pred = "shared_ld_wavefronts_per_instruction", d.metrics.get("bank_conflict_ways")
+            # wavefronts per request averaged over the block's warps (and a loop's trips) is what ncu's
+            # wavefronts per instruction measures; for one fixed pattern it equals the conflict degree
+            qty = "shared_ld_wavefronts_per_instruction"
+            pred = d.metrics.get("wavefronts_per_request", d.metrics.get("bank_conflict_ways"))
         else:
             m = re.search(r"\b(load|store)\b", d.message)   # "... global store of `out`: ..."
             op = "st" if m and m.group(1) == "store" else "ld"

@@ -70,3 +70,16 @@ def test_files_with_unresolved_includes_are_not_cached(tmp_path):
     from cudalint.parallel import lint_many
     lint_many([(str(f), RunOptions())], cache=c)
     assert not any(p.is_file() and p.name != ".gitignore" for p in (tmp_path / "cache").rglob("*"))
+
+
+def test_entries_of_other_code_are_not_reused(tmp_path, capsys, monkeypatch):
+    """The cache folder is named after cudalint's version and a fingerprint of its files: results computed
+    by other code (an edited rule, a newer release) are never read."""
+    import cudalint.cache as cache_mod
+    f, cache = setup(tmp_path)
+    check(capsys, "--cache-dir", str(cache), str(f))
+    first = {p.name for p in cache.iterdir() if p.is_dir()}
+    assert first == {cache_mod.code_fingerprint()} and first.pop().startswith("0.1.0-")
+    monkeypatch.setattr(cache_mod, "_FINGERPRINT", "0.1.0-edited")
+    check(capsys, "--cache-dir", str(cache), str(f))
+    assert (cache / "0.1.0-edited").is_dir()  # linted again into the new code's folder

@@ -64,7 +64,8 @@ class AnalysisContext:
         if key not in self._pictures:
             try:
                 self._pictures[key] = picture(access.offset, self.launch_shape(kernel), self.symbols,
-                                              access.array.space.value) if access.offset is not None else None
+                                              access.array.space.value, access.guards) \
+                    if access.offset is not None else None
             except NotModelled:
                 self._pictures[key] = None
         return self._pictures[key]

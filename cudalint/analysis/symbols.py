@@ -45,6 +45,9 @@ class Symbols:
         self.params: set[sympy.Symbol] = set()
         self.trip_counters: set[sympy.Symbol] = set()
         self.pow2: set[sympy.Symbol] = set()
+        #: power-of-two loop variables with a constant start: symbol -> (start, 2 or -2 for doubling or
+        #: halving each trip, the loop condition); their values are enumerable once blockDim is known
+        self.pow2_loops: dict[sympy.Symbol, tuple[int, int, object]] = {}
         self._counter = itertools.count()
 
     def param(self, name: str) -> sympy.Symbol:

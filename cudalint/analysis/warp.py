@@ -115,12 +115,55 @@ def _term_divisor(term: sympy.Expr, unknown_block: bool) -> tuple[int, bool]:
     return div, degree >= 2
 
 
-def picture(offset: sympy.Expr, shape: LaunchShape, symbols: Symbols, space: str) -> WarpPicture:
+def _loop_values(sym, shape: LaunchShape, symbols: Symbols) -> Optional[list[int]]:
+    """The values a power-of-two loop variable takes (start, doubled or halved while the loop condition
+    holds), when the condition can be decided with blockDim known; else None."""
+    if shape.block is None or sym not in symbols.pow2_loops:
+        return None
+    start, factor, cond = symbols.pow2_loops[sym]
+    known = {BDIM[i]: shape.block[i] for i in range(3)}
+    values, v = [], start
+    while v >= 1 and len(values) <= 64:
+        holds = cond.xreplace({**known, sym: v})
+        if holds is sympy.true:
+            values.append(v)
+        elif holds is sympy.false:
+            break
+        else:
+            return None
+        v = v * 2 if factor > 0 else v // 2
+    return values or None
+
+
+def picture(offset: sympy.Expr, shape: LaunchShape, symbols: Symbols, space: str,
+            guards: tuple = ()) -> WarpPicture:
     """Enumerate the lanes of each warp of a block for a byte ``offset`` expression.
+
+    ``guards`` are the conditions the access sits under: those that depend only on threadIdx (once
+    blockDim is known) decide which lanes are active (``if (tid < s)``, ``if (index < blockDim.x)``);
+    warps left with no active lane do not issue the access.  A power-of-two loop variable with a constant
+    start (``for (s = 1; s < blockDim.x; s *= 2)``) is enumerated over its values: the picture then holds
+    the warps of every trip.
 
     Raises :class:`NotModelled` when the offset depends on a thread-varying opaque value, or (for
     ``space='shared'``) when the stride between lanes depends on a run-time value.
     """
+    loop_syms = [s for s in offset.free_symbols if s in symbols.pow2_loops]
+    if len(loop_syms) == 1:
+        values = _loop_values(loop_syms[0], shape, symbols)
+        if values:
+            sym = loop_syms[0]
+            pics = [picture(offset.xreplace({sym: v}), shape, symbols, space,
+                            tuple(g.xreplace({sym: v}) for g in guards)) for v in values]
+            name = str(sym).split("#")[0]
+            stride = sympy.diff(sympy.expand(offset), TID[0])
+            return WarpPicture(
+                warps=[w for p in pics for w in p.warps],
+                residues=sorted(set().union(*(p.residues for p in pics))),
+                exact_residue=all(p.exact_residue for p in pics) and len({tuple(p.residues) for p in pics}) == 1,
+                stride=int(stride) if stride.is_Integer else stride,
+                assumptions=[f"loop variable {name} takes {', '.join(map(str, values))} "
+                             f"(every trip's warps are counted)"] + pics[0].assumptions)
     assumptions: list[str] = []
     expr = sympy.expand(offset)
     if shape.block is not None:
@@ -157,6 +200,16 @@ def picture(offset: sympy.Expr, shape: LaunchShape, symbols: Symbols, space: str
             assumptions.append(f"{s} = {subs[s]} (a representative large run-time value)")
         thread_part = thread_part.subs(subs)
 
+    # Active lanes: guards that depend only on threadIdx once blockDim is substituted.
+    lane_guards = []
+    if shape.block is not None:
+        known = {BDIM[i]: shape.block[i] for i in range(3)}
+        for g in guards:
+            g = g.xreplace(known) if isinstance(g, sympy.Basic) else g
+            if isinstance(g, sympy.logic.boolalg.Boolean) and g.free_symbols and g.free_symbols <= set(TID):
+                lane_guards.append(sympy.lambdify(TID, g, modules=[{"floor": math.floor,
+                                                                    "Mod": lambda a, b: a % b}, "math"]))
+
     # Lane enumeration over plain ints.
     f = _lane_function(thread_part)
     block = shape.block or (REPRESENTATIVE_BLOCK_X, 1, 1)
@@ -164,7 +217,7 @@ def picture(offset: sympy.Expr, shape: LaunchShape, symbols: Symbols, space: str
     n_threads = bx * by * bz
     warps: list[list[int]] = []
     affine = getattr(f, "affine", None)
-    if affine is not None and bx % WARP == 0:
+    if affine is not None and bx % WARP == 0 and not lane_guards:
         # Every warp is 32 consecutive x of one (y, z) row: the same lane pattern, shifted.
         cx, cy, cz, c0 = affine
         pattern = [cx * lane for lane in range(WARP)]
@@ -186,7 +239,8 @@ def picture(offset: sympy.Expr, shape: LaunchShape, symbols: Symbols, space: str
             x, y, z = lin % bx, (lin // bx) % by, lin // (bx * by)
             if shape.block is None:
                 y = z = 0
-            lanes.append(int(f(x, y, z)))
+            if all(g(x, y, z) for g in lane_guards):
+                lanes.append(int(f(x, y, z)))
         warps.append(lanes)
 
     # The uniform part: residues modulo 32 bytes.

@@ -410,6 +410,7 @@ class KernelInterpreter:
         modified = set(updates)
         trip = self.symbols.trip(c.location.line)
         loop_env = env.copy()
+        pow2_loop_vars: list = []
         for key in modified:
             if key not in env.vars:
                 continue
@@ -421,7 +422,12 @@ class KernelInterpreter:
             if step is not None:
                 loop_env.vars[key] = v0 + step * trip
             elif self.symbols.is_pow2(v0) and self.pow2_updates(updates[key], key):
-                loop_env.vars[key] = self.symbols.opaque(str(key[3]), varying=self.symbols.is_varying(v0), pow2=True)
+                sym = self.symbols.opaque(str(key[3]), varying=self.symbols.is_varying(v0), pow2=True)
+                loop_env.vars[key] = sym
+                doubling = updates[key][0][3] in (ci.BinaryOperator.MulAssign, ci.BinaryOperator.ShlAssign) \
+                    or updates[key][0][0] == "assign" and _strip(updates[key][0][2]).binary_operator in (
+                        ci.BinaryOperator.Mul, ci.BinaryOperator.Shl)
+                pow2_loop_vars.append((sym, v0, 2 if doubling else -2))
             else:
                 loop_env.vars[key] = self.symbols.opaque(str(key[3]), varying=True)
         # Second pass: a non-induction variable stays uniform when every value assigned to it is.
@@ -439,6 +445,10 @@ class KernelInterpreter:
         cond_val = None
         for x in cond:
             cond_val = self.expr(x, loop_env)
+        for sym, v0, factor in pow2_loop_vars:
+            if isinstance(v0, sympy.Integer) and _is_condition(cond_val):
+                # the trips' values are known once blockDim is (enumerated by the warp model)
+                self.symbols.pow2_loops[sym] = (int(v0), factor, cond_val)
         if cond_val is None and not cond and c.kind != K.CXX_FOR_RANGE_STMT:
             cond_val = sympy.Integer(1)  # for (;;): exits only through break/return
         self.push_guard(cond_val, c)
@@ -726,6 +736,13 @@ class KernelInterpreter:
                 return sympy.Mod(a, int(b) + 1)
             if op == B.And and a.is_Integer and int(a) >= 0 and (int(a) + 1) & int(a) == 0:
                 return sympy.Mod(b, int(a) + 1)
+            # Conditions stay symbolic so that a guard can be evaluated per lane (active lanes) and a
+            # loop bound per trip; their uniformity is that of their free symbols, as for any value.
+            rel = _RELATIONS.get(getattr(op, "name", ""))
+            if rel is not None and not _is_condition(a) and not _is_condition(b):
+                return rel(a, b)
+            if op in (B.LAnd, B.LOr) and all(_is_condition(v) or v.is_Symbol for v in (a, b)):
+                return (sympy.And if op == B.LAnd else sympy.Or)(a, b)
         except (TypeError, ValueError):
             pass
         return self.opaque("value", a, b)
@@ -788,6 +805,8 @@ class KernelInterpreter:
                 return self.load(c, p, mode, record)
             return self.opaque("load", p)
         v = self.expr(kids[0], env, record=record)
+        if op == "!" and _is_condition(v):
+            return sympy.Not(v)
         if op == "-" and isinstance(v, sympy.Basic):
             return -v
         if op == "+" and isinstance(v, sympy.Basic):
@@ -1221,6 +1240,17 @@ class ClangFrontend:
         finally:
             sys.setrecursionlimit(limit)
 
+
+def _is_condition(v) -> bool:
+    """A symbolic truth value (a comparison, and/or/not of them, true/false) — not a plain symbol, which
+    sympy also counts as Boolean."""
+    return isinstance(v, (sympy.core.relational.Relational, sympy.logic.boolalg.BooleanFunction,
+                          sympy.logic.boolalg.BooleanAtom))
+
+
+_RELATIONS = {  # keyed by the operator's name: the bindings' enumeration values are not reliably hashable
+    "LT": sympy.Lt, "GT": sympy.Gt, "LE": sympy.Le, "GE": sympy.Ge, "EQ": sympy.Eq, "NE": sympy.Ne,
+}
 
 _OPERATORS = {
     "+": ci.BinaryOperator.Add, "-": ci.BinaryOperator.Sub, "*": ci.BinaryOperator.Mul,

@@ -45,7 +45,7 @@ from ..model import (
     Access, AddressSpace, ArrayDecl, Barrier, Division, Exit, Kernel, LaunchSite, Span,
     TranslationUnitModel,
 )
-from .clang_frontend import _OPERATORS, MAX_INLINE_DEPTH, Env, KernelInterpreter, Pointer
+from .clang_frontend import _OPERATORS, MAX_INLINE_DEPTH, Env, KernelInterpreter, Pointer, _is_condition
 
 ASSUMPTION = "modelled by the tree-sitter front-end (no type information from clang)"
 
@@ -270,7 +270,11 @@ def key(name: str):
 _B = {op: v for op, v in _OPERATORS.items()}
 try:  # the operators KernelInterpreter.arith does not fold still map to an enum value for opaque results
     import clang.cindex as _ci
-    _B.update({"|": _ci.BinaryOperator.Or, "^": _ci.BinaryOperator.Xor})
+    _B.update({"|": _ci.BinaryOperator.Or, "^": _ci.BinaryOperator.Xor,
+               # conditions stay symbolic, as in the clang front-end (guards evaluated per lane)
+               "<": _ci.BinaryOperator.LT, ">": _ci.BinaryOperator.GT, "<=": _ci.BinaryOperator.LE,
+               ">=": _ci.BinaryOperator.GE, "==": _ci.BinaryOperator.EQ, "!=": _ci.BinaryOperator.NE,
+               "&&": _ci.BinaryOperator.LAnd, "||": _ci.BinaryOperator.LOr})
 except Exception:  # pragma: no cover
     pass
 
@@ -593,6 +597,23 @@ class TSKernelInterpreter(KernelInterpreter):
                     return True
         return False
 
+    def _doubles(self, roots, k) -> bool:
+        """Whether the power-of-two updates of ``k`` grow it (``*=``, ``<<=``, ``v = v * 2``)."""
+        for root in roots:
+            if root is None:
+                continue
+            for n in self.fe.walk(root):
+                if n.type == "assignment_expression" and \
+                        key(self._lhs_name(n.child_by_field_name("left")) or "") == k:
+                    op = self._op(n)
+                    if op in ("*=", "<<="):
+                        return True
+                    if op == "=":
+                        r = strip(n.child_by_field_name("right"))
+                        return r is not None and r.type == "binary_expression" and self._op(r) in ("*", "<<")
+                    return False
+        return True
+
     def loop(self, c: N, env: Env) -> None:  # type: ignore[override]
         init, cond, inc = [], [], []
         body = c.child_by_field_name("body")
@@ -609,6 +630,7 @@ class TSKernelInterpreter(KernelInterpreter):
         modified = self.assigned_in(body) | set().union(*(self.assigned_in(x) for x in inc))
         trip = self.symbols.trip(c.start_point[0] + 1)
         loop_env = env.copy()
+        pow2_vars: list = []
         for k in modified:
             if k not in env.vars:
                 continue
@@ -620,7 +642,9 @@ class TSKernelInterpreter(KernelInterpreter):
             if step is not None:
                 loop_env.vars[k] = v0 + step * trip
             elif self.symbols.is_pow2(v0) and self.pow2_updates(inc + [body], k):
-                loop_env.vars[k] = self.symbols.opaque(str(k[3]), varying=self.symbols.is_varying(v0), pow2=True)
+                sym = self.symbols.opaque(str(k[3]), varying=self.symbols.is_varying(v0), pow2=True)
+                loop_env.vars[k] = sym
+                pow2_vars.append((sym, v0, 2 if self._doubles(inc + [body], k) else -2))
             else:
                 loop_env.vars[k] = self.symbols.opaque(str(k[3]), varying=True)
         probe = loop_env.copy()
@@ -638,6 +662,9 @@ class TSKernelInterpreter(KernelInterpreter):
         cond_val = None
         for x in cond:
             cond_val = self.cond_value(x, loop_env) if x.type == "declaration" else self.expr(x, loop_env)
+        for sym, v0, factor in pow2_vars:
+            if isinstance(v0, sympy.Integer) and _is_condition(cond_val):
+                self.symbols.pow2_loops[sym] = (int(v0), factor, cond_val)
         if cond_val is None and not cond and c.type != "for_range_loop":
             cond_val = sympy.Integer(1)
         self.push_guard(cond_val, c)

@@ -8,6 +8,7 @@ metadata is not installed (running from a source tree).
 
 from __future__ import annotations
 
+import re
 from importlib import import_module
 from importlib.metadata import entry_points
 from typing import Iterable, Iterator, Optional
@@ -69,6 +70,12 @@ def all_rules() -> list[Rule]:
     for code, spec in BUILTIN.items():
         found.setdefault(code, _load(spec))
     return [found[c]() for c in sorted(found)]
+
+
+def spell(expr) -> str:
+    """An expression as a user reads it: sympy's spelling without the ``#n`` that keeps cudalint's
+    internal value names unique (``8*stride#12`` -> ``8*stride``)."""
+    return re.sub(r"#\d+", "", str(expr))
 
 
 def fmt(x: float) -> str:

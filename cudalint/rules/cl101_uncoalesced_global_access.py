@@ -13,7 +13,7 @@ from typing import Iterator
 from ..analysis.context import AnalysisContext
 from ..diagnostics import Diagnostic, Severity
 from ..model import AddressSpace, TranslationUnitModel
-from . import Rule, fmt, metric
+from . import Rule, fmt, metric, spell
 
 
 class UncoalescedGlobalAccess(Rule):
@@ -42,7 +42,7 @@ class UncoalescedGlobalAccess(Rule):
                 }
                 stride = pic.stride
                 if stride is not None:
-                    metrics["stride_bytes"] = stride if isinstance(stride, int) else str(stride)
+                    metrics["stride_bytes"] = stride if isinstance(stride, int) else spell(stride)
                 aos = acc.elem_size > acc.size and stride == acc.elem_size
                 used = f"{eff * 100:.1f}".rstrip("0").rstrip(".")
                 what = f"uncoalesced global {acc.kind} of `{acc.array.name}`"
@@ -56,7 +56,7 @@ class UncoalescedGlobalAccess(Rule):
                            f"(field at byte {acc.field_offset})")
                     fix = "store the field in its own array (structure of arrays)"
                 elif stride is not None:
-                    why = f"lanes are {stride} bytes apart"
+                    why = f"lanes are {spell(stride)} bytes apart"
                     fix = ("make consecutive threads access consecutive elements (transpose through shared "
                            "memory, or change the data layout)")
                 else:

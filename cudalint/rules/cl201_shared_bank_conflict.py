@@ -18,7 +18,7 @@ from ..analysis.context import AnalysisContext
 from ..analysis.warp import NotModelled, picture, shared_cost
 from ..diagnostics import Diagnostic, Edit, Fix, Severity
 from ..model import Access, AddressSpace, ArrayDecl, Kernel, TranslationUnitModel
-from . import Rule, metric
+from . import Rule, metric, spell
 
 MAX_PAD = 32
 
@@ -58,7 +58,7 @@ class SharedBankConflict(Rule):
                 if off is None:
                     return None
                 try:
-                    pic = picture(off, shape, ctx.symbols, "shared")
+                    pic = picture(off, shape, ctx.symbols, "shared", a.guards)
                 except NotModelled:
                     return None
                 worst = max(worst, shared_cost(pic, a.size).bank_conflict_ways)
@@ -80,11 +80,14 @@ class SharedBankConflict(Rule):
                     continue
                 arr = acc.array
                 stride = pic.stride
-                words = f"lanes are {stride // 4 if isinstance(stride, int) and stride % 4 == 0 else stride} words apart" \
+                words = f"lanes are {stride // 4 if isinstance(stride, int) and stride % 4 == 0 else spell(stride / 4)} words apart" \
                     if stride is not None else "lanes map to the same banks"
                 msg = (f"{ways}-way shared-memory bank conflict on {acc.kind} of `{arr.name}`: {words}, so "
                        f"{ways} distinct words fall in one bank and the request takes {ways} wavefronts "
                        f"instead of 1")
+                if abs(cost.wavefronts_per_request - ways) > 1e-9:
+                    msg += (f" at worst ({cost.wavefronts_per_request:.2f} wavefronts per request on average "
+                            f"over the block's warps{' and the loop trips' if 'loop variable' in ' '.join(pic.assumptions) else ''})")
                 fix = None
                 row = self.padding(kernel, arr, ctx)
                 if row is not None:
