@@ -30,6 +30,12 @@ public:
   __device__ dim3 dim_threads() const;
 };
 __device__ thread_block this_thread_block();
+/* scratch memory for tiles larger than a warp (CUDA 11.1+): this_thread_block(scratch) */
+template <unsigned int MaxBlockSize, unsigned int TileCommunicationSize = 8> struct block_tile_memory {
+  unsigned char scratch[1];
+};
+template <unsigned int N, unsigned int C>
+__device__ thread_block this_thread_block(block_tile_memory<N, C>& scratch);
 
 /* operations shared by warp-sized groups (tiles and coalesced groups) */
 class __cudalint_warp_group : public thread_group {

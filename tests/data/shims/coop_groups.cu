@@ -50,3 +50,11 @@ int main() {
   coop<<<8, 128>>>(d, d, n);
   return 0;
 }
+
+// block_tile_memory scratch for large tiles (CUDA 11.1+)
+__global__ void bigTiles(float* a) {
+    __shared__ cooperative_groups::block_tile_memory<256> scratch;
+    auto cta = cooperative_groups::this_thread_block(scratch);
+    a[threadIdx.x] = 0.0f;
+    cooperative_groups::sync(cta);
+}
