@@ -80,3 +80,23 @@ __global__ void tree(float *buf) {
     (d,) = [d for d in lint(tmp_path, src) if d.code == "CL102"]
     assert "offset a run-time value" not in d.message
     assert "a run-time part of the offset need not be a multiple of 32 bytes" in d.message
+
+
+def test_shared_memory_handed_out_by_a_conversion_operator_is_modelled(tmp_path):
+    # The samples' `SharedMemory<T>` idiom: a device conversion operator returns `extern __shared__`
+    # memory. Its body is inlined like a device function, so the strided store is seen (2 ways).
+    src = """
+template <class T> struct Scratch {
+  __device__ operator T *() { extern __shared__ int words[]; return (T *)words; }
+};
+__global__ void strided(float *out) {
+  float *s = Scratch<float>();
+  s[2 * threadIdx.x] = 1.0f;
+  __syncthreads();
+  out[threadIdx.x] = s[threadIdx.x];
+}
+int main() { float *o; strided<<<1, 32, 256>>>(o); }
+"""
+    diags = lint(tmp_path, src)
+    assert [(d.code, d.line, d.metrics.get("bank_conflict_ways")) for d in diags] == [("CL201", 7, 2)]
+    assert "`words`" in diags[0].message

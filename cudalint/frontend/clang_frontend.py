@@ -1007,10 +1007,17 @@ class ClangFrontend:
                     self._find_launches(body, model)
             elif k in (K.CLASS_DECL, K.STRUCT_DECL, K.CLASS_TEMPLATE):
                 for m in c.get_children():
-                    if m.kind in (K.CXX_METHOD,) and self.in_file(m):
-                        body = next((ch for ch in m.get_children() if ch.kind == K.COMPOUND_STMT), None)
-                        if body is not None:
-                            self._find_launches(body, model)
+                    if m.kind not in (K.CXX_METHOD, K.CONVERSION_FUNCTION, K.FUNCTION_TEMPLATE):
+                        continue
+                    body = next((ch for ch in m.get_children() if ch.kind == K.COMPOUND_STMT), None)
+                    if body is None:
+                        continue
+                    if K.CUDADEVICE_ATTR in {ch.kind for ch in m.get_children()}:
+                        # member functions are inlined like free device functions (e.g. the
+                        # `SharedMemory<T>` conversion operator that hands out `extern __shared__` memory)
+                        self.device_functions[decl_key(m)] = body
+                    elif self.in_file(m):
+                        self._find_launches(body, model)
 
     def device_function_body(self, ref: ci.Cursor) -> Optional[ci.Cursor]:
         """The body of a ``__device__`` function defined in this translation unit (templates included)."""
