@@ -100,3 +100,21 @@ int main() { float *o; strided<<<1, 32, 256>>>(o); }
     diags = lint(tmp_path, src)
     assert [(d.code, d.line, d.metrics.get("bank_conflict_ways")) for d in diags] == [("CL201", 7, 2)]
     assert "`words`" in diags[0].message
+
+
+def test_conflict_between_the_rows_of_a_warp_is_explained(tmp_path):
+    # blockDim (16, 4): each warp holds two rows of a 160-word-wide 1-D tile; unit stride along x, but the
+    # two rows land in the same banks (160 = 5 * 32): the message says so instead of "1 words apart".
+    src = """
+__global__ void rows(float* out) {
+    __shared__ float t[4 * 160];
+    t[threadIdx.y * 160 + threadIdx.x] = 1.0f;
+    __syncthreads();
+    out[threadIdx.x] = t[threadIdx.x];
+}
+int main() { float* o; rows<<<1, dim3(16, 4)>>>(o); }
+"""
+    (d,) = lint(tmp_path, src)
+    assert (d.code, d.line, d.metrics["bank_conflict_ways"]) == ("CL201", 4, 2)
+    assert "the warp spans several rows (threadIdx.y) whose words land in the same banks" in d.message
+    assert d.message.endswith("; pad each row to an odd number of words")

@@ -10,6 +10,7 @@ array conflict-free.  Severity: warning.
 
 from __future__ import annotations
 
+import math
 from typing import Iterator, Optional
 
 import sympy
@@ -80,8 +81,18 @@ class SharedBankConflict(Rule):
                     continue
                 arr = acc.array
                 stride = pic.stride
-                words = f"lanes are {stride // 4 if isinstance(stride, int) and stride % 4 == 0 else spell(stride / 4)} words apart" \
-                    if stride is not None else "lanes map to the same banks"
+                row_hint = ""
+                if isinstance(stride, int) and stride % 4 == 0 and math.gcd(stride // 4, 32) == 1:
+                    # consecutive lanes are conflict-free along x: the conflict comes from the warp's other
+                    # rows (threadIdx.y varies inside a warp when blockDim.x < 32) landing in the same banks
+                    words = "the warp spans several rows (threadIdx.y) whose words land in the same banks"
+                    row_hint = "; pad each row to an odd number of words"
+                elif isinstance(stride, int) and stride % 4 == 0:
+                    words = f"lanes are {stride // 4} words apart"
+                elif stride is not None:
+                    words = f"lanes are {spell(stride / 4)} words apart"
+                else:
+                    words = "lanes map to the same banks"
                 msg = (f"{ways}-way shared-memory bank conflict on {acc.kind} of `{arr.name}`: {words}, so "
                        f"{ways} distinct words fall in one bank and the request takes {ways} wavefronts "
                        f"instead of 1")
@@ -89,6 +100,7 @@ class SharedBankConflict(Rule):
                     msg += (f" at worst ({cost.wavefronts_per_request:.2f} wavefronts per request on average "
                             f"over the block's warps{' and the loop trips' if 'loop variable' in ' '.join(pic.assumptions) else ''})")
                 fix = None
+                msg += row_hint if not (len(arr.dims) >= 2 and arr.dim_spans) else ""
                 row = self.padding(kernel, arr, ctx)
                 if row is not None:
                     span = arr.dim_spans[-1]
@@ -100,7 +112,7 @@ class SharedBankConflict(Rule):
                     msg += f"; pad the row: `{decl}`"
                     fix = Fix(message=f"Pad `{arr.name}` to `{arr.name}{dims}`",
                               edits=(Edit(span.line, span.column, span.end_line, span.end_column, content),))
-                elif isinstance(stride, int) and stride % 4 == 0 and len(arr.dims) < 2:
+                elif isinstance(stride, int) and stride % 4 == 0 and len(arr.dims) < 2 and not row_hint:
                     msg += "; make consecutive lanes use consecutive words (or an odd word stride)"
                 yield self.diagnostic(kernel, acc, msg, metrics={"bank_conflict_ways": ways,
                                                                 "wavefronts_per_request": metric(cost.wavefronts_per_request)},
