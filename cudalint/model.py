@@ -9,20 +9,14 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import sympy
 
+from .ir.nodes import Span
 
-@dataclass(frozen=True, order=True)
-class Span:
-    """A source range, 1-based lines and columns, end inclusive of the last character + 1 (clang style)."""
-
-    path: str
-    line: int
-    column: int
-    end_line: int
-    end_column: int
+if TYPE_CHECKING:
+    from .analysis.symbols import Symbols
 
 
 class AddressSpace(str, enum.Enum):
@@ -205,3 +199,5 @@ class TranslationUnitModel:
     frontend: str = "clang"
     #: every file the translation unit included (absolute paths), for the result cache
     dependencies: list[str] = field(default_factory=list)
+    #: the symbols index expressions are built from, and which of them are thread-varying
+    symbols: Optional["Symbols"] = None

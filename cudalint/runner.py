@@ -117,6 +117,27 @@ def compile_flags(path: str, compile_db: Optional[Path]) -> list[str]:
 
 def build_model(path: str, text: str, opts: RunOptions):
     """Front-end: parse ``text`` (the contents of ``path``) into a model; returns (model, symbols)."""
+    if not os.environ.get("CUDALINT_IR"):  # the IR pipeline is opt-in until it matches (issue 9)
+        return _old_build_model(path, text, opts)
+    from .analysis.build import build_model as analyse
+    args = opts.extra_args + compile_flags(path, opts.compile_db)
+    if opts.frontend == "tree-sitter":
+        from .frontend.treesitter import lower as ts_lower
+        unit = ts_lower(path, text, args)
+    else:
+        try:
+            from .frontend.libclang import lower
+            unit = lower(path, text, args)
+        except Exception:
+            if opts.frontend != "auto":
+                raise
+            from .frontend.treesitter import lower as ts_lower
+            unit = ts_lower(path, text, args)
+    model = analyse(unit)
+    return model, model.symbols
+
+
+def _old_build_model(path: str, text: str, opts: RunOptions):
     args = opts.extra_args + compile_flags(path, opts.compile_db)
     if opts.frontend == "tree-sitter":
         return _tree_sitter_model(path, text, args)

@@ -1,0 +1,57 @@
+"""From the IR to the model rules read: launches, host-side async copies, and each kernel interpreted.
+
+:func:`build_model` is the only entry point; the model it returns carries everything rules need (its
+:class:`~cudalint.analysis.symbols.Symbols` included).
+"""
+
+from __future__ import annotations
+
+from ..ir import nodes as ir
+from ..ir.types import Type, TypeKind
+from ..model import Kernel, TranslationUnitModel
+from .interpreter import _SPACES, array_decl, interpret
+from .launches import collect_launches, template_arg_text
+from .symbols import Symbols
+
+
+def build_model(tu: ir.TranslationUnit) -> TranslationUnitModel:
+    symbols = Symbols()
+    model = TranslationUnitModel(path=tu.path, frontend=tu.frontend, errors=list(tu.errors),
+                                 missing_includes=list(tu.missing_includes),
+                                 dependencies=list(tu.dependencies), symbols=symbols)
+    model.launches = collect_launches(tu)
+    from .host import collect_async_copies
+    model.copies = collect_async_copies(tu)
+    globals_ = {}
+    for v in tu.globals:
+        space = _SPACES.get(v.space)
+        if space is not None:
+            arr = array_decl(v, space, {})
+            if arr is not None:
+                globals_[v] = arr
+    for fn in tu.kernels:
+        kernel = Kernel(name=fn.name, span=fn.span, params=[p.name for p in fn.params],
+                        launch_bounds=fn.launch_bounds, template_params=[t.name for t in fn.template_params])
+        bindings: dict[str, int] = {}
+        values: dict[str, int] = {}
+        if fn.template_params:
+            # the written form, with the first instantiation launched in this file
+            for site in model.launches:
+                if site.kernel == fn.name and site.template_args:
+                    for tp, arg in zip(fn.template_params, site.template_args):
+                        if isinstance(arg, int) and not isinstance(arg, bool):
+                            values[tp.name] = arg
+                        elif isinstance(arg, Type) and arg.size and arg.kind != TypeKind.PARAM:
+                            bindings[tp.name] = arg.size
+                    kernel.instantiation = ", ".join(f"{tp.name} = {template_arg_text(a)}"
+                                                     for tp, a in zip(fn.template_params, site.template_args))
+                    break
+            for tp in fn.template_params:
+                if tp.is_type and tp.name not in bindings:
+                    bindings[tp.name] = 4
+                    kernel.incomplete_assumptions.append(
+                        f"template parameter {tp.name} assumed 4 bytes (no instantiation in this file)")
+        interpret(fn, kernel, symbols, globals_, bindings, values)
+        model.kernels.append(kernel)
+    return model
+

@@ -1,0 +1,783 @@
+"""The abstract interpreter: one kernel of the IR -> its accesses, barriers, exits and divisions.
+
+Every integer value becomes a sympy expression of ``threadIdx``/``blockIdx``/``blockDim``/``gridDim``,
+kernel parameters, loop trip counters and opaque values (:mod:`cudalint.analysis.symbols`); every load or
+store through a pointer or an array becomes an :class:`~cudalint.model.Access` whose ``offset`` is its byte
+offset from the array's base.  Values are followed through locals, compound assignments, casts, pointer
+arithmetic, multi-dimensional and ``extern __shared__`` arrays, struct fields, ``__device__`` helpers
+(inlined, up to :data:`MAX_INLINE_DEPTH` deep) and template parameters (bound from the launch).
+
+Uniformity rides on the symbols: a value is thread-varying when it depends on ``threadIdx``, on a value
+loaded or computed per thread, or on an atomic's result (:meth:`Symbols.is_varying`).  The conditions of
+every if/switch/?:/loop are kept, with their line, on each barrier, exit and access they enclose.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from typing import Optional, Union
+
+import sympy
+
+from ..ir import nodes as ir
+from ..ir.types import Type, TypeKind
+from ..model import Access, AddressSpace, ArrayDecl, Barrier, Division, Exit, Kernel
+from .symbols import BUILTINS, WARP_SIZE, Symbols
+
+MAX_INLINE_DEPTH = 4
+#: Python recursion allowed while interpreting a kernel (long generated expressions nest deeply; a deeper
+#: one becomes CL000, and the worker process isolates any native stack overflow).
+RECURSION_LIMIT = 12_000
+
+BARRIERS = ("__syncthreads", "__syncthreads_count", "__syncthreads_and", "__syncthreads_or")
+#: whole-block (or grid) groups whose ``sync()`` is a block barrier; tile and coalesced-group syncs are
+#: warp-level and not counted
+BLOCK_GROUPS = ("thread_block", "grid_group", "cluster_group")
+LOADS = ("__ldg", "__ldca", "__ldcg", "__ldcs", "__ldlu", "__ldcv")
+#: calls whose result differs between threads even with uniform arguments
+VARYING_CALLS = ("atomicAdd", "atomicSub", "atomicExch", "atomicMin", "atomicMax", "atomicInc", "atomicDec",
+                 "atomicCAS", "atomicAnd", "atomicOr", "atomicXor", "clock", "clock64", "__activemask")
+_SPACES = {ir.Space.SHARED: AddressSpace.SHARED, ir.Space.CONSTANT: AddressSpace.CONSTANT,
+           ir.Space.GLOBAL: AddressSpace.GLOBAL, ir.Space.MANAGED: AddressSpace.GLOBAL}
+
+
+@dataclass(frozen=True)
+class Pointer:
+    """A pointer (or array) value: base array, byte offset expression, pointee size, the remaining inner
+    extents of a multi-dimensional array (``(C,)`` for ``T a[R][C]`` after ``a[i]``), the subscripts so far
+    and the pointee type."""
+
+    array: ArrayDecl
+    offset: sympy.Expr
+    elem_size: int
+    dims: tuple = ()
+    subscripts: tuple = ()
+    pointee: Optional[Type] = None
+
+
+Value = Union[sympy.Expr, Pointer, None]
+
+
+@dataclass
+class Env:
+    vars: dict = field(default_factory=dict)
+
+    def copy(self) -> "Env":
+        return Env(dict(self.vars))
+
+
+def is_condition(v) -> bool:
+    """A symbolic truth value (a comparison, and/or/not of them, true/false) -- not a plain symbol, which
+    sympy also counts as Boolean."""
+    return isinstance(v, (sympy.core.relational.Relational, sympy.logic.boolalg.BooleanFunction,
+                          sympy.logic.boolalg.BooleanAtom))
+
+
+_RELATIONS = {"<": sympy.Lt, ">": sympy.Gt, "<=": sympy.Le, ">=": sympy.Ge, "==": sympy.Eq, "!=": sympy.Ne}
+_COMPOUND = {"+=": "+", "-=": "-", "*=": "*", "/=": "/", "%=": "%", "<<=": "<<", ">>=": ">>", "&=": "&",
+             "|=": "|", "^=": "^"}
+
+
+def fold(e: Optional[ir.Expr]) -> Optional[int]:
+    """The integer value of a constant expression of the IR (literals, const variables, arithmetic on
+    them), None when not constant."""
+    if isinstance(e, ir.IntLit):
+        return e.value
+    if isinstance(e, ir.Ref):
+        return e.var.const_value
+    if isinstance(e, ir.Cast):
+        return fold(e.operand) if e.type.is_integer or e.type.kind == TypeKind.UNKNOWN else None
+    if isinstance(e, ir.Unary) and e.op in ("-", "+", "~", "!"):
+        v = fold(e.operand)
+        if v is None:
+            return None
+        return {"-": -v, "+": v, "~": ~v, "!": int(not v)}[e.op]
+    if isinstance(e, ir.Binary):
+        a, b = fold(e.lhs), fold(e.rhs)
+        if a is None or b is None:
+            return None
+        try:
+            if e.op in ("/", "%"):
+                if b == 0:
+                    return None
+                q = abs(a) // abs(b) * (1 if (a >= 0) == (b >= 0) else -1)
+                return q if e.op == "/" else a - b * q
+            if e.op == "<<":
+                return a << b if 0 <= b < 128 else None
+            if e.op == ">>":
+                return a >> b if b >= 0 else None
+            return {"+": a + b, "-": a - b, "*": a * b, "&": a & b, "|": a | b, "^": a ^ b,
+                    "&&": int(bool(a and b)), "||": int(bool(a or b)), "<": int(a < b), ">": int(a > b),
+                    "<=": int(a <= b), ">=": int(a >= b), "==": int(a == b), "!=": int(a != b)}.get(e.op)
+        except (TypeError, ValueError, OverflowError):
+            return None
+    if isinstance(e, ir.Cond):
+        c = fold(e.cond)
+        return None if c is None else fold(e.then if c else e.else_)
+    return None
+
+
+def array_decl(var: ir.Variable, space: AddressSpace, bindings: dict) -> Optional[ArrayDecl]:
+    """The :class:`ArrayDecl` of an array variable (None when its element size is unknown)."""
+    dims, elem = var.type.array_dims()
+    esize = elem.size_with(bindings)
+    if not esize:
+        return None
+    spans = tuple(s for _, s in var.extents) if len(var.extents) == len(dims) else ()
+    texts = tuple(t for t, _ in var.extents) if spans else ()
+    return ArrayDecl(name=var.name, space=space, elem_type=elem.spelling(), elem_size=esize, dims=dims,
+                     dim_spans=spans, dim_texts=texts, span=var.span, extern=var.extern)
+
+
+class KernelInterpreter:
+    """Abstract interpretation of one kernel body (and the device functions it calls)."""
+
+    def __init__(self, kernel: Kernel, symbols: Symbols, globals_: dict, bindings: dict, values: dict):
+        self.kernel = kernel
+        self.symbols = symbols
+        self.globals = globals_          # Variable -> ArrayDecl of file-scope arrays
+        self.bindings = bindings          # template type parameter -> size in bytes
+        self.values = values              # template non-type parameter -> int
+        self.guards: list[tuple[Value, int]] = []
+        self.depth = 0
+        self.returns: list[Value] = []
+        self.loops: list[int] = []        # ids of the enclosing loops
+        self.breakable: list[str] = []    # 'loop' / 'switch': what a `break` leaves
+        self.call_chain: list[tuple[str, int]] = []
+        self.order = 0
+
+    # ---- bookkeeping
+    def push_guard(self, value: Value, line: int) -> None:
+        """Enter a condition (if/switch/?:/loop) whose value is ``value``; its line is kept for messages."""
+        if isinstance(value, Pointer):
+            value = self.opaque("pointer", value)  # `if (p)`: as uniform as the pointer
+        self.guards.append((value, line))
+
+    def pop_guard(self) -> None:
+        self.guards.pop()
+
+    def tick(self) -> int:
+        self.order += 1
+        return self.order
+
+    def barrier(self, name: str, node: ir.Node) -> None:
+        self.kernel.barriers.append(Barrier(name, node.span, tuple(self.guards), tuple(self.loops), self.tick(),
+                                            tuple(self.call_chain)))
+
+    def exit(self, kind: str, node: ir.Node) -> None:
+        if kind == "break" and self.breakable and self.breakable[-1] == "switch":
+            return  # leaves a switch, not a loop
+        self.kernel.exits.append(Exit(kind, node.span, tuple(self.guards), tuple(self.loops), self.tick()))
+
+    def opaque(self, hint: str, *deps: Value) -> sympy.Symbol:
+        """A fresh opaque value, thread-varying when any of ``deps`` is (an unknown dependency counts as
+        varying)."""
+        varying = any(d is None or (isinstance(d, sympy.Basic) and self.symbols.is_varying(d))
+                      or (isinstance(d, Pointer) and self.symbols.is_varying(d.offset)) for d in deps)
+        return self.symbols.opaque(hint, varying)
+
+    def size_of(self, t: Optional[Type]) -> Optional[int]:
+        return t.size_with(self.bindings) if t is not None else None
+
+    # ---- statements
+    def stmt(self, s: Optional[ir.Stmt], env: Env) -> None:
+        if s is None:
+            return
+        if isinstance(s, ir.Block):
+            for x in s.body:
+                self.stmt(x, env)
+        elif isinstance(s, ir.Decl):
+            self.decl(s, env)
+        elif isinstance(s, ir.ExprStmt):
+            self.expr(s.expr, env)
+        elif isinstance(s, ir.If):
+            self.stmt(s.init, env)
+            cond = self.expr(s.cond, env) if s.cond is not None else None
+            self.push_guard(cond, s.span.line)
+            e_then = env.copy()
+            self.stmt(s.then, e_then)
+            e_else = env.copy()
+            self.stmt(s.else_, e_else)
+            self.pop_guard()
+            self.merge(env, [e_then, e_else], cond)
+        elif isinstance(s, ir.Loop):
+            self.loop(s, env)
+        elif isinstance(s, ir.Switch):
+            cond = self.expr(s.cond, env) if s.cond is not None else None
+            self.push_guard(cond, s.span.line)
+            self.breakable.append("switch")
+            inner = env.copy()
+            self.stmt(s.body, inner)
+            self.breakable.pop()
+            self.pop_guard()
+            self.merge(env, [inner, env.copy()], cond)
+        elif isinstance(s, (ir.Case, ir.Label)):
+            self.stmt(s.body, env)
+        elif isinstance(s, ir.Return):
+            self.returns.append(self.expr(s.value, env) if s.value is not None else None)
+            if self.depth == 0:
+                self.exit("return", s)
+        elif isinstance(s, ir.Jump):
+            self.exit(s.kind.value, s)
+        elif isinstance(s, ir.Asm):
+            if "bar.sync" in s.text or "barrier.sync" in s.text or "bar.red" in s.text:
+                self.barrier("bar.sync", s)
+
+    def decl(self, d: ir.Decl, env: Env) -> None:
+        var, t = d.var, d.var.type
+        if t.kind == TypeKind.ARRAY:
+            space = {ir.Space.SHARED: AddressSpace.SHARED, ir.Space.CONSTANT: AddressSpace.CONSTANT}.get(
+                var.space, AddressSpace.LOCAL)
+            arr = array_decl(var, space, self.bindings)
+            if arr is not None:
+                env.vars[var] = Pointer(arr, sympy.Integer(0), arr.elem_size, arr.dims[1:], (), arr_elem(var))
+            return
+        val: Value = None
+        if d.init is not None:
+            val = self.expr(d.init, env)
+            if t.kind == TypeKind.POINTER and isinstance(val, Pointer):
+                val = self.retype(val, t.pointee)
+        if val is None:
+            val = self.symbols.opaque(var.name, varying=d.init is not None)
+        if t.kind == TypeKind.REFERENCE:
+            val = self.symbols.opaque(var.name, varying=True)
+        env.vars[var] = val
+
+    def retype(self, p: Pointer, pointee: Optional[Type], keep_dims: bool = False) -> Pointer:
+        """``p`` seen as a pointer to ``pointee`` (a cast, an initialisation or a parameter of another
+        pointer type): elements of the new type's size when it differs."""
+        psize = self.size_of(pointee)
+        if psize and psize != p.elem_size:
+            return Pointer(p.array, p.offset, psize, (), () if not keep_dims else p.subscripts, pointee)
+        return p
+
+    def merge(self, env: Env, branches: list[Env], cond: Value) -> None:
+        keys: set = set()
+        for b in branches:
+            keys |= set(b.vars)
+        for key in keys:
+            vals = [b.vars.get(key) for b in branches]
+            if all(v == vals[0] for v in vals) and key in env.vars or (key not in env.vars and len(set(map(id, vals))) == 1):
+                env.vars[key] = vals[0]
+                continue
+            if all(isinstance(v, sympy.Basic) and v == vals[0] for v in vals):
+                env.vars[key] = vals[0]
+                continue
+            if all(isinstance(v, Pointer) for v in vals) and len({v.array.name for v in vals}) == 1 \
+                    and all(v.offset == vals[0].offset for v in vals):
+                env.vars[key] = vals[0]
+                continue
+            env.vars[key] = self.opaque(key.name, cond, *vals)
+
+    # ---- loops
+    @staticmethod
+    def loop_updates(roots: list[ir.Node]) -> dict:
+        """One walk over a loop's body and step: for every variable assigned there, the list of its
+        updates as ``(form, rhs, op)``, form being "assign", "compound" or "incdec" (``op``: the compound
+        operator, or +1/-1 for ``++``/``--``)."""
+        out: dict = {}
+        for root in roots:
+            for n in ir.walk(root):
+                if isinstance(n, ir.Assign) and isinstance(n.target, ir.Ref):
+                    form = "assign" if n.op == "=" else "compound"
+                    out.setdefault(n.target.var, []).append((form, n.value, n.op))
+                elif isinstance(n, ir.Unary) and n.op in ("pre++", "pre--", "post++", "post--") \
+                        and isinstance(n.operand, ir.Ref):
+                    out.setdefault(n.operand.var, []).append(("incdec", None, 1 if n.op.endswith("++") else -1))
+        return out
+
+    def induction_step(self, updates: list, env: Env, modified: set) -> Optional[sympy.Expr]:
+        """If every update adds a loop-invariant amount (``+=``, ``-=``, ``++``, ``--``), return it."""
+        step = None
+        for form, rhs, op in updates:
+            if form == "assign":
+                return None
+            if form == "incdec":
+                upd = sympy.Integer(op)
+            else:
+                if op not in ("+=", "-=") or refs(rhs) & modified:
+                    return None
+                v = self.expr(rhs, env.copy(), record=False)
+                if not isinstance(v, sympy.Basic):
+                    return None
+                upd = v if op == "+=" else -v
+            if step is not None and step != upd:
+                return None
+            step = upd
+        return step
+
+    @staticmethod
+    def pow2_updates(updates: list, var: ir.Variable) -> bool:
+        """Whether every update keeps a power of two a power of two
+        (``*= 2``, ``<<= 1``, ``>>= 1``, ``/= 2``, ``v = v * 2``...)."""
+        for form, rhs, op in updates:
+            if form == "compound":
+                v = fold(rhs)
+                if op in ("<<=", ">>=") and v is not None:
+                    continue
+                if op in ("*=", "/=") and v is not None and v > 0 and v & (v - 1) == 0:
+                    continue
+                return False
+            if form == "assign":
+                if isinstance(rhs, ir.Binary) and rhs.op in ("*", "/", "<<", ">>"):
+                    bv = fold(rhs.rhs)
+                    if isinstance(rhs.lhs, ir.Ref) and rhs.lhs.var is var and bv is not None and bv > 0 \
+                            and (rhs.op in ("<<", ">>") or bv & (bv - 1) == 0):
+                        continue
+                return False
+            if form == "incdec":
+                return False
+        return True
+
+    @staticmethod
+    def doubles(updates: list) -> bool:
+        """Whether the power-of-two updates grow the variable (``*=``, ``<<=``, ``v = v * 2``)."""
+        form, rhs, op = updates[0]
+        if form == "compound":
+            return op in ("*=", "<<=")
+        return isinstance(rhs, ir.Binary) and rhs.op in ("*", "<<")
+
+    def loop(self, s: ir.Loop, env: Env) -> None:
+        for x in s.init:
+            self.stmt(x, env)
+        updates = self.loop_updates(list(s.step) + [s.body])
+        modified = set(updates)
+        trip = self.symbols.trip(s.span.line)
+        loop_env = env.copy()
+        pow2_loop_vars: list = []
+        for var in modified:
+            if var not in env.vars:
+                continue
+            v0 = env.vars[var]
+            if not isinstance(v0, sympy.Basic):
+                loop_env.vars[var] = self.opaque(var.name, v0)
+                continue
+            step = self.induction_step(updates[var], env, modified)
+            if step is not None:
+                loop_env.vars[var] = v0 + step * trip
+            elif self.symbols.is_pow2(v0) and self.pow2_updates(updates[var], var):
+                sym = self.symbols.opaque(var.name, varying=self.symbols.is_varying(v0), pow2=True)
+                loop_env.vars[var] = sym
+                pow2_loop_vars.append((sym, v0, 2 if self.doubles(updates[var]) else -2))
+            else:
+                loop_env.vars[var] = self.symbols.opaque(var.name, varying=True)
+        # Second pass: a non-induction variable stays uniform when every value assigned to it is.
+        probe = loop_env.copy()
+        for var in modified:
+            if var in env.vars and isinstance(loop_env.vars.get(var), sympy.Symbol) \
+                    and loop_env.vars[var] in self.symbols.varying and loop_env.vars[var] not in self.symbols.pow2:
+                if not self.symbols.is_varying(env.vars[var]) and \
+                        not self._assigned_varying(updates[var], var, probe, modified):
+                    loop_env.vars[var] = self.symbols.opaque(var.name, varying=False)
+        cond_val = None
+        if s.kind == ir.LoopKind.RANGE:
+            cond_val = self.expr(s.range, loop_env) if s.range is not None else None
+            if s.var is not None:
+                loop_env.vars[s.var] = self.symbols.opaque(s.var.name, varying=True)
+        elif s.cond is not None:
+            cond_val = self.expr(s.cond, loop_env)
+        for sym, v0, factor in pow2_loop_vars:
+            if isinstance(v0, sympy.Integer) and is_condition(cond_val):
+                # the trips' values are known once blockDim is (enumerated by the warp model)
+                self.symbols.pow2_loops[sym] = (int(v0), factor, cond_val)
+        if cond_val is None and s.cond is None and s.kind != ir.LoopKind.RANGE:
+            cond_val = sympy.Integer(1)  # for (;;): exits only through break/return
+        self.push_guard(cond_val, s.span.line)
+        self.loops.append(self.tick())
+        self.breakable.append("loop")
+        self.stmt(s.body, loop_env)
+        for x in s.step:
+            self.expr(x, loop_env)
+        self.breakable.pop()
+        self.loops.pop()
+        self.pop_guard()
+        for var in modified:
+            if var in env.vars:
+                env.vars[var] = self.opaque(var.name, loop_env.vars.get(var), env.vars[var])
+
+    def _assigned_varying(self, updates: list, var: ir.Variable, env: Env, modified: set) -> bool:
+        """Whether any value assigned in ``updates`` is thread-varying (evaluated once, with every modified
+        variable taken as uniform unless it starts varying)."""
+        for form, rhs, _op in updates:
+            if form == "incdec":
+                continue
+            v = self.expr(rhs, env.copy(), record=False)
+            if v is None or (isinstance(v, sympy.Basic) and self.symbols.is_varying(v)):
+                deps = refs(rhs) & modified
+                if v is not None and deps and all(not self.symbols.is_varying(env.vars[d])
+                                                  for d in deps if d in env.vars and d is not var):
+                    continue
+                return True
+        return False
+
+    # ---- expressions
+    def expr(self, e: Optional[ir.Expr], env: Env, mode: str = "read", record: bool = True) -> Value:
+        """The value of ``e``; ``mode`` "read", "write", "rw" (the access it makes) or "addr" (its address,
+        for ``&a[i]`` and member bases); ``record`` False evaluates without recording anything."""
+        if e is None:
+            return None
+        if isinstance(e, ir.IntLit):
+            return sympy.Integer(e.value)
+        if isinstance(e, ir.FloatLit):
+            return self.symbols.opaque("float", varying=False)
+        if isinstance(e, ir.Ref):
+            return self.ref(e, env)
+        if isinstance(e, ir.Builtin):
+            if e.name == "warpSize":
+                return WARP_SIZE
+            if e.axis is not None and e.name in BUILTINS:
+                return BUILTINS[e.name]["xyz".index(e.axis)]
+            return self.symbols.opaque(e.name, varying=False)
+        if isinstance(e, ir.TemplateArg):
+            val = self.values.get(e.name)
+            return sympy.Integer(val) if val is not None else self.symbols.param(e.name)
+        if isinstance(e, ir.Cast):
+            v = self.expr(e.operand, env, mode, record)
+            if isinstance(v, Pointer) and not v.dims and e.type.kind == TypeKind.POINTER:
+                v = self.retype(v, e.type.pointee, keep_dims=True)
+            return v
+        if isinstance(e, ir.Member):
+            return self.member(e, env, mode, record)
+        if isinstance(e, ir.Index):
+            return self.subscript(e, env, mode, record)
+        if isinstance(e, ir.Binary):
+            return self.binary(e, env, record)
+        if isinstance(e, ir.Assign):
+            return self.assign(e, env, record)
+        if isinstance(e, ir.Unary):
+            return self.unary(e, env, mode, record)
+        if isinstance(e, ir.Cond):
+            cond = self.expr(e.cond, env, record=record)
+            self.push_guard(cond, e.span.line)
+            a = self.expr(e.then, env, record=record)
+            b = self.expr(e.else_, env, record=record)
+            self.pop_guard()
+            if isinstance(a, sympy.Basic) and a == b:
+                return a
+            return self.opaque("select", cond, a, b)
+        if isinstance(e, ir.Call):
+            return self.call(e, env, record)
+        if isinstance(e, ir.Construct):
+            vals = [self.expr(a, env, record=record) for a in e.args]
+            if e.type.name in ("dim3", "uint3"):
+                return self.opaque("dim3", *vals)
+            if not vals:
+                return None
+            return self.opaque(e.type.name or "value", *vals)
+        if isinstance(e, (ir.InitList, ir.New)):
+            for x in ir.children(e):
+                self.expr(x, env, record=record)
+            return self.symbols.opaque("value", varying=True)
+        if isinstance(e, ir.Launch):
+            for x in ir.children(e):
+                self.expr(x, env, record=record)
+            return self.symbols.opaque("value", varying=True)
+        if isinstance(e, ir.Lambda):
+            return self.symbols.opaque("value", varying=True)
+        if isinstance(e, ir.Opaque):
+            vals = [self.expr(x, env, record=record) for x in e.children]
+            return self.opaque(e.what, *vals) if vals else self.symbols.opaque(e.what, varying=True)
+        return self.symbols.opaque("value", varying=True)
+
+    def ref(self, e: ir.Ref, env: Env) -> Value:
+        var = e.var
+        if var in env.vars:
+            return env.vars[var]
+        arr = self.globals.get(var)
+        if arr is not None:
+            return Pointer(arr, sympy.Integer(0), arr.elem_size, arr.dims[1:], (), arr_elem(var))
+        if var.const_value is not None:
+            return sympy.Integer(var.const_value)
+        return self.symbols.opaque(var.name, varying=False)
+
+    def member(self, e: ir.Member, env: Env, mode: str, record: bool) -> Value:
+        base = e.base
+        if not e.arrow and (isinstance(base, ir.Index) or (isinstance(base, ir.Unary) and base.op == "*")):
+            ptr = self.subscript(base, env, "addr", record) if isinstance(base, ir.Index) \
+                else self.unary(base, env, "addr", record)
+            f = e.field
+            if isinstance(ptr, Pointer) and f is not None:
+                fsize = self.size_of(f.type)
+                if fsize:
+                    fptr = Pointer(ptr.array, ptr.offset + f.offset, fsize, (), ptr.subscripts, f.type)
+                    if mode == "addr":
+                        return fptr
+                    if f.type.kind == TypeKind.ARRAY:
+                        et = f.type.pointee
+                        return Pointer(ptr.array, ptr.offset + f.offset, self.size_of(et) or 1, (), (), et)
+                    return self.load(e, fptr, mode, record, field_offset=f.offset, elem_size=ptr.elem_size)
+            return self.opaque(e.name, ptr)
+        v = self.expr(base, env, record=record)
+        return self.opaque(e.name, v)
+
+    def subscript(self, e: ir.Index, env: Env, mode: str, record: bool) -> Value:
+        base = self.expr(e.base, env, record=record)
+        idx = self.expr(e.index, env, record=record)
+        if isinstance(idx, Pointer):  # i[a] spelling
+            base, idx = idx, base
+        if not isinstance(base, Pointer):
+            return self.opaque("load", base, idx)
+        if not isinstance(idx, sympy.Basic):
+            idx = self.symbols.opaque("index", varying=True)
+        esize = base.elem_size
+        if base.dims:
+            inner = 1
+            for d in base.dims:
+                inner *= d if d else 1
+            ptr = Pointer(base.array, base.offset + idx * inner * esize, esize, base.dims[1:],
+                          base.subscripts + (idx,), base.pointee)
+            if e.type.kind == TypeKind.ARRAY:
+                return ptr
+        else:
+            ptr = Pointer(base.array, base.offset + idx * esize, esize, (), base.subscripts + (idx,), base.pointee)
+        if mode == "addr":
+            return ptr
+        return self.load(e, ptr, mode, record)
+
+    def load(self, e: ir.Expr, ptr: Pointer, mode: str, record: bool, field_offset: int = 0,
+             elem_size: int = 0) -> Value:
+        """Record the access at ``ptr`` (a load unless ``mode`` says store) and return the loaded value.
+
+        A struct whose alignment is smaller than its size (``struct {float x, y;}``) is moved by nvcc as
+        separate field accesses: one :class:`Access` per field, ``split`` = their count."""
+        if record and ptr.array.space != AddressSpace.LOCAL:
+            t = e.type
+            size = ptr.elem_size
+            parts = [(0, size)]
+            if t.kind == TypeKind.RECORD and size and t.align and t.align < size and t.fields:
+                parts = [(f.offset, self.size_of(f.type)) for f in t.fields if self.size_of(f.type)] or [(0, size)]
+            guards = tuple(g for g, _ in self.guards if isinstance(g, sympy.Basic))
+            for off, sz in parts:
+                self.kernel.accesses.append(Access(
+                    array=ptr.array, offset=sympy.expand(ptr.offset + off), size=sz,
+                    is_read=mode in ("read", "rw"), is_write=mode in ("write", "rw"), span=e.span,
+                    subscripts=ptr.subscripts, field_offset=field_offset + off,
+                    elem_size=elem_size or ptr.elem_size, split=len(parts), guards=guards))
+        if mode == "write":
+            return None
+        return self.opaque("load", ptr)
+
+    def binary(self, e: ir.Binary, env: Env, record: bool) -> Value:
+        if e.op == ",":
+            self.expr(e.lhs, env, record=record)
+            return self.expr(e.rhs, env, record=record)
+        a = self.expr(e.lhs, env, record=record)
+        b = self.expr(e.rhs, env, record=record)
+        if e.op in ("/", "%") and record:
+            self.division(e.op, e, e.rhs, b, a)
+        return self.arith(e.op, a, b)
+
+    def division(self, op: str, e: ir.Expr, divisor: ir.Expr, b: Value, a: Value) -> None:
+        if e.type.kind != TypeKind.INT:
+            return
+        if isinstance(a, sympy.Basic) and a.is_Integer:
+            return  # folded by the compiler
+        pow2 = isinstance(b, sympy.Basic) and self.symbols.is_pow2(b)
+        varying = not isinstance(a, sympy.Basic) or self.symbols.is_varying(a)
+        self.kernel.divisions.append(Division(op, e.span, e.type.signed, b, pow2, divisor.text, varying))
+
+    def arith(self, op: Optional[str], a: Value, b: Value) -> Value:
+        if isinstance(a, Pointer) or isinstance(b, Pointer):
+            if op in ("+", "-") and isinstance(a, Pointer) and isinstance(b, sympy.Basic):
+                sign = 1 if op == "+" else -1
+                return Pointer(a.array, a.offset + sign * b * a.elem_size, a.elem_size, (), (), a.pointee)
+            if op == "+" and isinstance(b, Pointer) and isinstance(a, sympy.Basic):
+                return Pointer(b.array, b.offset + a * b.elem_size, b.elem_size, (), (), b.pointee)
+            return self.opaque("ptr", a, b)
+        if op is None or not isinstance(a, sympy.Basic) or not isinstance(b, sympy.Basic):
+            return self.opaque("value", a, b)
+        try:
+            if op == "+":
+                return a + b
+            if op == "-":
+                return a - b
+            if op == "*":
+                return a * b
+            if op == "/":
+                if b == 0:
+                    return self.opaque("div", a, b)
+                if b.is_Integer and b == 1:
+                    return a
+                return sympy.floor(a / b)
+            if op == "%":
+                if b == 0:
+                    return self.opaque("rem", a, b)
+                return sympy.Mod(a, b)
+            if op == "<<" and b.is_Integer:
+                return a * 2 ** int(b)
+            if op == ">>" and b.is_Integer:
+                return sympy.floor(a / 2 ** int(b))
+            if op == "&" and b.is_Integer and int(b) >= 0 and (int(b) + 1) & int(b) == 0:
+                return sympy.Mod(a, int(b) + 1)
+            if op == "&" and a.is_Integer and int(a) >= 0 and (int(a) + 1) & int(a) == 0:
+                return sympy.Mod(b, int(a) + 1)
+            # Conditions stay symbolic so that a guard can be evaluated per lane (active lanes) and a
+            # loop bound per trip; their uniformity is that of their free symbols, as for any value.
+            rel = _RELATIONS.get(op)
+            if rel is not None and not is_condition(a) and not is_condition(b):
+                return rel(a, b)
+            if op in ("&&", "||") and all(is_condition(v) or v.is_Symbol for v in (a, b)):
+                return (sympy.And if op == "&&" else sympy.Or)(a, b)
+        except (TypeError, ValueError):
+            pass
+        return self.opaque("value", a, b)
+
+    def assign(self, e: ir.Assign, env: Env, record: bool) -> Value:
+        if e.op == "=":
+            rhs = self.expr(e.value, env, record=record)
+            if isinstance(e.target, ir.Ref):
+                env.vars[e.target.var] = rhs
+            else:
+                self.expr(e.target, env, mode="write", record=record)
+            return rhs
+        rhs = self.expr(e.value, env, record=record)
+        op = _COMPOUND.get(e.op)
+        target = e.target
+        if e.op in ("/=", "%=") and record:
+            cur = env.vars.get(target.var) if isinstance(target, ir.Ref) else None
+            self.division(e.op[0], e, e.value, rhs, cur)
+        if isinstance(target, ir.Ref):
+            cur = env.vars[target.var] if target.var in env.vars else self.expr(target, env, record=record)
+            env.vars[target.var] = self.arith(op, cur, rhs)
+            return env.vars[target.var]
+        self.expr(target, env, mode="rw", record=record)
+        return self.opaque("value", rhs)
+
+    def unary(self, e: ir.Unary, env: Env, mode: str, record: bool) -> Value:
+        op = e.op
+        if op in ("pre++", "pre--", "post++", "post--"):
+            delta = 1 if op.endswith("++") else -1
+            if isinstance(e.operand, ir.Ref):
+                var = e.operand.var
+                cur = env.vars[var] if var in env.vars else self.expr(e.operand, env, record=record)
+                new = self.arith("+", cur, sympy.Integer(delta))
+                env.vars[var] = new
+                return new if op.startswith("pre") else cur
+            self.expr(e.operand, env, mode="rw", record=record)
+            return self.symbols.opaque("value", varying=True)
+        if op == "&":
+            inner = e.operand
+            if isinstance(inner, (ir.Index, ir.Member)):
+                return self.expr(inner, env, mode="addr", record=record)
+            v = self.expr(inner, env, record=record)
+            return v if isinstance(v, Pointer) else self.opaque("addr", v)
+        if op == "*":
+            p = self.expr(e.operand, env, record=record)
+            if isinstance(p, Pointer):
+                if mode == "addr":
+                    return p
+                return self.load(e, p, mode, record)
+            return self.opaque("load", p)
+        v = self.expr(e.operand, env, record=record)
+        if op == "!" and is_condition(v):
+            return sympy.Not(v)
+        if op == "-" and isinstance(v, sympy.Basic):
+            return -v
+        if op == "+" and isinstance(v, sympy.Basic):
+            return v
+        return self.opaque("value", v)
+
+    def call(self, e: ir.Call, env: Env, record: bool) -> Value:
+        name = e.name
+        if name in BARRIERS:
+            for a in e.args:
+                self.expr(a, env, record=record)
+            if record:
+                self.barrier(name, e)
+            return self.symbols.opaque(name, varying=False)
+        if name == "sync" and self.is_group_sync(e):
+            if record:
+                self.barrier("cooperative_groups sync", e)
+            return None
+        if name in LOADS and e.args:
+            p = self.expr(e.args[0], env, record=record)
+            if isinstance(p, Pointer):
+                return self.load(e, p, "read", record)
+            return self.opaque("load", p)
+        vals = [self.expr(a, env, record=record) for a in e.args]
+        if name in ("min", "max", "umin", "umax") and len(vals) == 2 and all(isinstance(v, sympy.Basic) for v in vals):
+            return (sympy.Min if "min" in name else sympy.Max)(*vals)
+        if name == "dim3" or e.type.name in ("dim3", "uint3"):
+            return self.opaque("dim3", *vals)
+        fn = e.func
+        if fn is not None and fn.body is not None and fn.kind.device and self.depth < MAX_INLINE_DEPTH:
+            return self.inline(fn, vals, e.span.line)
+        if name in VARYING_CALLS:
+            return self.symbols.opaque(name, varying=True)
+        return self.opaque(name or "call", *vals) if vals else self.symbols.opaque(name or "call", varying=False)
+
+    @staticmethod
+    def is_group_sync(e: ir.Call) -> bool:
+        """``block.sync()``, ``this_thread_block().sync()``, ``cg::sync(block)``, ``grid.sync()``."""
+        for o in [e.receiver, *e.args]:
+            if o is None:
+                continue
+            t = o.type.pointee if o.type.kind in (TypeKind.REFERENCE, TypeKind.POINTER) else o.type
+            if t is not None and t.name.split("::")[-1] in BLOCK_GROUPS:
+                return True
+        return False
+
+    def inline(self, fn: ir.Function, vals: list[Value], line: int) -> Value:
+        callee_env = Env({})
+        for p, v in zip(fn.params, vals):
+            if isinstance(v, Pointer) and p.type.kind == TypeKind.POINTER:
+                v = self.retype(v, p.type.pointee)
+            callee_env.vars[p] = v if v is not None else self.symbols.opaque(p.name, varying=True)
+        saved = self.returns
+        self.returns = []
+        self.depth += 1
+        self.call_chain.append((fn.name, line))
+        saved_break = self.breakable
+        self.breakable = []
+        try:
+            self.stmt(fn.body, callee_env)
+        finally:
+            self.depth -= 1
+            self.call_chain.pop()
+            self.breakable = saved_break
+            rets, self.returns = self.returns, saved
+        if len(rets) == 1:
+            return rets[0]
+        if rets and all(isinstance(r, sympy.Basic) and r == rets[0] for r in rets):
+            return rets[0]
+        return self.opaque(fn.name, *rets) if rets else None
+
+
+def arr_elem(var: ir.Variable) -> Optional[Type]:
+    return var.type.array_dims()[1]
+
+
+def refs(e: Optional[ir.Node]) -> set:
+    """The variables an expression reads."""
+    return {n.var for n in ir.walk(e) if isinstance(n, ir.Ref)}
+
+
+def interpret(fn: ir.Function, kernel: Kernel, symbols: Symbols, globals_: dict, bindings: dict,
+              values: dict) -> None:
+    """Interpret kernel ``fn`` into ``kernel`` (its accesses, barriers, exits and divisions).
+
+    ``globals_``: file-scope arrays (Variable -> ArrayDecl); ``bindings``: template type parameters ->
+    size in bytes; ``values``: template non-type parameters -> int."""
+    interp = KernelInterpreter(kernel, symbols, globals_, bindings, values)
+    env = Env()
+    for p in fn.params:
+        t = p.type
+        if t.kind == TypeKind.POINTER:
+            esize = t.pointee.size_with(bindings) if t.pointee is not None else None
+            if esize:
+                arr = ArrayDecl(name=p.name, space=AddressSpace.GLOBAL, elem_type=t.pointee.spelling(),
+                                elem_size=esize, span=p.span, is_param=True)
+                env.vars[p] = Pointer(arr, sympy.Integer(0), esize, (), (), t.pointee)
+            else:
+                env.vars[p] = None
+        else:
+            env.vars[p] = symbols.param(p.name)
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, RECURSION_LIMIT))
+    try:
+        interp.stmt(fn.body, env)
+    except RecursionError:
+        kernel.incomplete.append("expression nesting too deep to model")
+    finally:
+        sys.setrecursionlimit(limit)

@@ -1,0 +1,907 @@
+"""The clang front-end: libclang (``clang.cindex`` from the libclang-ng wheel) -> :mod:`cudalint.ir`.
+
+The file is parsed as CUDA device code for sm_90 with cudalint's own shim headers (never the CUDA
+toolkit's), libc++ from the wheel, and ``KeepGoing`` so that an ``#include`` that cannot be found is
+skipped instead of stopping the parse.  Then every function of the file (and each ``__device__`` function
+of a user header it calls) is lowered to the IR: clang's types give sizes, alignments and struct layouts,
+its constant evaluator folds macros, enumerators, ``constexpr`` values and ``sizeof``.  Declarations in
+system headers (libc++, the CUDA shims, ``-isystem`` paths) are not lowered.
+
+Nothing of libclang escapes this module: the IR holds only its own nodes.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import re
+from pathlib import Path
+from typing import Optional
+
+import clang.cindex as ci
+
+from ..ir import nodes as ir
+from ..ir import types as irt
+from ..ir.nodes import Span
+
+K = ci.CursorKind
+TK = ci.TypeKind
+SHIMS = Path(__file__).with_name("shims")
+PARSE_OPTIONS = 0x01 | 0x200  # DetailedPreprocessingRecord | KeepGoing
+
+_lib = ci.conf.lib
+_lib.clang_Cursor_Evaluate.argtypes = [ci.Cursor]
+_lib.clang_Cursor_Evaluate.restype = ctypes.c_void_p
+_lib.clang_EvalResult_getKind.argtypes = [ctypes.c_void_p]
+_lib.clang_EvalResult_getKind.restype = ctypes.c_int
+_lib.clang_EvalResult_getAsLongLong.argtypes = [ctypes.c_void_p]
+_lib.clang_EvalResult_getAsLongLong.restype = ctypes.c_longlong
+_lib.clang_EvalResult_dispose.argtypes = [ctypes.c_void_p]
+_lib.clang_getCursorUnaryOperatorKind.argtypes = [ci.Cursor]
+_lib.clang_getCursorUnaryOperatorKind.restype = ctypes.c_int
+
+#: CXUnaryOperatorKind (clang-c/Index.h) -> the IR's unary operator
+_UNARY = {1: "post++", 2: "post--", 3: "pre++", 4: "pre--", 5: "&", 6: "*", 7: "+", 8: "-", 9: "~", 10: "!"}
+_BINARY = {"Mul": "*", "Div": "/", "Rem": "%", "Add": "+", "Sub": "-", "Shl": "<<", "Shr": ">>", "LT": "<",
+           "GT": ">", "LE": "<=", "GE": ">=", "EQ": "==", "NE": "!=", "And": "&", "Xor": "^", "Or": "|",
+           "LAnd": "&&", "LOr": "||", "Comma": ",", "Assign": "=", "MulAssign": "*=", "DivAssign": "/=",
+           "RemAssign": "%=", "AddAssign": "+=", "SubAssign": "-=", "ShlAssign": "<<=", "ShrAssign": ">>=",
+           "AndAssign": "&=", "XorAssign": "^=", "OrAssign": "|="}
+#: overloaded operators lowered to the IR's operators
+_OPERATOR_CALLS = {"+", "-", "*", "/", "%", "<<", ">>", "&"}
+_ASSIGN_CALLS = {"=", "+=", "-=", "*=", "/="}
+_CASTS = (K.CSTYLE_CAST_EXPR, K.CXX_STATIC_CAST_EXPR, K.CXX_REINTERPRET_CAST_EXPR, K.CXX_CONST_CAST_EXPR,
+          K.CXX_DYNAMIC_CAST_EXPR, K.CXX_FUNCTIONAL_CAST_EXPR)
+_SKIP = (K.TYPE_REF, K.NAMESPACE_REF, K.TEMPLATE_REF)
+_FUNCS = (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE, K.CXX_METHOD, K.CONSTRUCTOR, K.DESTRUCTOR, K.CONVERSION_FUNCTION)
+_SCOPES = (K.NAMESPACE, K.LINKAGE_SPEC, K.UNEXPOSED_DECL)
+_RECORDS = (K.CLASS_DECL, K.STRUCT_DECL, K.CLASS_TEMPLATE, K.UNION_DECL)
+_BUILTINS = ("threadIdx", "blockIdx", "blockDim", "gridDim")
+_INTS = {TK.CHAR_U: False, TK.UCHAR: False, TK.CHAR16: False, TK.CHAR32: False, TK.USHORT: False,
+         TK.UINT: False, TK.ULONG: False, TK.ULONGLONG: False, TK.UINT128: False, TK.CHAR_S: True,
+         TK.SCHAR: True, TK.WCHAR: True, TK.SHORT: True, TK.INT: True, TK.LONG: True, TK.LONGLONG: True,
+         TK.INT128: True}
+_FLOATS = {TK.HALF, TK.FLOAT, TK.DOUBLE, TK.LONGDOUBLE, TK.FLOAT128} | (
+    {TK.FLOAT16} if hasattr(TK, "FLOAT16") else set())
+_INLINE_NS = re.compile(r"\b__v?\d+::")
+
+
+def libcxx_dir() -> Path:
+    return Path(ci.__file__).parent / "native" / "libcxx"
+
+
+def base_args() -> list[str]:
+    """The clang arguments every file is parsed with (see the module docstring)."""
+    return [
+        "-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_90", "-nocudainc", "-nocudalib",
+        "--cuda-path=/nonexistent/cudalint", "-std=c++17", "-ferror-limit=0", "-w",
+        "-nostdinc++", "-isystem", str(libcxx_dir()), "-isystem", str(SHIMS),
+        "-include", "cudalint_prelude.h", "-idirafter", str(SHIMS / "fallback"),
+    ]
+
+
+def parse(path: str, text: str, extra_args: list[str]) -> ci.TranslationUnit:
+    index = ci.Index.create()
+    return index.parse(os.path.abspath(path), args=base_args() + list(extra_args),
+                       unsaved_files=[(os.path.abspath(path), text)], options=PARSE_OPTIONS)
+
+
+def file_diagnostics(path: str, tu: ci.TranslationUnit) -> tuple[list[tuple[int, str]], list[str]]:
+    """(errors, missing includes) of the file itself: error-severity diagnostics located in ``path``."""
+    errors, missing = [], []
+    abs_path = os.path.abspath(path)
+    for d in tu.diagnostics:
+        if d.severity >= 3 and d.location.file and os.path.abspath(d.location.file.name) == abs_path:
+            m = re.match(r"'(.+)' file not found", d.spelling)
+            if m:
+                missing.append(m.group(1))
+            else:
+                errors.append((d.location.line, d.spelling))
+    return errors, missing
+
+
+def evaluate_int(c: ci.Cursor) -> Optional[int]:
+    """Constant-fold an expression cursor with clang (macros, enums, constexpr); None if not constant."""
+    try:
+        r = _lib.clang_Cursor_Evaluate(c)
+    except Exception:  # pragma: no cover - defensive: libclang raising on odd cursors
+        return None
+    if not r:
+        return None
+    try:
+        if _lib.clang_EvalResult_getKind(r) != 1:  # CXEval_Int
+            return None
+        return int(_lib.clang_EvalResult_getAsLongLong(r))
+    finally:
+        _lib.clang_EvalResult_dispose(r)
+
+
+def decl_key(c: ci.Cursor) -> tuple:
+    loc = c.location
+    return (loc.file.name if loc.file else "", loc.line, loc.column, c.spelling)
+
+
+def _strip(c: ci.Cursor) -> ci.Cursor:
+    """Skip implicit casts and parentheses."""
+    while c.kind in (K.UNEXPOSED_EXPR, K.PAREN_EXPR):
+        kids = list(c.get_children())
+        if len(kids) != 1:
+            break
+        c = kids[0]
+    return c
+
+
+def token_text(c: ci.Cursor) -> str:
+    """The source text of an expression, tokens re-joined: ``h_buf + off``, ``&v[0]``, ``v.data()``."""
+    out = ""
+    for t in (t.spelling for t in c.get_tokens()):
+        if out and (out[-1].isalnum() or out[-1] == "_") and (t[0].isalnum() or t[0] == "_"):
+            out += " "
+        elif out and t in ("+", "-", "?", ":", "=", "<<", ">>", "%", "/"):
+            out += " " + t + " "
+            continue
+        elif t == ",":
+            out += ", "
+            continue
+        out += t
+    return re.sub(r"\s+", " ", out).strip()
+
+
+def _loc(fn: str, loc: ci.SourceLocation) -> tuple[Optional[int], int, int]:
+    f, line, col, off = ctypes.c_void_p(), ctypes.c_uint(), ctypes.c_uint(), ctypes.c_uint()
+    getattr(_lib, fn)(loc, ctypes.byref(f), ctypes.byref(line), ctypes.byref(col), ctypes.byref(off))
+    return f.value, line.value, col.value
+
+
+class Lowering:
+    """Lower one parsed file to an :class:`~cudalint.ir.nodes.TranslationUnit`."""
+
+    def __init__(self, path: str, text: str, tu: ci.TranslationUnit):
+        self.path = path
+        self.text = text
+        self.lines = text.splitlines()
+        self.abs_path = os.path.abspath(path)
+        self.ctu = tu
+        self.vars: dict[tuple, ir.Variable] = {}
+        self.funcs: dict[tuple, ir.Function] = {}
+        self.pending: list[tuple[ci.Cursor, ir.Function]] = []
+        self.types: dict[tuple, irt.Type] = {}
+        self.tparams: list[set[str]] = [set()]
+        self.host = False
+        self._building: set[str] = set()
+        self._files: dict[str, bool] = {}
+
+    # -- locations
+    def in_main(self, c: ci.Cursor) -> bool:
+        f = c.location.file
+        if f is None:
+            return False
+        name = f.name
+        if name not in self._files:
+            self._files[name] = os.path.abspath(name) == self.abs_path
+        return self._files[name]
+
+    def span(self, c: ci.Cursor) -> Span:
+        s, e = c.extent.start, c.extent.end
+        f = s.file
+        path = self.path
+        if f is not None and not self._main_name(f.name):
+            path = f.name
+        return Span(path, s.line, s.column, e.line, e.column)
+
+    def _main_name(self, name: str) -> bool:
+        if name not in self._files:
+            self._files[name] = os.path.abspath(name) == self.abs_path
+        return self._files[name]
+
+    def call_span(self, c: ci.Cursor) -> Span:
+        """The source range of a call; inside a macro argument (``CHECK(cudaMemcpyAsync(...))``) the range
+        of the call as written in the argument, not the empty range of the macro's expansion point."""
+        sp = self.span(c)
+        if (sp.line, sp.column) != (sp.end_line, sp.end_column):
+            return sp
+        try:
+            fe, _, _ = _loc("clang_getExpansionLocation", c.extent.start)
+            f1, l1, c1 = _loc("clang_getSpellingLocation", c.extent.start)
+            f2, l2, c2 = _loc("clang_getSpellingLocation", c.extent.end)
+        except Exception:  # pragma: no cover - bindings without these entry points
+            return sp
+        if fe and f1 == fe == f2 and (l1, c1) >= (sp.line, sp.column) and (l2, c2) > (l1, c1):
+            return Span(sp.path, l1, c1, l2, c2)
+        return sp
+
+    def source_text(self, c: ci.Cursor) -> str:
+        """The text of ``c`` as written in the file (one line), else its tokens joined."""
+        s, e = c.extent.start, c.extent.end
+        if s.file and e.file and s.line == e.line and self._main_name(s.file.name):
+            if s.line - 1 < len(self.lines):
+                return self.lines[s.line - 1][s.column - 1:e.column - 1]
+        return " ".join(t.spelling for t in c.get_tokens())
+
+    # -- types
+    def type(self, t: ci.Type, depth: int = 0) -> irt.Type:
+        canon = t.get_canonical()
+        k = canon.kind
+        spelling = t.spelling
+        key = (k, spelling, canon.spelling, depth < 3)
+        hit = self.types.get(key)
+        if hit is not None:
+            return hit
+        out = self._type(t, canon, k, depth)
+        if k != TK.UNEXPOSED:
+            self.types[key] = out
+        return out
+
+    def _type(self, t: ci.Type, canon: ci.Type, k, depth: int) -> irt.Type:
+        const = canon.is_const_qualified()
+        name = _INLINE_NS.sub("", canon.spelling.replace("const ", "").replace("volatile ", "").strip())
+        size = canon.get_size()
+        size = size if size and size > 0 else None
+        align = canon.get_align()
+        align = align if align and align > 0 else None
+        if k == TK.BOOL:
+            return irt.Type(irt.TypeKind.BOOL, "bool", size, align, const=const)
+        if k in _INTS:
+            return irt.Type(irt.TypeKind.INT, name, size, align, signed=_INTS[k], const=const)
+        if k in _FLOATS:
+            return irt.Type(irt.TypeKind.FLOAT, name, size, align, const=const)
+        if k == TK.VOID:
+            return irt.Type(irt.TypeKind.VOID, "void", const=const)
+        if k == TK.POINTER:
+            inner = t.get_pointee() if t.kind != TK.ELABORATED else canon.get_pointee()
+            if inner.kind == TK.INVALID:
+                inner = canon.get_pointee()
+            return irt.Type(irt.TypeKind.POINTER, name, 8, 8, pointee=self.type(inner, depth + 1), const=const)
+        if k in (TK.LVALUEREFERENCE, TK.RVALUEREFERENCE):
+            inner = t.get_pointee()
+            if inner.kind == TK.INVALID:
+                inner = canon.get_pointee()
+            p = self.type(inner, depth + 1)
+            return irt.Type(irt.TypeKind.REFERENCE, name, p.size, p.align, pointee=p)
+        if k in (TK.CONSTANTARRAY, TK.INCOMPLETEARRAY, TK.VARIABLEARRAY, TK.DEPENDENTSIZEDARRAY):
+            elem = self.type(canon.element_type, depth + 1)
+            count = canon.element_count if k == TK.CONSTANTARRAY else None
+            return irt.Type(irt.TypeKind.ARRAY, name, size, align, pointee=elem,
+                            count=count if count is not None and count >= 0 else None, const=const)
+        if k == TK.RECORD:
+            fields: tuple = ()
+            if depth < 3 and name not in self._building:
+                self._building.add(name)
+                try:
+                    fs = []
+                    for f in canon.get_fields():
+                        off = f.get_field_offsetof()
+                        if off is None or off < 0:
+                            continue
+                        fs.append(irt.Field(f.spelling, self.type(f.type, depth + 1), off // 8))
+                    fields = tuple(fs)
+                finally:
+                    self._building.discard(name)
+            return irt.Type(irt.TypeKind.RECORD, name, size, align, fields=fields, const=const)
+        if k == TK.ENUM:
+            return irt.Type(irt.TypeKind.ENUM, name, size, align, const=const)
+        spelling = t.spelling
+        plain = spelling.replace("const ", "").replace("volatile ", "").strip()
+        if size is None and any(plain in s for s in self.tparams):
+            return irt.Type(irt.TypeKind.PARAM, plain, const="const" in spelling.split())
+        if size is None:
+            return irt.Type(irt.TypeKind.UNKNOWN, plain or name, const=const)
+        return irt.Type(irt.TypeKind.UNKNOWN, name, size, align, const=const)
+
+    # -- translation unit
+    def lower(self) -> ir.TranslationUnit:
+        unit = ir.TranslationUnit(path=self.path, frontend="clang")
+        self._collect(self.ctu.cursor, unit, top=True)
+        while self.pending:
+            cur, fn = self.pending.pop(0)
+            self._body(cur, fn)
+        unit.functions = [f for f in self.funcs.values() if f.body is not None]
+        unit.functions.sort(key=lambda f: (not f.in_main_file, f.span.path, f.span.line, f.span.column))
+        return unit
+
+    def _collect(self, root: ci.Cursor, unit: ir.TranslationUnit, top: bool) -> None:
+        for c in root.get_children():
+            if c.location.is_in_system_header:
+                continue  # libc++, the CUDA shims, -isystem paths: nothing of the user's to model
+            k = c.kind
+            if k in _SCOPES:
+                self._collect(c, unit, top)
+            elif k == K.VAR_DECL and top:
+                v = self.variable(c)
+                if v.space != ir.Space.LOCAL or (self.in_main(c) and v.type.kind == irt.TypeKind.POINTER):
+                    init = self._init(c, v)
+                    if init is not None:
+                        v.init = init
+                    unit.globals.append(v)
+            elif k in _FUNCS:
+                if self.in_main(c) and self._has_body(c):
+                    self.function(c)
+            elif k in _RECORDS:
+                for m in c.get_children():
+                    if m.kind in _FUNCS and self.in_main(m) and self._has_body(m):
+                        self.function(m)
+
+    @staticmethod
+    def _has_body(c: ci.Cursor) -> bool:
+        return any(ch.kind == K.COMPOUND_STMT for ch in c.get_children())
+
+    @staticmethod
+    def _attrs(c: ci.Cursor) -> set:
+        return {ch.kind for ch in c.get_children() if ch.kind.is_attribute()}
+
+    def _device(self, c: ci.Cursor) -> bool:
+        return K.CUDADEVICE_ATTR in self._attrs(c)
+
+    def function(self, c: ci.Cursor) -> ir.Function:
+        """The IR function of definition ``c`` (created once; its body is lowered after the file's
+        top-level walk)."""
+        key = decl_key(c)
+        fn = self.funcs.get(key)
+        if fn is not None:
+            return fn
+        attrs = self._attrs(c)
+        if K.CUDAGLOBAL_ATTR in attrs:
+            kind = ir.FunctionKind.KERNEL
+        elif K.CUDADEVICE_ATTR in attrs:
+            kind = ir.FunctionKind.HOST_DEVICE if K.CUDAHOST_ATTR in attrs else ir.FunctionKind.DEVICE
+        else:
+            kind = ir.FunctionKind.HOST
+        tps = [ir.TemplateParam(ch.spelling, ch.kind == K.TEMPLATE_TYPE_PARAMETER) for ch in c.get_children()
+               if ch.kind in (K.TEMPLATE_TYPE_PARAMETER, K.TEMPLATE_NON_TYPE_PARAMETER)]
+        bounds = None
+        for ch in c.get_children():
+            if ch.kind == K.UNEXPOSED_ATTR or ch.kind.is_attribute():
+                toks = [t.spelling for t in ch.get_tokens()]
+                if "__launch_bounds__" in toks or "launch_bounds" in toks:
+                    nums = [int(t) for t in toks if t.isdigit()]
+                    if nums:
+                        bounds = nums[0]
+        fn = ir.Function(name=c.spelling, kind=kind, span=self.span(c), template_params=tps, launch_bounds=bounds,
+                         in_main_file=self.in_main(c),
+                         is_member=c.kind in (K.CXX_METHOD, K.CONSTRUCTOR, K.DESTRUCTOR, K.CONVERSION_FUNCTION))
+        self.funcs[key] = fn
+        self.pending.append((c, fn))
+        return fn
+
+    def _body(self, c: ci.Cursor, fn: ir.Function) -> None:
+        outer = set()
+        p = c.semantic_parent
+        if p is not None and p.kind == K.CLASS_TEMPLATE:
+            outer = {ch.spelling for ch in p.get_children() if ch.kind == K.TEMPLATE_TYPE_PARAMETER}
+        self.tparams.append({t.name for t in fn.template_params if t.is_type} | outer)
+        saved = self.host
+        self.host = fn.kind.host
+        try:
+            fn.return_type = self.type(c.result_type)
+            fn.params = [self.variable(p) for p in c.get_children() if p.kind == K.PARM_DECL]
+            body = next(ch for ch in c.get_children() if ch.kind == K.COMPOUND_STMT)
+            fn.body = self.block(body)
+        except RecursionError:
+            fn.body = ir.Block(fn.span, [ir.ExprStmt(fn.span, ir.Opaque(fn.span, "too deep"))])
+        finally:
+            self.host = saved
+            self.tparams.pop()
+
+    def callee(self, ref: Optional[ci.Cursor]) -> Optional[ir.Function]:
+        """The definition a call resolves to, when this translation unit has one outside system headers
+        (host functions only from the file itself)."""
+        if ref is None:
+            return None
+        try:
+            cands = [ref, ref.get_definition()]
+            tmpl = _lib.clang_getSpecializedCursorTemplate(ref)
+            if tmpl is not None and not tmpl == _lib.clang_getNullCursor():
+                tmpl._tu = ref._tu
+                cands.append(tmpl)
+        except Exception:  # libclang raises on null cursors
+            return None
+        for cand in cands:
+            if cand is None or cand.kind not in _FUNCS or cand.location.is_in_system_header:
+                continue
+            if not self._has_body(cand):
+                continue
+            key = decl_key(cand)
+            if key in self.funcs:
+                return self.funcs[key]
+            if self.in_main(cand) or self._device(cand):
+                return self.function(cand)
+        return None
+
+    # -- variables
+    def variable(self, d: ci.Cursor) -> ir.Variable:
+        key = decl_key(d)
+        v = self.vars.get(key)
+        if v is not None:
+            return v
+        attrs = self._attrs(d)
+        space = ir.Space.LOCAL
+        if K.CUDASHARED_ATTR in attrs:
+            space = ir.Space.SHARED
+        elif K.CUDACONSTANT_ATTR in attrs:
+            space = ir.Space.CONSTANT
+        elif self._managed(d):
+            space = ir.Space.MANAGED
+        elif K.CUDADEVICE_ATTR in attrs:
+            space = ir.Space.GLOBAL
+        if d.kind == K.PARM_DECL:
+            storage = ir.Storage.PARAM
+        else:
+            p = d.semantic_parent
+            local = p is not None and (p.kind in _FUNCS or p.kind == K.LAMBDA_EXPR)
+            storage = (ir.Storage.STATIC if d.storage_class == ci.StorageClass.STATIC else ir.Storage.LOCAL) \
+                if local else ir.Storage.FILE
+        t = self.type(d.type)
+        const_value = None
+        if d.kind == K.VAR_DECL and d.type.is_const_qualified() and t.is_integer:
+            init = [ch for ch in d.get_children() if ch.kind.is_expression()]
+            if init:
+                const_value = evaluate_int(init[-1])
+        v = ir.Variable(name=d.spelling, type=t, span=self.span(d), storage=storage, space=space,
+                        extern=d.storage_class == ci.StorageClass.EXTERN, const_value=const_value,
+                        in_main_file=self.in_main(d))
+        if t.kind == irt.TypeKind.ARRAY:
+            v.extents = self._extents(d, len(t.array_dims()[0]))
+        self.vars[key] = v
+        return v
+
+    def _managed(self, d: ci.Cursor) -> bool:
+        """``__managed__`` is not exposed as an attribute by libclang: read the declaration's line."""
+        if d.kind != K.VAR_DECL or not self.in_main(d):
+            return False
+        line = d.location.line
+        if not 1 <= line <= len(self.lines):
+            return False
+        head = self.lines[line - 1][:max(d.location.column - 1, 0)]
+        return "__managed__" in head or "managed" in head and "__attribute__" in head
+
+    def _extents(self, d: ci.Cursor, n: int) -> tuple:
+        """Spellings and spans of the ``[...]`` extents of declaration ``d``, read from the file's text
+        (not from macro-expanded tokens), so a fix can rewrite ``[TILE]`` as ``[TILE + 1]``."""
+        if not n or not self.in_main(d):
+            return ()
+        line = d.location.line
+        if line - 1 >= len(self.lines):
+            return ()
+        text = self.lines[line - 1]
+        m = re.compile(r"\b" + re.escape(d.spelling) + r"\s*((?:\[[^\[\]]*\]\s*)+)").search(
+            text, max(0, d.location.column - 1))
+        if not m:
+            return ()
+        out = []
+        for g in re.finditer(r"\[([^\[\]]*)\]", m.group(1)):
+            start = m.start(1) + g.start(1)
+            inner = g.group(1)
+            lead = len(inner) - len(inner.lstrip())
+            body = inner.strip()
+            col = start + lead + 1
+            out.append((body, Span(self.path, line, col, line, col + len(body))))
+        return tuple(out) if len(out) == n else ()
+
+    def _init(self, d: ci.Cursor, v: ir.Variable) -> Optional[ir.Expr]:
+        kids = [ch for ch in d.get_children() if ch.kind not in _SKIP and not ch.kind.is_attribute()
+                and ch.kind.is_expression()]
+        if not kids:
+            return None
+        last = kids[-1]
+        if v.type.kind == irt.TypeKind.ARRAY and last.kind not in (K.INIT_LIST_EXPR, K.STRING_LITERAL):
+            return None  # the extent's expression, not an initialiser
+        return self.expr(last)
+
+    # -- statements
+    def block(self, c: ci.Cursor) -> ir.Block:
+        out = []
+        for ch in c.get_children():
+            s = self.stmt(ch)
+            if s is not None:
+                out.append(s)
+        return ir.Block(self.span(c), out)
+
+    def stmt(self, c: ci.Cursor) -> Optional[ir.Stmt]:
+        k = c.kind
+        if k == K.COMPOUND_STMT:
+            return self.block(c)
+        if k == K.DECL_STMT:
+            decls = [self.decl(d) for d in c.get_children() if d.kind == K.VAR_DECL]
+            return decls[0] if len(decls) == 1 else ir.Block(self.span(c), decls)
+        if k == K.VAR_DECL:
+            return self.decl(c)
+        if k == K.IF_STMT:
+            return self.if_stmt(c)
+        if k in (K.FOR_STMT, K.WHILE_STMT, K.DO_STMT, K.CXX_FOR_RANGE_STMT):
+            return self.loop(c)
+        if k == K.SWITCH_STMT:
+            kids = list(c.get_children())
+            pre, cond = self._condition(kids[:1])
+            body = ir.Block(self.span(c), [s for s in (self.stmt(x) for x in kids[1:]) if s is not None])
+            sw = ir.Switch(self.span(c), cond, body)
+            return ir.Block(self.span(c), pre + [sw]) if pre else sw
+        if k == K.CASE_STMT:
+            kids = list(c.get_children())
+            return ir.Case(self.span(c), self.expr(kids[0]) if len(kids) > 1 else None,
+                           self.stmt(kids[-1]) if kids else None)
+        if k == K.DEFAULT_STMT:
+            kids = list(c.get_children())
+            return ir.Case(self.span(c), None, self.stmt(kids[-1]) if kids else None)
+        if k == K.LABEL_STMT:
+            kids = list(c.get_children())
+            return ir.Label(self.span(c), c.spelling, self.stmt(kids[-1]) if kids else None)
+        if k == K.RETURN_STMT:
+            kids = [ch for ch in c.get_children() if ch.kind.is_expression()]
+            return ir.Return(self.span(c), self.expr(kids[0]) if kids else None)
+        if k == K.BREAK_STMT:
+            return ir.Jump(self.span(c), ir.JumpKind.BREAK)
+        if k == K.CONTINUE_STMT:
+            return ir.Jump(self.span(c), ir.JumpKind.CONTINUE)
+        if k == K.GOTO_STMT:
+            return ir.Jump(self.span(c), ir.JumpKind.GOTO, c.spelling)
+        if k == K.NULL_STMT:
+            return None
+        if k == K.ASM_STMT:
+            return ir.Asm(self.span(c), " ".join(t.spelling for t in c.get_tokens()))
+        if k.is_expression() or k == K.UNEXPOSED_EXPR:
+            return ir.ExprStmt(self.span(c), self.expr(c))
+        if k.is_declaration():
+            return None  # a typedef, a struct or a static_assert in a body
+        # any other statement (try/catch in host code...): its parts, in order
+        parts = [s for s in (self.stmt(ch) for ch in c.get_children()) if s is not None]
+        return ir.Block(self.span(c), parts)
+
+    def decl(self, d: ci.Cursor) -> ir.Decl:
+        v = self.variable(d)
+        init = self._init(d, v)
+        if init is not None:
+            v.init = init
+        return ir.Decl(self.span(d), v, init)
+
+    def _condition(self, kids: list) -> tuple[list, Optional[ir.Expr]]:
+        """The parts of a condition: declarations (condition variables, C++17 init statements) and the
+        condition's value."""
+        pre: list = []
+        cond = None
+        for ch in kids:
+            if ch.kind in (K.VAR_DECL, K.DECL_STMT):
+                pre.append(self.stmt(ch))
+                cond = None
+            elif ch.kind.is_expression():
+                if cond is not None:
+                    pre.append(ir.ExprStmt(cond.span, cond))
+                cond = self.expr(ch)
+            else:
+                s = self.stmt(ch)
+                if s is not None:
+                    pre.append(s)
+        if cond is None and pre and isinstance(pre[-1], ir.Decl):
+            cond = ir.Ref(pre[-1].span, pre[-1].var, type=pre[-1].var.type)
+        return [p for p in pre if p is not None], cond
+
+    def _else_before(self, a: ci.Cursor, b: ci.Cursor) -> bool:
+        """Whether the token ``else`` is written between the end of ``a`` and the start of ``b``."""
+        try:
+            rng = ci.SourceRange.from_locations(a.extent.end, b.extent.start)
+            return any(t.spelling == "else" for t in self.ctu.get_tokens(extent=rng))
+        except Exception:  # pragma: no cover
+            return False
+
+    def if_stmt(self, c: ci.Cursor) -> ir.Stmt:
+        kids = list(c.get_children())
+        has_else = len(kids) >= 3 and self._else_before(kids[-2], kids[-1])
+        branches = kids[-2:] if has_else else kids[-1:]
+        pre, cond = self._condition(kids[:len(kids) - len(branches)])
+        then = self.stmt(branches[0]) or ir.Block(self.span(branches[0]))
+        els = self.stmt(branches[1]) if has_else else None
+        init = None
+        if pre:
+            init = pre[0] if len(pre) == 1 else ir.Block(self.span(c), pre)
+        return ir.If(self.span(c), cond, then, els, init)
+
+    def _for_parts(self, c: ci.Cursor, kids: list):
+        """Split a for statement's children into (init, cond, step) using the header's ';'."""
+        head = kids[:-1]
+        semis, depth = [], 0
+        try:
+            rng = ci.SourceRange.from_locations(c.extent.start, kids[-1].extent.start)
+            toks = self.ctu.get_tokens(extent=rng)
+        except Exception:  # pragma: no cover
+            toks = c.get_tokens()
+        for t in toks:
+            if t.spelling == "(":
+                depth += 1
+            elif t.spelling == ")":
+                depth -= 1
+                if depth == 0:
+                    break
+            elif t.spelling == ";" and depth == 1:
+                semis.append(t.extent.start.offset)
+        init, cond, inc = [], [], []
+        for ch in head:
+            off = ch.extent.start.offset
+            if len(semis) >= 1 and off < semis[0]:
+                init.append(ch)
+            elif len(semis) >= 2 and off < semis[1]:
+                cond.append(ch)
+            else:
+                inc.append(ch)
+        return init, cond, inc
+
+    def loop(self, c: ci.Cursor) -> ir.Loop:
+        kids = list(c.get_children())
+        sp = self.span(c)
+        if c.kind == K.FOR_STMT:
+            init, cond, inc = self._for_parts(c, kids)
+            pre, cv = self._condition(cond)
+            stmts = [s for s in (self.stmt(x) for x in init) if s is not None] + pre
+            return ir.Loop(sp, ir.LoopKind.FOR, self.stmt(kids[-1]) or ir.Block(sp), stmts, cv,
+                           [self.expr(x) for x in inc])
+        if c.kind == K.DO_STMT:
+            body = self.stmt(kids[0]) or ir.Block(sp)
+            pre, cv = self._condition(kids[1:])
+            return ir.Loop(sp, ir.LoopKind.DO, body, pre, cv)
+        if c.kind == K.WHILE_STMT:
+            pre, cv = self._condition(kids[:-1])
+            return ir.Loop(sp, ir.LoopKind.WHILE, self.stmt(kids[-1]) or ir.Block(sp), pre, cv)
+        var = next((self.variable(ch) for ch in kids if ch.kind == K.VAR_DECL), None)
+        rng = [ch for ch in kids[:-1] if ch.kind.is_expression()]
+        return ir.Loop(sp, ir.LoopKind.RANGE, self.stmt(kids[-1]) or ir.Block(sp), var=var,
+                       range=self.expr(rng[-1]) if rng else None)
+
+    # -- expressions
+    def expr(self, c: ci.Cursor) -> ir.Expr:
+        k = c.kind
+        sp = self.span(c)
+        if k in (K.UNEXPOSED_EXPR, K.PAREN_EXPR) or k in _CASTS:
+            kids = [ch for ch in c.get_children() if ch.kind not in _SKIP]
+            if not kids:
+                v = evaluate_int(c)
+                return ir.IntLit(sp, v, type=self.type(c.type)) if v is not None else ir.Opaque(sp, "value")
+            if len(kids) > 1 and k == K.UNEXPOSED_EXPR:
+                # e.g. an unresolved call: its operands, evaluated for their accesses
+                return ir.Opaque(sp, "call", [self.expr(ch) for ch in kids], type=self.type(c.type))
+            inner = self.expr(kids[-1])
+            if k in _CASTS:
+                return ir.Cast(sp, inner, type=self.type(c.type))
+            t = c.type.get_canonical()
+            if t.kind == TK.POINTER and inner.type.kind == irt.TypeKind.POINTER:
+                new = self.type(c.type)
+                a = new.pointee.size if new.pointee else None
+                b = inner.type.pointee.size if inner.type.pointee else None
+                if a and a != b:
+                    return ir.Cast(sp, inner, type=new)
+            return inner
+        if k in (K.INTEGER_LITERAL, K.CXX_BOOL_LITERAL_EXPR, K.CHARACTER_LITERAL):
+            v = evaluate_int(c)
+            return ir.IntLit(sp, v, type=self.type(c.type)) if v is not None else ir.Opaque(sp, "value")
+        if k == K.FLOATING_LITERAL:
+            return ir.FloatLit(sp, type=self.type(c.type))
+        if k == K.DECL_REF_EXPR:
+            return self.decl_ref(c, sp)
+        if k == K.MEMBER_REF_EXPR:
+            return self.member(c, sp)
+        if k == K.ARRAY_SUBSCRIPT_EXPR:
+            base, idx = list(c.get_children())
+            return ir.Index(sp, self.expr(base), self.expr(idx), type=self.type(c.type))
+        if k in (K.BINARY_OPERATOR, K.COMPOUND_ASSIGNMENT_OPERATOR):
+            lhs, rhs = list(c.get_children())
+            op = _BINARY.get(c.binary_operator.name)
+            if op is None:
+                return ir.Opaque(sp, "value", [self.expr(lhs), self.expr(rhs)], type=self.type(c.type))
+            a, b = self.expr(lhs), self.expr(rhs)
+            if op in ("/", "%", "/=", "%="):
+                b.text = self.source_text(rhs)
+            if op.endswith("=") and op not in ("==", "!=", "<=", ">="):
+                return ir.Assign(sp, op, a, b, type=self.type(c.type))
+            return ir.Binary(sp, op, a, b, type=self.type(c.type))
+        if k == K.UNARY_OPERATOR:
+            kids = list(c.get_children())
+            op = _UNARY.get(_lib.clang_getCursorUnaryOperatorKind(c))
+            if not kids or op is None:
+                return ir.Opaque(sp, "value", [self.expr(x) for x in kids], type=self.type(c.type))
+            return ir.Unary(sp, op, self.expr(kids[0]), type=self.type(c.type))
+        if k == K.CONDITIONAL_OPERATOR:
+            parts = [self.expr(x) for x in c.get_children()]
+            if len(parts) != 3:  # GNU `a ?: b`
+                return ir.Opaque(sp, "select", parts, type=self.type(c.type))
+            return ir.Cond(sp, *parts, type=self.type(c.type))
+        if k == K.CALL_EXPR:
+            return self.call(c, sp)
+        if k in (K.CXX_NULL_PTR_LITERAL_EXPR, K.GNU_NULL_EXPR):
+            return ir.IntLit(sp, 0, type=self.type(c.type))
+        if k == K.INIT_LIST_EXPR:
+            return ir.InitList(sp, [self.expr(x) for x in c.get_children()], type=self.type(c.type))
+        if k == K.LAMBDA_EXPR:
+            body = next((ch for ch in c.get_children() if ch.kind == K.COMPOUND_STMT), None)
+            return ir.Lambda(sp, [self.variable(p) for p in c.get_children() if p.kind == K.PARM_DECL],
+                             self.block(body) if body is not None else None)
+        if k == K.CXX_NEW_EXPR:
+            return self.new(c, sp)
+        if k in (K.CXX_DELETE_EXPR, K.CXX_THIS_EXPR):
+            return ir.Opaque(sp, "value", [self.expr(x) for x in c.get_children() if x.kind.is_expression()],
+                             type=self.type(c.type))
+        v = evaluate_int(c) if k.is_expression() else None
+        if v is not None:
+            return ir.IntLit(sp, v, type=self.type(c.type))
+        return ir.Opaque(sp, "value", [self.expr(x) for x in c.get_children() if x.kind.is_expression()],
+                         type=self.type(c.type) if k.is_expression() else irt.UNKNOWN)
+
+    def decl_ref(self, c: ci.Cursor, sp: Span) -> ir.Expr:
+        name = c.spelling
+        if name == "warpSize":
+            return ir.Builtin(sp, "warpSize", type=self.type(c.type))
+        ref = c.referenced
+        if ref is None:
+            return ir.Opaque(sp, "value")
+        rk = ref.kind
+        if rk == K.ENUM_CONSTANT_DECL:
+            return ir.IntLit(sp, ref.enum_value, type=self.type(c.type))
+        if rk == K.TEMPLATE_NON_TYPE_PARAMETER:
+            return ir.TemplateArg(sp, name, type=self.type(c.type))
+        if name in _BUILTINS and ref.location.is_in_system_header:
+            return ir.Builtin(sp, name, type=self.type(c.type))
+        if rk in (K.VAR_DECL, K.PARM_DECL):
+            v = self.variable(ref)
+            if rk == K.VAR_DECL and v.const_value is None and v.storage == ir.Storage.FILE \
+                    and v.type.kind != irt.TypeKind.ARRAY:
+                cv = evaluate_int(c)
+                if cv is not None:
+                    v.const_value = cv
+            return ir.Ref(sp, v, type=self.type(c.type))
+        v = evaluate_int(c)
+        if v is not None:
+            return ir.IntLit(sp, v, type=self.type(c.type))
+        key = ("<decl>",) + decl_key(ref)
+        var = self.vars.get(key)
+        if var is None:
+            var = self.vars[key] = ir.Variable(name, self.type(c.type), self.span(ref), storage=ir.Storage.FILE,
+                                               in_main_file=self.in_main(ref))
+        return ir.Ref(sp, var, type=var.type)
+
+    def member(self, c: ci.Cursor, sp: Span) -> ir.Expr:
+        kids = list(c.get_children())
+        member = c.spelling
+        if not kids:
+            return ir.Member(sp, ir.Opaque(sp, "value"), member, type=self.type(c.type))
+        base = _strip(kids[0])
+        if base.kind == K.DECL_REF_EXPR and base.spelling in _BUILTINS and member in ("x", "y", "z"):
+            return ir.Builtin(sp, base.spelling, member, type=self.type(c.type))
+        b = self.expr(kids[0])
+        arrow = kids[0].type.get_canonical().kind == TK.POINTER
+        ref = c.referenced
+        field = None
+        if ref is not None and ref.kind == K.FIELD_DECL:
+            foff = ref.get_field_offsetof()
+            if foff is not None and foff >= 0:
+                field = ir.FieldRef(foff // 8, self.type(ref.type))
+        return ir.Member(sp, b, member, arrow, field, type=self.type(c.type))
+
+    def new(self, c: ci.Cursor, sp: Span) -> ir.Expr:
+        toks = [t.spelling for t in c.get_tokens()]
+        placement = len(toks) > 1 and toks[1] == "(" and "nothrow" not in toks[:6]
+        depth, array = 0, False
+        for t in toks[1:]:
+            if t in "({":
+                depth += 1
+            elif t in ")}":
+                depth -= 1
+            elif t == "[" and depth == 0:
+                array = True
+                break
+        return ir.New(sp, array, placement, [self.expr(x) for x in c.get_children() if x.kind.is_expression()],
+                      type=self.type(c.type))
+
+    def _args(self, c: ci.Cursor, args: list) -> tuple[list[ir.Expr], int]:
+        out, written = [], 0
+        for a in args:
+            e = self.expr(a)
+            if a.extent.start.line > 0 and a.extent.start.file is not None:
+                written = len(out) + 1
+                if self.host:
+                    e.text = token_text(a)
+            out.append(e)
+        return out, written
+
+    def call(self, c: ci.Cursor, sp: Span) -> ir.Expr:
+        kids = list(c.get_children())
+        config = next((ch for ch in kids if ch.kind == K.CALL_EXPR
+                       and ch.spelling in ("cudaConfigureCall", "__cudaPushCallConfiguration")), None)
+        if config is not None:
+            return self.launch(c, config, sp)
+        name = c.spelling
+        args = list(c.get_arguments())
+        ref = c.referenced
+        if not name and kids:
+            # A call in a template's written form (dependent): callee and operands are plain children.
+            for i, kid in enumerate(kids):
+                oref = next((n for n in kid.walk_preorder() if n.kind == K.OVERLOADED_DECL_REF), None)
+                if kid.kind == K.DECL_REF_EXPR and oref is not None:
+                    name = oref.spelling
+                    args = kids[:i] + kids[i + 1:]
+                    break
+            else:
+                args = kids[1:]
+        t = self.type(c.type)
+        if ref is not None and ref.kind == K.CONSTRUCTOR:
+            vals, _ = self._args(c, args)
+            return ir.Construct(sp, vals, type=t)
+        if name.startswith("operator"):
+            op = name[8:].strip()
+            if op in _ASSIGN_CALLS and len(args) == 2:
+                return ir.Assign(sp, op, self.expr(args[0]), self.expr(args[1]), type=t)
+            if op in _OPERATOR_CALLS and len(args) == 2:
+                return ir.Binary(sp, op, self.expr(args[0]), self.expr(args[1]), type=t)
+        receiver = None
+        if not (name.startswith("operator") and args):  # an operator call's object is its first operand
+            callee = kids[0] if kids else None
+            while callee is not None and callee.kind == K.UNEXPOSED_EXPR:
+                inner = list(callee.get_children())
+                callee = inner[0] if len(inner) == 1 else None
+            if callee is not None and callee.kind == K.MEMBER_REF_EXPR:
+                obj = [ch for ch in callee.get_children() if ch.kind.is_expression()]
+                if obj:
+                    receiver = self.expr(obj[0])
+        vals, written = self._args(c, args)
+        span = self.call_span(c) if self.host else sp
+        return ir.Call(span, name, vals, self.callee(ref), receiver, written, type=t)
+
+    def launch(self, c: ci.Cursor, config: ci.Cursor, sp: Span) -> ir.Launch:
+        cargs = list(config.get_arguments())
+
+        def part(i: int) -> Optional[ir.Expr]:
+            if i >= len(cargs):
+                return None
+            a = cargs[i]
+            e = self.expr(a)
+            e.text = " ".join(t.spelling for t in a.get_tokens())
+            return e
+
+        stream = part(3)
+        if stream is not None and not stream.text:
+            stream = None  # the default argument
+        name = c.spelling
+        targs: tuple = ()
+        ref = c.referenced
+        if ref is not None:
+            try:
+                vals: list = []
+                for i in range(max(ref.get_num_template_arguments(), 0)):
+                    if ref.get_template_argument_kind(i) == ci.TemplateArgumentKind.INTEGRAL:
+                        vals.append(ref.get_template_argument_value(i))
+                    else:
+                        vals.append(self.type(ref.get_template_argument_type(i)))
+                targs = tuple(vals)
+            except Exception:
+                targs = ()
+        if not name:
+            name, targs = self._dependent_callee(c)
+        args, _ = self._args(c, list(c.get_arguments()))
+        return ir.Launch(sp, name, part(0), part(1), part(2), stream, args, self.callee(ref), targs)
+
+    def _dependent_callee(self, call: ci.Cursor) -> tuple[str, tuple]:
+        """A launch inside a template whose arguments depend on its parameters (``k<T, 256><<<...>>>`` in
+        ``template <class T> void run()``): the kernel's name from the unresolved overload reference, and
+        the explicit template arguments that follow it (an integral argument clang can evaluate, a dependent
+        type's spelling, else the argument's expression)."""
+        callee = next(iter(call.get_children()), None)
+        while callee is not None and callee.kind == K.UNEXPOSED_EXPR:
+            callee = next(iter(callee.get_children()), None)
+        if callee is None:
+            return "", ()
+        kids = list(callee.get_children())
+        ref = next((i for i, ch in enumerate(kids) if ch.kind == K.OVERLOADED_DECL_REF), None)
+        if ref is None:
+            return callee.spelling or "", ()
+        vals: list = []
+        for ch in kids[ref + 1:]:
+            if ch.kind == K.TYPE_REF:
+                vals.append(ch.spelling)
+            else:
+                v = evaluate_int(ch)
+                vals.append(v if v is not None else self.expr(ch))
+        return kids[ref].spelling, tuple(vals)
+
+
+def lower(path: str, text: str, extra_args: Optional[list[str]] = None) -> ir.TranslationUnit:
+    """Parse ``text`` (the contents of ``path``) with libclang and lower it to the IR."""
+    tu = parse(path, text, list(extra_args or []))
+    unit = Lowering(path, text, tu).lower()
+    unit.errors, unit.missing_includes = file_diagnostics(path, tu)
+    unit.dependencies = sorted({inc.include.name for inc in tu.get_includes() if inc.include is not None})
+    return unit

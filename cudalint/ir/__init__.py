@@ -1,0 +1,1 @@
+"""The kernel IR both front-ends lower to (:mod:`cudalint.ir.nodes`, :mod:`cudalint.ir.types`)."""

@@ -1,0 +1,165 @@
+"""``cudalint dump-ir``: the IR of a translation unit as readable, stable text.
+
+One line per statement, indented by nesting; expressions in C-like syntax with the IR's own structure
+visible (``load``/``store`` are not decided here: an :class:`~cudalint.ir.nodes.Index` prints as
+``a[i]``).  Types are printed where they matter to the analyses: declarations, casts, constructions,
+member offsets (``.x@4``) and each function's signature.  Locations are ``line:column`` of the node's
+start (the file is printed once per function when it is not the linted file).
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from . import nodes as ir
+from .types import Type
+
+
+def type_text(t: Type) -> str:
+    out = t.spelling()
+    if t.size is not None and not t.is_pointer:
+        out += f" /*{t.size}B*/"
+    return out
+
+
+def expr_text(e: Optional[ir.Expr]) -> str:
+    """C-like text of an expression."""
+    if e is None:
+        return ""
+    if isinstance(e, ir.IntLit):
+        return str(e.value)
+    if isinstance(e, ir.FloatLit):
+        return e.text_value or "<float>"
+    if isinstance(e, ir.Ref):
+        return e.var.name
+    if isinstance(e, ir.Builtin):
+        return f"{e.name}.{e.axis}" if e.axis else e.name
+    if isinstance(e, ir.TemplateArg):
+        return f"<{e.name}>"
+    if isinstance(e, ir.Unary):
+        if e.op.startswith("post"):
+            return f"({expr_text(e.operand)}{e.op[4:]})"
+        op = e.op[3:] if e.op.startswith("pre") else e.op
+        return f"({op}{expr_text(e.operand)})"
+    if isinstance(e, ir.Binary):
+        return f"({expr_text(e.lhs)} {e.op} {expr_text(e.rhs)})"
+    if isinstance(e, ir.Assign):
+        return f"{expr_text(e.target)} {e.op} {expr_text(e.value)}"
+    if isinstance(e, ir.Cond):
+        return f"({expr_text(e.cond)} ? {expr_text(e.then)} : {expr_text(e.else_)})"
+    if isinstance(e, ir.Cast):
+        return f"(({e.type.spelling()}){expr_text(e.operand)})"
+    if isinstance(e, ir.Call):
+        recv = expr_text(e.receiver) + "." if e.receiver is not None else ""
+        args = ", ".join(expr_text(a) for a in e.args[:e.written if e.written >= 0 else None])
+        mark = "" if e.func is None else "@"
+        return f"{recv}{e.name}{mark}({args})"
+    if isinstance(e, ir.Member):
+        where = f"@{e.field.offset}" if e.field is not None else ""
+        return f"{expr_text(e.base)}{'->' if e.arrow else '.'}{e.name}{where}"
+    if isinstance(e, ir.Index):
+        return f"{expr_text(e.base)}[{expr_text(e.index)}]"
+    if isinstance(e, ir.Construct):
+        return f"{e.type.spelling()}({', '.join(expr_text(a) for a in e.args)})"
+    if isinstance(e, ir.InitList):
+        return "{" + ", ".join(expr_text(a) for a in e.items) + "}"
+    if isinstance(e, ir.New):
+        return f"new{'[]' if e.array else ''}{'(placement)' if e.placement else ''} {e.type.spelling()}"
+    if isinstance(e, ir.Launch):
+        cfg = ", ".join(expr_text(x) for x in (e.grid, e.block, e.shared_mem, e.stream) if x is not None)
+        targs = ""
+        if e.template_args:
+            targs = "<" + ", ".join(a.spelling() if isinstance(a, Type) else expr_text(a) if isinstance(a, ir.Expr)
+                                    else str(a) for a in e.template_args) + ">"
+        return f"{e.kernel}{targs}<<<{cfg}>>>({', '.join(expr_text(a) for a in e.args)})"
+    if isinstance(e, ir.Lambda):
+        return "[lambda]"
+    if isinstance(e, ir.Opaque):
+        return f"opaque:{e.what}(" + ", ".join(expr_text(c) for c in e.children) + ")"
+    return f"<{type(e).__name__}>"
+
+
+class _Printer:
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+
+    def emit(self, depth: int, node: ir.Node, text: str) -> None:
+        self.lines.append(f"{node.span.line:>4}:{node.span.column:<3} {'  ' * depth}{text}")
+
+    def stmt(self, s: Optional[ir.Stmt], depth: int) -> None:
+        if s is None:
+            return
+        if isinstance(s, ir.Block):
+            for x in s.body:
+                self.stmt(x, depth)
+        elif isinstance(s, ir.Decl):
+            v = s.var
+            space = f"{v.space.value} " if v.space != ir.Space.LOCAL else ""
+            init = f" = {expr_text(s.init)}" if s.init is not None else ""
+            const = f" /*={v.const_value}*/" if v.const_value is not None else ""
+            self.emit(depth, s, f"decl {space}{type_text(v.type)} {v.name}{const}{init}")
+        elif isinstance(s, ir.ExprStmt):
+            self.emit(depth, s, expr_text(s.expr))
+            for n in ir.walk(s.expr):
+                if isinstance(n, ir.Lambda) and n.body is not None:
+                    self.emit(depth + 1, n, "lambda body:")
+                    self.stmt(n.body, depth + 2)
+        elif isinstance(s, ir.If):
+            if s.init is not None:
+                self.emit(depth, s, "if-init:")
+                self.stmt(s.init, depth + 1)
+            self.emit(depth, s, f"if {expr_text(s.cond)}")
+            self.stmt(s.then, depth + 1)
+            if s.else_ is not None:
+                self.emit(depth, s.else_, "else")
+                self.stmt(s.else_, depth + 1)
+        elif isinstance(s, ir.Loop):
+            if s.kind == ir.LoopKind.RANGE:
+                name = s.var.name if s.var is not None else "?"
+                self.emit(depth, s, f"for {name} : {expr_text(s.range)}")
+            else:
+                for x in s.init:
+                    self.stmt(x, depth)
+                step = "; ".join(expr_text(x) for x in s.step)
+                self.emit(depth, s, f"{s.kind.value} ({expr_text(s.cond)}; {step})")
+            self.stmt(s.body, depth + 1)
+        elif isinstance(s, ir.Switch):
+            self.emit(depth, s, f"switch {expr_text(s.cond)}")
+            self.stmt(s.body, depth + 1)
+        elif isinstance(s, ir.Case):
+            self.emit(depth, s, f"case {expr_text(s.value)}:" if s.value is not None else "default:")
+            self.stmt(s.body, depth + 1)
+        elif isinstance(s, ir.Label):
+            self.emit(depth, s, f"{s.name}:")
+            self.stmt(s.body, depth + 1)
+        elif isinstance(s, ir.Return):
+            self.emit(depth, s, f"return {expr_text(s.value)}".rstrip())
+        elif isinstance(s, ir.Jump):
+            self.emit(depth, s, f"{s.kind.value} {s.label}".rstrip())
+        elif isinstance(s, ir.Asm):
+            self.emit(depth, s, f"asm {s.text!r}")
+
+    def function(self, fn: ir.Function, path: str) -> None:
+        tps = ""
+        if fn.template_params:
+            tps = "template <" + ", ".join(("typename " if t.is_type else "") + t.name
+                                           for t in fn.template_params) + "> "
+        params = ", ".join(f"{type_text(p.type)} {p.name}" for p in fn.params)
+        where = "" if fn.span.path == path else f"  [{fn.span.path}]"
+        bounds = f" __launch_bounds__({fn.launch_bounds})" if fn.launch_bounds else ""
+        self.emit(0, fn, f"{tps}{fn.kind.value}{bounds} {fn.name}({params}){where}")
+        self.stmt(fn.body, 1)
+
+
+def dump(tu: ir.TranslationUnit, function: Optional[str] = None) -> str:
+    """The IR of ``tu`` (only the functions named ``function`` when given)."""
+    p = _Printer()
+    p.lines.append(f"// {tu.path} (front-end: {tu.frontend})")
+    for v in tu.globals:
+        space = f"{v.space.value} " if v.space != ir.Space.LOCAL else ""
+        p.emit(0, ir.Decl(v.span, v), f"global {space}{type_text(v.type)} {v.name}"
+               + (f" = {expr_text(v.init)}" if v.init is not None else ""))
+    for fn in tu.functions:
+        if function is None or fn.name == function:
+            p.function(fn, tu.path)
+    return "\n".join(p.lines) + "\n"

@@ -1,0 +1,161 @@
+"""Resolved C++ types of the kernel IR: sizes, alignments and struct layouts as nvcc lays them out.
+
+A front-end gives every expression and variable a :class:`Type`.  Sizes and alignments are in bytes and
+follow the CUDA ABI for sm_90 (CUDA C++ Programming Guide, "Built-in Vector Types" for ``float4`` & co.;
+the Itanium C++ layout rules for structs, which nvcc follows: each field at the next multiple of its
+alignment, the size rounded up to the largest alignment).  ``None`` means the front-end could not tell
+(a type from a header tree-sitter cannot read, a dependent type).
+
+Template type parameters stay symbolic (:attr:`TypeKind.PARAM`): the interpreter binds them per launched
+instantiation (:meth:`Type.size_with`).
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Mapping, Optional
+
+
+class TypeKind(str, enum.Enum):
+    VOID = "void"
+    BOOL = "bool"
+    INT = "int"
+    FLOAT = "float"
+    POINTER = "pointer"
+    REFERENCE = "reference"
+    ARRAY = "array"
+    RECORD = "record"       # struct, class, union, CUDA vector types, std::vector<...>
+    ENUM = "enum"
+    PARAM = "param"         # a template type parameter (``T``), bound per instantiation
+    UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True)
+class Field:
+    """A data member of a record: its name, type and byte offset from the record's start."""
+
+    name: str
+    type: "Type"
+    offset: int
+
+
+@dataclass(frozen=True)
+class Type:
+    """One resolved type.
+
+    * ``name``: the spelling a user reads, without qualifiers (``float``, ``unsigned int``, ``float4``,
+      ``Node``, ``std::vector<float>``; inline namespaces such as libc++'s ``__1`` removed).
+    * ``size`` / ``align``: bytes, ``None`` when unknown.
+    * ``signed``: for :attr:`TypeKind.INT` (``char`` is signed on the targets nvcc supports).
+    * ``pointee``: the pointed-to / referenced type (POINTER, REFERENCE) or the element type (ARRAY).
+    * ``count``: an ARRAY's extent (``None`` for ``T a[]``).
+    * ``fields``: a RECORD's data members in declaration order; a field whose type would refer back to
+      its own record (``Node *next``) holds a record with no fields (a cycle is never built).
+    * ``const``: the object is const-qualified (``const float *p``: the pointee is const).
+    """
+
+    kind: TypeKind
+    name: str
+    size: Optional[int] = None
+    align: Optional[int] = None
+    signed: bool = False
+    pointee: Optional["Type"] = None
+    count: Optional[int] = None
+    fields: tuple[Field, ...] = ()
+    const: bool = False
+
+    # -- queries
+    @property
+    def is_integer(self) -> bool:
+        return self.kind in (TypeKind.INT, TypeKind.BOOL, TypeKind.ENUM)
+
+    @property
+    def is_pointer(self) -> bool:
+        return self.kind == TypeKind.POINTER
+
+    @property
+    def is_array(self) -> bool:
+        return self.kind == TypeKind.ARRAY
+
+    @property
+    def is_record(self) -> bool:
+        return self.kind == TypeKind.RECORD
+
+    def field(self, name: str) -> Optional[Field]:
+        return next((f for f in self.fields if f.name == name), None)
+
+    def size_with(self, bindings: Mapping[str, int]) -> Optional[int]:
+        """The size in bytes, template type parameters taken from ``bindings`` (name -> bytes)."""
+        if self.kind == TypeKind.PARAM:
+            return bindings.get(self.name)
+        if self.kind == TypeKind.ARRAY and self.pointee is not None and self.count is not None:
+            inner = self.pointee.size_with(bindings)
+            return inner * self.count if inner is not None else None
+        return self.size
+
+    def array_dims(self) -> tuple[tuple[Optional[int], ...], "Type"]:
+        """``T a[R][C]`` -> ``((R, C), T)``; a non-array -> ``((), self)``."""
+        dims: list[Optional[int]] = []
+        t: Type = self
+        while t.kind == TypeKind.ARRAY and t.pointee is not None:
+            dims.append(t.count)
+            t = t.pointee
+        return tuple(dims), t
+
+    def spelling(self) -> str:
+        """C-like spelling: ``const float*``, ``float[32][33]``, ``T&``."""
+        if self.kind == TypeKind.POINTER and self.pointee is not None:
+            return self.pointee.spelling() + "*"
+        if self.kind == TypeKind.REFERENCE and self.pointee is not None:
+            return self.pointee.spelling() + "&"
+        if self.kind == TypeKind.ARRAY:
+            dims, elem = self.array_dims()
+            return elem.spelling() + "".join(f"[{d if d is not None else ''}]" for d in dims)
+        return ("const " if self.const else "") + self.name
+
+
+# -- constructors shared by the front-ends ----------------------------------------------------------
+
+UNKNOWN = Type(TypeKind.UNKNOWN, "?")
+VOID = Type(TypeKind.VOID, "void")
+
+
+def scalar(name: str, size: int, kind: TypeKind = TypeKind.INT, signed: bool = False, const: bool = False) -> Type:
+    return Type(kind, name, size, min(size, 16), signed, const=const)
+
+
+def pointer_to(t: Type, const: bool = False) -> Type:
+    return Type(TypeKind.POINTER, t.name + "*", 8, 8, pointee=t, const=const)
+
+
+def reference_to(t: Type) -> Type:
+    return Type(TypeKind.REFERENCE, t.name + "&", t.size, t.align, pointee=t)
+
+
+def array_of(t: Type, count: Optional[int]) -> Type:
+    size = t.size * count if t.size is not None and count is not None else None
+    return Type(TypeKind.ARRAY, f"{t.name}[{count if count is not None else ''}]", size, t.align, pointee=t,
+                count=count)
+
+
+def record(name: str, members: list[tuple[str, Type]], align: int = 0, union: bool = False) -> Type:
+    """Lay out a struct (or union) from ``(name, type)`` members with C rules; ``align`` from
+    ``__align__(n)``/``alignas(n)``.  A member of unknown size is taken as 4 bytes so that the layout of the
+    members after it stays plausible."""
+    off, max_align, fields = 0, 1, []
+    for fname, ftype in members:
+        size, al = ftype.size, ftype.align
+        if not size or not al:
+            size, al = 4, 4
+        if union:
+            fields.append(Field(fname, ftype, 0))
+            off = max(off, size)
+        else:
+            off = -(-off // al) * al
+            fields.append(Field(fname, ftype, off))
+            off += size
+        max_align = max(max_align, al)
+    a = max(max_align, align or 1)
+    size = max(-(-off // a) * a, a if not fields else 0)
+    return Type(TypeKind.RECORD, name, size, a, fields=tuple(fields))
