@@ -26,7 +26,7 @@ import clang.cindex as ci
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from cudalint.frontend.clang_frontend import PARSE_OPTIONS, base_args  # noqa: E402
+from cudalint.frontend.libclang import PARSE_OPTIONS, base_args  # noqa: E402
 from cudalint.rules import all_rules  # noqa: E402
 from cudalint.runner import RunOptions, lint_file, lint_text  # noqa: E402
 

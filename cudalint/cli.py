@@ -13,7 +13,7 @@ from typing import Optional, Sequence
 
 from . import __version__
 from .diagnostics import Diagnostic, Severity
-from .rules import CL000, all_rules
+from .rules import CL000, RuleError, all_rules, rule_classes
 from .rules.pages import rule_page
 from .runner import UsageError, failing
 
@@ -97,6 +97,11 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--block-dim", type=_block_dim, metavar="X[,Y[,Z]]")
     e.add_argument("--html", metavar="FILE", help="also save the picture as a standalone HTML page")
 
+    d = sub.add_parser("dump-ir", help="print the IR a front-end lowers a file to")
+    d.add_argument("location", metavar="FILE[:FUNCTION]")
+    d.add_argument("--frontend", choices=["auto", "clang", "tree-sitter"], default="auto")
+    d.add_argument("-p", dest="build_dir", metavar="BUILD_DIR", help="folder holding compile_commands.json")
+
     from .verify import add_arguments as _verify_arguments
     _verify_arguments(sub.add_parser("verify", help="compile + profile fixtures on a GPU, compare with predictions"))
     return p
@@ -173,13 +178,39 @@ def _check(args: argparse.Namespace) -> int:
     return 1 if failing(diags, Severity(args.fail_on)) and not args.exit_zero else 0
 
 
+def _dump_ir(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from .ir.printer import dump
+    from .runner import RunOptions, lower, read_source
+    path, _, function = args.location.partition(":")
+    if not Path(path).is_file() and ":" in args.location:
+        path, function = args.location, ""
+    try:
+        text = read_source(path)
+    except (OSError, UnicodeDecodeError) as e:
+        raise UsageError(f"cannot read {path}: {e}") from e
+    db = Path(args.build_dir) / "compile_commands.json" if args.build_dir else None
+    if db is not None and not db.is_file():
+        raise UsageError(f"no compile_commands.json in {args.build_dir}")
+    unit = lower(path, text, RunOptions(frontend=args.frontend, compile_db=db))
+    if function and not any(f.name == function for f in unit.functions):
+        raise UsageError(f"no function `{function}` in {path}")
+    sys.stdout.write(dump(unit, function or None))
+    return 0
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     args = build_parser().parse_args(argv)
     try:
+        if args.command in ("check", "rule", "rules", "lsp"):
+            rule_classes()  # a broken plugin is a one-line error before any work
         if args.command == "check":
             return _check(args)
         if args.command == "rule":
-            page = rule_page(args.code.upper())
+            from .rules import find_rule
+            rule = find_rule(args.code.upper())
+            page = rule.page() if rule is not None else rule_page(args.code.upper())
             if page is None:
                 raise UsageError(f"unknown rule code: {args.code}")
             sys.stdout.write(page)
@@ -193,6 +224,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         if args.command == "explain":
             from .explain import run_explain
             return run_explain(args.location, warp=args.warp, html=args.html, block_dim=args.block_dim)
+        if args.command == "dump-ir":
+            return _dump_ir(args)
         if args.command == "rules":
             from .runner import CL001
             rows = [(CL000[0], CL000[1], CL000[2].value, CL000[3]), (CL001[0], CL001[1], CL001[2].value, CL001[3])]
@@ -200,7 +233,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             for row in rows:
                 sys.stdout.write(f"{row[0]}  {row[1]:<32} {row[2]:<8} {row[3]}\n")
             return 0
-    except UsageError as e:
+    except (UsageError, RuleError) as e:
         sys.stderr.write(f"cudalint: error: {e}\n")
         return 2
     return 2

@@ -39,10 +39,10 @@ from .diagnostics import Diagnostic, Severity
 from .runner import RunOptions, UsageError
 
 DEFAULT_EXTENSIONS = (".cu", ".cuh")
-FRONTENDS = ("auto", "clang")
+FRONTENDS = ("auto", "clang", "tree-sitter")
 KEYS = ("select", "extend-select", "ignore", "per-file-ignores", "severity", "block-dim", "include", "exclude",
         "extensions", "frontend", "include-paths", "defines")
-_CODE = re.compile(r"CL\d{1,3}")
+_CODE = re.compile(r"[A-Z]+\d*")
 _DEFINE = re.compile(r"[A-Za-z_]\w*(=.*)?", re.S)
 
 
@@ -53,7 +53,8 @@ def known_codes() -> list[str]:
 
 
 def code_problem(code: str, known: Optional[Iterable[str]] = None) -> Optional[str]:
-    """Why ``code`` is not a rule code or prefix (``CL1``, ``CL10``, ``CL101``), or None when it is one."""
+    """Why ``code`` is not a rule code or prefix (``CL1``, ``CL10``, ``CL101``, a plugin's ``ACME1``), or
+    None when it is one."""
     if not _CODE.fullmatch(code):
         return f"invalid rule code or prefix: {code!r}"
     if not any(k.startswith(code) for k in (known if known is not None else known_codes())):
@@ -233,7 +234,7 @@ def load_config(path: Path, data: Optional[dict] = None) -> Config:
             cfg.extensions = tuple(e if e.startswith(".") else "." + e for e in exts if e)
         elif key == "frontend":
             if value not in FRONTENDS:
-                raise fail(key, " or ".join(f'"{f}"' for f in FRONTENDS), value)
+                raise fail(key, '"auto", "clang" or "tree-sitter"', value)
             cfg.frontend = value
         elif key == "include-paths":
             cfg.include_paths = [os.path.normpath(os.path.join(cfg.root, p)) for p in strings(key, value)]

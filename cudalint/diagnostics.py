@@ -64,6 +64,9 @@ class Diagnostic:
     metrics: dict[str, Any] = field(default_factory=dict)
     assumptions: list[str] = field(default_factory=list)
     fix: Optional[Fix] = None
+    #: a CL000 reporting cudalint's own failure (a crash in a front-end, the analysis or a rule): never
+    #: hidden by ``--select``/``--ignore`` or the configuration
+    internal: bool = False
 
     def sort_key(self) -> tuple:
         return (self.path, self.line, self.column, self.code, self.message)

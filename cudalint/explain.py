@@ -148,8 +148,8 @@ def run_explain(location: str, warp: int = 0, html: Optional[str] = None,
     except (OSError, UnicodeDecodeError) as e:
         raise UsageError(f"cannot read {path}: {e}") from e
     opts = RunOptions(settings=Settings(block_dim=block_dim))
-    model, symbols = build_model(path, text, opts)
-    ctx = AnalysisContext(model=model, symbols=symbols, lines=text.splitlines(), settings=opts.settings)
+    model = build_model(path, text, opts)
+    ctx = AnalysisContext(model=model, lines=text.splitlines(), settings=opts.settings)
     console = console or Console(record=html is not None)
     found = 0
     for kernel in model.kernels:

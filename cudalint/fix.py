@@ -100,9 +100,9 @@ def apply_fixes(text: str, diags: Iterable[Diagnostic]) -> tuple[str, list[Diagn
 
 def parse_errors(path: str, text: str, extra_args: list[str]) -> Counter:
     """Error-severity clang diagnostics of ``text`` parsed as ``path``: (message, count)."""
-    from .frontend.clang_frontend import ClangFrontend
-    model, _ = ClangFrontend(path, text, extra_args).parse()
-    return Counter(msg for _, msg in model.errors) + Counter(f"'{h}' file not found" for h in model.missing_includes)
+    from .frontend.libclang import file_diagnostics, parse
+    errors, missing = file_diagnostics(path, parse(path, text, extra_args))
+    return Counter(msg for _, msg in errors) + Counter(f"'{h}' file not found" for h in missing)
 
 
 def new_errors(path: str, original: str, fixed: str, extra_args: list[str]) -> list[str]:

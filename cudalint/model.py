@@ -17,6 +17,7 @@ from .ir.nodes import Span
 
 if TYPE_CHECKING:
     from .analysis.symbols import Symbols
+    from .ir.nodes import TranslationUnit
 
 
 class AddressSpace(str, enum.Enum):
@@ -44,8 +45,6 @@ class ArrayDecl:
     dim_spans: tuple[Optional[Span], ...] = ()
     dim_texts: tuple[str, ...] = ()
     span: Optional[Span] = None
-    extern: bool = False
-    is_param: bool = False
 
 
 @dataclass
@@ -57,7 +56,7 @@ class Access:
     per-dimension element indices of a multi-dimensional array (to recompute the offset with a padded
     row), ``field_offset`` the byte offset of the accessed struct field inside the element.
     ``split`` > 1 when a whole struct is moved as that many separate field accesses (its alignment is
-    smaller than its size, as for ``struct {float x, y;}``).  ``unknown`` names why the offset could not be modelled (an indirect index, a call result...).
+    smaller than its size, as for ``struct {float x, y;}``).
     """
 
     array: ArrayDecl
@@ -69,7 +68,6 @@ class Access:
     subscripts: tuple[sympy.Expr, ...] = ()
     field_offset: int = 0
     elem_size: int = 0
-    unknown: Optional[str] = None
     split: int = 1
     guards: tuple[sympy.Basic, ...] = ()
 
@@ -96,11 +94,18 @@ class Barrier:
     call_chain: tuple[tuple[str, int], ...] = ()
 
 
+class ExitKind(str, enum.Enum):
+    RETURN = "return"
+    BREAK = "break"
+    CONTINUE = "continue"
+    GOTO = "goto"
+
+
 @dataclass
 class Exit:
     """A ``return`` (of the kernel itself), ``break``, ``continue`` or ``goto``, with its guards."""
 
-    kind: str
+    kind: ExitKind
     span: Span
     guards: tuple[object, ...] = ()
     loops: tuple[int, ...] = ()
@@ -127,13 +132,11 @@ class Division:
 
 @dataclass
 class LaunchSite:
-    """A ``kernel<<<grid, block, shmem, stream>>>(...)`` site; dims are ints where constant, else None."""
+    """A ``kernel<<<grid, block, ...>>>(...)`` site; dims are ints where constant, else None."""
 
     kernel: str
     grid: tuple[Optional[int], Optional[int], Optional[int]]
     block: tuple[Optional[int], Optional[int], Optional[int]]
-    shared_mem: Optional[int]
-    stream: Optional[str]
     span: Span
     template_args: tuple[str, ...] = ()
 
@@ -142,15 +145,11 @@ class LaunchSite:
 class Kernel:
     name: str
     span: Span
-    params: list[str] = field(default_factory=list)
-    launch_bounds: Optional[int] = None
-    block_hint: Optional[tuple[int, int, int]] = None
     accesses: list[Access] = field(default_factory=list)
     barriers: list[Barrier] = field(default_factory=list)
     exits: list[Exit] = field(default_factory=list)
     divisions: list[Division] = field(default_factory=list)
     incomplete: list[str] = field(default_factory=list)
-    template_params: list[str] = field(default_factory=list)
     instantiation: Optional[str] = None
     incomplete_assumptions: list[str] = field(default_factory=list)
 
@@ -167,8 +166,7 @@ class AsyncCopy:
     ``alloc_site``: role -> where the memory was allocated (the call, or the declaration of the array,
     vector or local).  ``allocation``: role -> how (``malloc``, ``new[]``, ``std::vector``, ``stack array``,
     ``cudaMallocHost``...).  ``alloc_name``: role -> the variable the memory belongs to, where known;
-    ``helper``: role -> the function of the file that allocated it; ``registered_at``: role -> the
-    ``cudaHostRegister`` call that pinned it.  ``stream``: the stream argument's text (None: default stream).
+    ``helper``: role -> the function of the file that allocated it.  ``stream``: the stream argument's text (None: default stream).
     ``function``: the host function the call is in.
     """
 
@@ -184,7 +182,6 @@ class AsyncCopy:
     allocation: dict[str, str] = field(default_factory=dict)
     alloc_name: dict[str, str] = field(default_factory=dict)
     helper: dict[str, str] = field(default_factory=dict)
-    registered_at: dict[str, Optional[Span]] = field(default_factory=dict)
 
 
 @dataclass
@@ -201,3 +198,5 @@ class TranslationUnitModel:
     dependencies: list[str] = field(default_factory=list)
     #: the symbols index expressions are built from, and which of them are thread-varying
     symbols: Optional["Symbols"] = None
+    #: the IR the model was built from (for rules that look at code the model does not summarise)
+    unit: Optional["TranslationUnit"] = None

@@ -64,12 +64,14 @@ def lint_many(tasks: Iterable[tuple[str, object]], jobs: Optional[int] = None,
                 if cache is not None and key is not None and deps is not None:
                     cache.put(key, diags, deps)
             except FutureTimeout:
-                out.append(cl000(path, f"cannot lint {path}: it took longer than the {timeout:g} s per-file limit"))
+                out.append(cl000(path, f"cannot lint {path}: it took longer than the {timeout:g} s per-file limit",
+                                 internal=True))
             except ProcessExpired as e:
                 out.append(cl000(path, f"cannot lint {path}: the front-end crashed on it "
-                                       f"(worker exit code {e.exitcode})"))
+                                       f"(worker exit code {e.exitcode})", internal=True))
             except Exception as e:  # noqa: BLE001 - a worker-side failure must not stop the run
-                out.append(cl000(path, f"cannot lint {path}: internal error ({type(e).__name__}: {e})"))
+                out.append(cl000(path, f"cannot lint {path}: internal error ({type(e).__name__}: {e})",
+                                 internal=True))
     finally:
         # every result is in: stop the workers without waiting for pebble's join, which polls (~0.1 s)
         pool.stop()

@@ -62,10 +62,18 @@ def selected(code: str, opts: RunOptions) -> bool:
     return not any(code.startswith(s) for s in opts.ignore)
 
 
-def cl000(path: str, message: str, line: int = 1, column: int = 1, kernel: Optional[str] = None) -> Diagnostic:
+def cl000(path: str, message: str, line: int = 1, column: int = 1, kernel: Optional[str] = None,
+          internal: bool = False) -> Diagnostic:
     code, name, sev, _ = CL000
     return Diagnostic(code=code, name=name, severity=sev, path=path, line=line, column=column,
-                      end_line=line, end_column=column, message=message, kernel=kernel)
+                      end_line=line, end_column=column, message=message, kernel=kernel, internal=internal)
+
+
+def internal_error(path: str, component: str, e: BaseException) -> Diagnostic:
+    """The CL000 for a crash of one of cudalint's components (``front-end clang``, ``analysis``,
+    ``rule CL301``...) on ``path``: it names the component and the exception, and no selection hides it."""
+    return cl000(path, f"cannot lint {path}: internal error in {component} ({type(e).__name__}: {e})",
+                 internal=True)
 
 
 def read_source(path: str) -> str:
@@ -115,51 +123,26 @@ def compile_flags(path: str, compile_db: Optional[Path]) -> list[str]:
     return []
 
 
-def build_model(path: str, text: str, opts: RunOptions):
-    """Front-end: parse ``text`` (the contents of ``path``) into a model; returns (model, symbols)."""
-    if not os.environ.get("CUDALINT_IR"):  # the IR pipeline is opt-in until it matches (issue 9)
-        return _old_build_model(path, text, opts)
-    from .analysis.build import build_model as analyse
+def lower(path: str, text: str, opts: RunOptions):
+    """Front-end: parse ``text`` (the contents of ``path``) and lower it to the IR
+    (:class:`cudalint.ir.nodes.TranslationUnit`) with the front-end ``opts.frontend`` names; ``auto`` is
+    clang, and tree-sitter for a file clang cannot take.  Raises whatever the chosen front-end raises."""
     args = opts.extra_args + compile_flags(path, opts.compile_db)
-    if opts.frontend == "tree-sitter":
-        from .frontend.treesitter import lower as ts_lower
-        unit = ts_lower(path, text, args)
-    else:
+    if opts.frontend != "tree-sitter":
         try:
-            from .frontend.libclang import lower
-            unit = lower(path, text, args)
+            from .frontend.libclang import lower as clang_lower
+            return clang_lower(path, text, args)
         except Exception:
             if opts.frontend != "auto":
                 raise
-            from .frontend.treesitter import lower as ts_lower
-            unit = ts_lower(path, text, args)
-    model = analyse(unit)
-    return model, model.symbols
+    from .frontend.treesitter import lower as ts_lower
+    return ts_lower(path, text, args)
 
 
-def _old_build_model(path: str, text: str, opts: RunOptions):
-    args = opts.extra_args + compile_flags(path, opts.compile_db)
-    if opts.frontend == "tree-sitter":
-        return _tree_sitter_model(path, text, args)
-    try:
-        from .frontend.clang_frontend import ClangFrontend
-        fe = ClangFrontend(path, text, args)
-        model = fe.build()
-    except Exception:
-        if opts.frontend != "auto":
-            raise
-        return _tree_sitter_model(path, text, args)
-    if opts.frontend == "auto" and model is None:
-        return _tree_sitter_model(path, text, args)
-    return model, fe.symbols
-
-
-def _tree_sitter_model(path: str, text: str, args: list[str]):
-    from .frontend.treesitter_frontend import TreeSitterFrontend
-    fe = TreeSitterFrontend(path, text, args)
-    model = fe.build()
-    model.frontend = "tree-sitter"
-    return model, fe.symbols
+def build_model(path: str, text: str, opts: RunOptions) -> TranslationUnitModel:
+    """Front-end and analysis: the model of ``text`` (the contents of ``path``).  Raises what they raise."""
+    from .analysis.build import build_model as analyse
+    return analyse(lower(path, text, opts))
 
 
 def incomplete_diagnostics(model: TranslationUnitModel) -> list[Diagnostic]:
@@ -204,6 +187,9 @@ def suppressed(diags: list[Diagnostic], lines: list[str], used: Optional[set] = 
     used = used if used is not None else set()
     out = []
     for d in diags:
+        if d.internal:  # cudalint's own failure is not the code's: never silenced
+            out.append(d)
+            continue
         hit = False
         for ln, (codes, _) in files.items():
             for c in codes:
@@ -271,7 +257,7 @@ def analyse_file(path: str, opts: RunOptions, rules: Optional[list[Rule]] = None
 
     ``text``: the file's contents when they are already in hand (:func:`lint_text`); read from disk if None."""
     diags, model = _lint_file(path, opts, rules, text)
-    diags = [d for d in diags if selected(d.code, opts)]
+    diags = [d for d in diags if d.internal or selected(d.code, opts)]
     for d in diags:
         best = max((k for k in opts.severity if d.code.startswith(k)), key=len, default=None)
         if best is not None:
@@ -288,11 +274,17 @@ def _lint_file(path: str, opts: RunOptions, rules: Optional[list[Rule]], text: O
     except OSError as e:
         return [cl000(path, f"cannot read {path}: {e.strerror or e}")], None
     try:
-        model, symbols = build_model(path, text, opts)
+        unit = lower(path, text, opts)
     except Exception as e:  # noqa: BLE001 - an internal failure must not stop the run
-        return [cl000(path, f"cannot lint {path}: front-end failed ({type(e).__name__}: {e})")], None
+        return [internal_error(path, f"front-end {'tree-sitter' if opts.frontend == 'tree-sitter' else 'clang'}",
+                               e)], None
+    try:
+        from .analysis.build import build_model as analyse
+        model = analyse(unit)
+    except Exception as e:  # noqa: BLE001
+        return [internal_error(path, "analysis", e)], None
     lines = text.splitlines()
-    ctx = AnalysisContext(model=model, symbols=symbols, lines=lines, settings=opts.settings)
+    ctx = AnalysisContext(model=model, lines=lines, settings=opts.settings)
     diags: list[Diagnostic] = incomplete_diagnostics(model)
     for rule in rules:
         if not selected(rule.code, opts):
@@ -300,10 +292,10 @@ def _lint_file(path: str, opts: RunOptions, rules: Optional[list[Rule]], text: O
         try:
             diags.extend(rule.check(model, ctx))
         except Exception as e:  # noqa: BLE001
-            diags.append(cl000(path, f"rule {rule.code} failed on {path} ({type(e).__name__}: {e})"))
-    diags = [d for d in diags if d.path == path and selected(d.code, opts)]
+            diags.append(internal_error(path, f"rule {rule.code}", e))
+    diags = [d for d in diags if d.internal or (d.path == path and selected(d.code, opts))]
     if model.frontend == "tree-sitter":
-        from .frontend.treesitter_frontend import ASSUMPTION
+        from .frontend.treesitter import ASSUMPTION
         for d in diags:
             if ASSUMPTION not in d.assumptions:
                 d.assumptions.append(ASSUMPTION)

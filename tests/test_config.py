@@ -191,12 +191,14 @@ def test_gitignored_files_and_hidden_folders_are_skipped(tmp_path, capsys):
     ("pyproject.toml", "[tool.cudalint]\nblock-dim = [64, 32]\n",
      '`block-dim` must be [x, y, z] or "x,y,z" (1 to 3 positive integers, at most 1024 threads), got [64, 32]'),
     (".cudalint.toml", "extensions = true\n", "`extensions` must be a list of strings, got true"),
-    (".cudalint.toml", 'frontend = "tree-sitter"\n', '`frontend` must be "auto" or "clang", got "tree-sitter"'),
+    (".cudalint.toml", 'frontend = "gcc"\n', '`frontend` must be "auto", "clang" or "tree-sitter", got "gcc"'),
     (".cudalint.toml", 'severity = { CL101 = "fatal" }\n',
      '`severity.CL101` must be "info", "warning" or "error", got "fatal"'),
     (".cudalint.toml", 'ignore = ["CL999"]\n', "`ignore`: unknown rule code or prefix: 'CL999'"),
     (".cudalint.toml", 'per-file-ignores = { "gen/*.cu" = ["E501"] }\n',
-     "`per-file-ignores.\"gen/*.cu\"`: invalid rule code or prefix: 'E501'"),
+     "`per-file-ignores.\"gen/*.cu\"`: unknown rule code or prefix: 'E501'"),
+    (".cudalint.toml", 'per-file-ignores = { "gen/*.cu" = ["CL-1"] }\n',
+     "`per-file-ignores.\"gen/*.cu\"`: invalid rule code or prefix: 'CL-1'"),
     (".cudalint.toml", 'defines = ["1X=2"]\n', '`defines` must be a list of "NAME" or "NAME=VALUE", got "1X=2"'),
 ])
 def test_bad_configuration_is_one_line_naming_key_and_file(tmp_path, capsys, name, text, message):

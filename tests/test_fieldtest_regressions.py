@@ -32,7 +32,7 @@ template void run<float>(float *, const float *, int);
 """
     p = tmp_path / "k.cu"
     p.write_text(src)
-    model, _ = build_model(str(p), src, RunOptions())
+    model = build_model(str(p), src, RunOptions())
     site = next(s for s in model.launches if s.kernel == "addOffset")
     assert site.block == (256, 1, 1)
     assert site.template_args == ("T", 256)

@@ -15,7 +15,7 @@ def model_of(tmp_path: Path, src: str):
 
 
 def offsets(tmp_path, src, kernel=None):
-    model, _ = model_of(tmp_path, src)
+    model = model_of(tmp_path, src)
     k = model.kernels[0] if kernel is None else next(k for k in model.kernels if k.name == kernel)
     return [(a.span.line, a.array.name, a.kind, a.size, str(a.offset)) for a in k.accesses]
 
@@ -59,7 +59,7 @@ def test_array_of_structs_field_offset(tmp_path):
 struct P { float x, y, z; };
 __global__ void k(const P* p, float* out) { out[threadIdx.x] = p[threadIdx.x].z; }
 """
-    model, _ = model_of(tmp_path, src)
+    model = model_of(tmp_path, src)
     acc = model.kernels[0].accesses[0]
     assert (acc.array.name, acc.size, acc.elem_size, acc.field_offset, str(acc.offset)) == \
         ("p", 4, 12, 8, "12*threadIdx.x + 8")
@@ -91,7 +91,7 @@ def test_template_kernel_uses_the_launched_instantiation(tmp_path):
 template <typename T> __global__ void k(T* a) { a[2 * threadIdx.x] = T(0); }
 int main() { double* d; k<double><<<1, 64>>>(d); }
 """
-    model, _ = model_of(tmp_path, src)
+    model = model_of(tmp_path, src)
     kern = model.kernels[0]
     assert kern.instantiation == "T = double"
     assert (kern.accesses[0].size, str(kern.accesses[0].offset)) == (8, "16*threadIdx.x")
@@ -105,16 +105,16 @@ int main() { double* d; k<double><<<1, 64>>>(d); }
 ])
 def test_launch_shapes_from_literals_dim3_variables_and_macros(tmp_path, launch, block):
     src = f"#define TX 32\n__global__ void k(float* a) {{ a[threadIdx.x] = 0; }}\nint main() {{ float* a; {launch} }}\n"
-    model, syms = model_of(tmp_path, src)
+    model = model_of(tmp_path, src)
     assert model.launches[0].block == block
-    ctx = AnalysisContext(model, syms, src.splitlines())
+    ctx = AnalysisContext(model, src.splitlines())
     assert ctx.launch_shape(model.kernels[0]).block == block
 
 
 def test_block_hint_comment(tmp_path):
     src = "// cudalint: block=(16,16)\n__global__ void k(float* a) { a[threadIdx.x] = 0; }\n"
-    model, syms = model_of(tmp_path, src)
-    shape = AnalysisContext(model, syms, src.splitlines()).launch_shape(model.kernels[0])
+    model = model_of(tmp_path, src)
+    shape = AnalysisContext(model, src.splitlines()).launch_shape(model.kernels[0])
     assert shape.block == (16, 16, 1) and "hint on line 1" in shape.source
 
 

@@ -8,16 +8,19 @@ from pathlib import Path
 import pytest
 import sympy
 
+from cudalint.analysis.build import build_model
+from cudalint.analysis.launches import template_arg_text
 from cudalint.analysis.symbols import BDIM, BID, TID
 from cudalint.cli import main
-from cudalint.frontend.treesitter_frontend import ASSUMPTION, TreeSitterFrontend, TypeTable, arith_type, norm_type
+from cudalint.frontend.treesitter import ASSUMPTION, TypeTable, arith_type, norm_type
+from cudalint.frontend.treesitter import Lowering as TreeSitterFrontend
 from cudalint.runner import RunOptions, analyse_file, lint_text
 
 ROOT = Path(__file__).resolve().parents[1]
-FIXTURES = sorted((ROOT / "fixtures").rglob("*.cu"))
+FIXTURES = sorted((ROOT / "fixtures").rglob("*.cu")) + sorted((ROOT / "tests" / "corpus").glob("*.cu"))
 
-#: Accepted differences: fixture (relative to fixtures/) -> {(code, line): reason}.  A finding listed here may
-#: be present in one front-end's output only.  Empty today: all fixtures give identical findings.
+#: Accepted differences: file (relative to fixtures/ or tests/) -> {(code, line): reason}.  A finding listed here may
+#: be present in one front-end's output only.
 ACCEPTED: dict[str, dict[tuple[str, int], str]] = {}
 
 
@@ -27,12 +30,16 @@ def _findings(path: Path, frontend: str):
     return {(d.code, d.line, d.column, tuple(sorted((k, str(v)) for k, v in d.metrics.items()))) for d in diags}, model
 
 
-@pytest.mark.parametrize("path", FIXTURES, ids=lambda p: str(p.relative_to(ROOT / "fixtures")))
+def _rel(p: Path) -> str:
+    return str(p.relative_to(ROOT / "fixtures")) if "corpus" not in p.parts else "corpus/" + p.name
+
+
+@pytest.mark.parametrize("path", FIXTURES, ids=_rel)
 def test_same_findings_as_clang(path: Path) -> None:
     clang, m1 = _findings(path, "clang")
     ts, m2 = _findings(path, "tree-sitter")
     assert m1.frontend == "clang" and m2.frontend == "tree-sitter"
-    accepted = ACCEPTED.get(str(path.relative_to(ROOT / "fixtures")), {})
+    accepted = ACCEPTED.get(_rel(path), {})
     diff = {f for f in clang ^ ts if (f[0], f[1]) not in accepted}
     assert not diff, "\n".join(("clang only: " if f in clang else "tree-sitter only: ") + repr(f)
                                for f in sorted(diff))
@@ -48,11 +55,11 @@ def test_tree_sitter_findings_say_so_and_clang_ones_do_not() -> None:
 
 
 def test_auto_falls_back_to_tree_sitter_when_clang_fails(monkeypatch) -> None:
-    from cudalint.frontend import clang_frontend
+    from cudalint.frontend import libclang
 
-    def boom(self):
+    def boom(*args):
         raise RuntimeError("libclang unavailable")
-    monkeypatch.setattr(clang_frontend.ClangFrontend, "build", boom)
+    monkeypatch.setattr(libclang, "lower", boom)
     path = ROOT / "fixtures" / "global" / "stride.cu"
     diags, model = analyse_file(str(path), RunOptions(frontend="auto"))
     assert model.frontend == "tree-sitter"
@@ -83,8 +90,12 @@ def test_vector_types_match_the_shims() -> None:
 
 def _fe(src: str) -> TreeSitterFrontend:
     fe = TreeSitterFrontend("t.cu", src)
-    fe.build()
+    fe.lower()
     return fe
+
+
+def _model(src: str):
+    return build_model(TreeSitterFrontend("t.cu", src).lower())
 
 
 def test_struct_layout_with_c_rules() -> None:
@@ -101,7 +112,7 @@ using E = float3;
     a = t.record("A")
     assert [(f.name, f.offset) for f in a.fields] == [("c", 0), ("d", 8), ("i", 16)] and (a.size, a.align) == (24, 8)
     b = t.record("B")
-    assert [(f.name, f.offset, f.size) for f in b.fields] == [("x", 0, 4), ("v", 8, 8), ("s", 16, 6)]
+    assert [(f.name, f.offset, f.type.size) for f in b.fields] == [("x", 0, 4), ("v", 8, 8), ("s", 16, 6)]
     assert b.size == 24
     assert (t.size("C"), t.align("C")) == (16, 16)
     assert (t.size("D"), [f.offset for f in t.record("D").fields]) == (32, [0, 24])
@@ -122,7 +133,7 @@ def test_type_spelling_and_conversions() -> None:
 
 
 def test_constants_and_template_instantiation() -> None:
-    fe = _fe("""
+    fe = TreeSitterFrontend("t.cu", """
 #define TILE 32
 #define PAD (TILE / 16 + 1)
 #define NAME "text"
@@ -135,11 +146,13 @@ __global__ void k(T* out) {
 }
 int main() { k<double><<<1, dim3(TILE, 4)>>>(nullptr); }
 """)
+    unit = fe.lower()
     assert fe.macro_value("PAD") == 3 and fe.macro_value("NAME") is None
     assert fe.consts["K"] == 64 and fe.enums["E1"] == 6
-    model = fe.build()
+    model = build_model(unit)
     (kern,) = model.kernels
-    assert model.launches[0].block == (32, 4, 1) and model.launches[0].template_args == ("double",)
+    assert model.launches[0].block == (32, 4, 1)
+    assert tuple(template_arg_text(a) for a in model.launches[0].template_args) == ("double",)
     assert kern.instantiation == "T = double"
     by_array = {a.array.name: a for a in kern.accesses}
     assert by_array["s"].array.dims == (32, 35) and by_array["s"].array.dim_texts == ("TILE", "TILE + PAD")
@@ -149,7 +162,7 @@ int main() { k<double><<<1, dim3(TILE, 4)>>>(nullptr); }
 
 
 def _offsets(src: str) -> list:
-    model = TreeSitterFrontend("t.cu", src).build()
+    model = _model(src)
     return [(a.array.name, a.offset, a.size, a.is_write) for a in model.kernels[0].accesses]
 
 
@@ -190,13 +203,13 @@ __global__ void k(const float* in, P* p, float4* out) {
 
 
 def test_division_signedness_from_declared_types() -> None:
-    model = TreeSitterFrontend("t.cu", """
+    model = _model("""
 __global__ void k(float* a, int n) {
     int i = threadIdx.x;
     unsigned u = threadIdx.x;
     float f = a[i];
     a[i] = i / 4 + u % 8 + f / 2.0f + i % warpSize;
-}""").build()
+}""")
     divs = [(d.op, d.signed, d.pow2, d.divisor_text) for d in model.kernels[0].divisions]
     assert divs == [("/", True, True, "4"), ("%", False, True, "8"), ("%", True, False, "warpSize")]
 
@@ -211,7 +224,7 @@ __global__ void k(const float* in, float* out) {
 int main() { k<<<1, 256>>>(0, 0); }
 """
     x = TID[0]
-    acc = TreeSitterFrontend("t.cu", src).build().kernels[0].accesses
+    acc = _model(src).kernels[0].accesses
     assert [(a.array.name, a.offset, a.span.line, a.span.column) for a in acc] == [
         ("in", 8 * x, 5, 24), ("in", 64 * x, 5, 34), ("out", 4 * x, 5, 5)]
     for fe in ("clang", "tree-sitter"):

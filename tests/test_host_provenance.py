@@ -1,29 +1,25 @@
-"""Host-pointer provenance (cudalint/frontend/host.py) and the async copies it feeds to CL601."""
+"""Host-pointer provenance over the IR (cudalint/analysis/host.py) and the async copies it feeds to CL601."""
 
 import json
 from pathlib import Path
 
+from cudalint.analysis.host import collect_async_copies, provenances
 from cudalint.cli import main
-from cudalint.frontend.clang_frontend import ClangFrontend
-from cudalint.frontend.host import provenances
-from cudalint.runner import RunOptions, build_model
+from cudalint.frontend.libclang import lower
 
 
 def provs(tmp_path: Path, src: str, function: str = "main") -> dict:
     """name -> (kind, how, allocation line, helper) at the end of ``function``."""
     p = tmp_path / "h.cu"
     p.write_text(src)
-    fe = ClangFrontend(str(p), src)
-    _, tu = fe.parse()
     return {k: (v.kind, v.how, v.site.line if v.site else None, v.via)
-            for k, v in provenances(tu.cursor, fe, function).items()}
+            for k, v in provenances(lower(str(p), src), function).items()}
 
 
 def copies(tmp_path: Path, src: str):
     p = tmp_path / "h.cu"
     p.write_text(src)
-    model, _ = build_model(str(p), src, RunOptions())
-    return model.copies
+    return collect_async_copies(lower(str(p), src))
 
 
 def test_allocations_assignments_arithmetic_and_casts(tmp_path):

@@ -64,6 +64,14 @@ def test_deeply_nested_statements_and_long_expressions(tmp_path):
     deeper.write_text("__global__ void k(float* a) { a[threadIdx.x" + " + 1" * 5001 + "] = 0; }\n")
     (d,) = lint_file(str(deeper), RunOptions())
     assert (d.code, d.metrics["sectors_per_request"]) == ("CL102", 5)  # 20004 bytes: 4 past a sector
+    deepest = tmp_path / "deepest.cu"
+    deepest.write_text("__global__ void k(float* a) { a[threadIdx.x" + " + 1" * 9001 + "] = 0; }\n")
+    (d,) = lint_file(str(deepest), RunOptions())
+    assert (d.code, d.line, d.message) == ("CL000", 1, "kernel `k` is only partly modelled: expression nesting "
+                                                       "too deep to model")
+    # tree-sitter's tree of a `+` chain is as deep, but its lowering folds the chain without recursion
+    (d,) = lint_file(str(deepest), RunOptions(frontend="tree-sitter"))
+    assert (d.code, d.metrics["sectors_per_request"]) == ("CL102", 5)  # 36004 bytes: 4 past a sector
 
 
 def test_fifty_thousand_line_file(tmp_path):

@@ -12,7 +12,8 @@ def guards_of_barriers(tmp_path: Path, body: str, helpers: str = ""):
         "int main() { float* a; k<<<8, 256>>>(a, 4, true); }\n"
     p = tmp_path / "u.cu"
     p.write_text(src)
-    model, syms = build_model(str(p), src, RunOptions())
+    model = build_model(str(p), src, RunOptions())
+    syms = model.symbols
     k = model.kernels[0]
     return [[syms.is_varying(v) for v, _ in b.guards if v is not None] for b in k.barriers], k, syms
 
@@ -75,7 +76,8 @@ def test_powers_of_two_are_tracked(tmp_path):
 """
     p = tmp_path / "p.cu"
     p.write_text(src)
-    model, syms = build_model(str(p), src, RunOptions())
+    model = build_model(str(p), src, RunOptions())
+    syms = model.symbols
     divs = model.kernels[0].divisions
     # `1u << e` is not tagged: nvcc sees the shift and emits shift/mask itself (measured, fixtures/arith)
     assert [(d.span.line, d.op, d.pow2, d.signed) for d in divs] == [(3, "/", True, False), (5, "%", False, False),

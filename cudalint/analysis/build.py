@@ -18,7 +18,7 @@ def build_model(tu: ir.TranslationUnit) -> TranslationUnitModel:
     symbols = Symbols()
     model = TranslationUnitModel(path=tu.path, frontend=tu.frontend, errors=list(tu.errors),
                                  missing_includes=list(tu.missing_includes),
-                                 dependencies=list(tu.dependencies), symbols=symbols)
+                                 dependencies=list(tu.dependencies), symbols=symbols, unit=tu)
     model.launches = collect_launches(tu)
     from .host import collect_async_copies
     model.copies = collect_async_copies(tu)
@@ -30,8 +30,7 @@ def build_model(tu: ir.TranslationUnit) -> TranslationUnitModel:
             if arr is not None:
                 globals_[v] = arr
     for fn in tu.kernels:
-        kernel = Kernel(name=fn.name, span=fn.span, params=[p.name for p in fn.params],
-                        launch_bounds=fn.launch_bounds, template_params=[t.name for t in fn.template_params])
+        kernel = Kernel(name=fn.name, span=fn.span)
         bindings: dict[str, int] = {}
         values: dict[str, int] = {}
         if fn.template_params:
@@ -51,6 +50,7 @@ def build_model(tu: ir.TranslationUnit) -> TranslationUnitModel:
                     bindings[tp.name] = 4
                     kernel.incomplete_assumptions.append(
                         f"template parameter {tp.name} assumed 4 bytes (no instantiation in this file)")
+        kernel.incomplete.extend(fn.incomplete)
         interpret(fn, kernel, symbols, globals_, bindings, values)
         model.kernels.append(kernel)
     return model

@@ -24,12 +24,17 @@ class Settings:
 @dataclass
 class AnalysisContext:
     model: TranslationUnitModel
-    symbols: Symbols
     lines: list[str]
     settings: Settings = field(default_factory=Settings)
     _shapes: dict = field(default_factory=dict)
     _pictures: dict = field(default_factory=dict)
     _costs: dict = field(default_factory=dict)
+
+    @property
+    def symbols(self) -> Symbols:
+        """The symbols of the model's index expressions (which are thread-varying, powers of two...)."""
+        assert self.model.symbols is not None
+        return self.model.symbols
 
     def launch_shape(self, kernel: Kernel) -> LaunchShape:
         """blockDim for ``kernel``: a ``<<<>>>`` site in the file with a constant block, then a

@@ -1,6 +1,727 @@
-"""Host-pointer provenance over the IR (placeholder while it is ported)."""
+"""Host-pointer provenance and async copies over the IR (DESIGN.md §2 "host pointer provenance", §3 "Async
+copies").
+
+Every host function of the file is walked, statements in source order, and each pointer-valued variable or
+struct member gets a :class:`Provenance`: where the memory it points to came from.
+
+* pageable: ``malloc/calloc/realloc/aligned_alloc/posix_memalign``, ``new T[n]``/``new T``,
+  ``std::vector<T>::data()``/``&v[0]``, ``std::array<T, N>::data()``, stack (and file-scope) arrays, ``&local``;
+* pinned: ``cudaMallocHost(&p, ...)``, ``cudaHostAlloc(&p, ...)`` (and the ``hip`` twins), and pageable memory
+  passed to ``cudaHostRegister`` (pinned from that call on, until ``cudaHostUnregister``);
+* device: ``cudaMalloc``, ``cudaMallocPitch``, ``cudaMallocAsync``; managed: ``cudaMallocManaged``,
+  ``__managed__`` variables.
+
+Locations (keys of :class:`HostEnv`) are tuples rooted at the :class:`~cudalint.ir.nodes.Variable`:
+``(var,)`` for a variable, ``(var, "host")`` for a member ``var.host`` (or ``var->host``), ``..., "[]"`` for
+any element of an array of pointers, ``..., "*"`` for what a pointer-to-pointer points to (out-parameters);
+a member of the object of a member function (``h_`` for ``this->h_`` written ``h_``) is rooted at
+:data:`THIS`.  Values follow assignments, initialisations, pointer arithmetic, casts, ``?:``, struct copies,
+helper functions of the same file that return the pointer or write it through an out-parameter (``float**``,
+``float*&``, ``Buf*``) and helpers that ``cudaHostRegister`` a parameter.  At branches and loops the
+environments are merged (:meth:`HostEnv.merge`): the same provenance on both sides stays, different ones
+become ``unknown``.  A parameter or a global set elsewhere has no provenance: no finding.
+
+Each async copy call (``cudaMemcpyAsync`` and its 2D/3D/ToSymbol/FromSymbol variants, the ``hip`` twins and the
+driver API's ``cuMemcpyHtoDAsync``/``cuMemcpyDtoHAsync``) becomes an :class:`~cudalint.model.AsyncCopy` with the
+provenance of its pointers as seen at that point of the function.
+
+Nothing here knows a front-end: the input is an :class:`~cudalint.ir.nodes.TranslationUnit`.
+"""
+
 from __future__ import annotations
 
+import enum
+import re
+from dataclasses import dataclass, field, replace
+from typing import Optional
 
-def collect_async_copies(tu):
-    return []
+from ..ir import nodes as ir
+from ..ir.consts import fold
+from ..ir.nodes import Span
+from ..ir.types import TypeKind
+from ..model import AsyncCopy
+
+
+class Memory(str, enum.Enum):
+    """Where a host pointer's memory came from (``null``: the pointer is null)."""
+
+    PAGEABLE = "pageable"
+    PINNED = "pinned"
+    DEVICE = "device"
+    MANAGED = "managed"
+    UNKNOWN = "unknown"
+    NULL = "null"
+    VALUE = "value"  # not memory: an integer constant kept for a copy's kind (cudaMemcpy3DParms.kind)
+
+
+PAGEABLE, PINNED, DEVICE, MANAGED, UNKNOWN, NULL = (Memory.PAGEABLE, Memory.PINNED, Memory.DEVICE, Memory.MANAGED,
+                                                    Memory.UNKNOWN, Memory.NULL)
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """Where the memory a pointer points to came from.
+
+    ``kind``: pageable | pinned | device | managed | unknown | null.  ``how``: the allocation, e.g. ``malloc``,
+    ``new[]``, ``std::vector``, ``stack array``, ``cudaMallocHost``.  ``site``: the allocation call, or the
+    declaration of the array/vector/local; it identifies the allocation (for ``cudaHostRegister``).
+    ``name``: the variable the memory was first stored in or declared as.  ``via``: the helper function of
+    the file that made the allocation.  ``registered``: the ``cudaHostRegister`` call that pinned pageable
+    memory.
+    """
+
+    kind: str
+    how: str = ""
+    site: Optional[Span] = None
+    name: str = ""
+    via: str = ""
+    registered: Optional[Span] = None
+
+
+UNKNOWN_P = Provenance(UNKNOWN)
+NULL_P = Provenance(NULL)
+
+MALLOCS = {"malloc", "calloc", "realloc", "aligned_alloc", "valloc", "memalign", "pvalloc", "_aligned_malloc"}
+# out-parameter allocators: name -> kind
+OUT_ALLOCS = {
+    "cudaMallocHost": PINNED, "cudaHostAlloc": PINNED, "hipHostMalloc": PINNED, "hipMallocHost": PINNED,
+    "hipHostAlloc": PINNED, "cuMemAllocHost": PINNED, "cuMemHostAlloc": PINNED,
+    "cudaMalloc": DEVICE, "cudaMallocPitch": DEVICE, "cudaMallocAsync": DEVICE, "cudaMallocFromPoolAsync": DEVICE,
+    "hipMalloc": DEVICE, "hipMallocPitch": DEVICE, "hipMallocAsync": DEVICE, "hipExtMallocWithFlags": DEVICE,
+    "cudaMallocManaged": MANAGED, "hipMallocManaged": MANAGED,
+    "posix_memalign": PAGEABLE,
+}
+REGISTER = {"cudaHostRegister", "hipHostRegister", "cuMemHostRegister"}
+UNREGISTER = {"cudaHostUnregister", "hipHostUnregister", "cuMemHostUnregister"}
+
+#: async copy APIs: name -> (dst arg index, src arg index, kind arg index, stream arg index, default kind).
+#: An index of None: that side is a device symbol / fixed.  Kind values follow cudaMemcpyKind (hip's are equal).
+COPY_APIS: dict[str, tuple[Optional[int], Optional[int], Optional[int], Optional[int], Optional[int]]] = {
+    "cudaMemcpyAsync": (0, 1, 3, 4, None),
+    "cudaMemcpy2DAsync": (0, 2, 6, 7, None),
+    "cudaMemcpyToSymbolAsync": (None, 1, 4, 5, 1),
+    "cudaMemcpyFromSymbolAsync": (0, None, 4, 5, 2),
+    "hipMemcpyAsync": (0, 1, 3, 4, None),
+    "hipMemcpy2DAsync": (0, 2, 6, 7, None),
+    "hipMemcpyToSymbolAsync": (None, 1, 4, 5, 1),
+    "hipMemcpyFromSymbolAsync": (0, None, 4, 5, 2),
+    "cuMemcpyHtoDAsync": (None, 1, None, 3, 1),
+    "cuMemcpyDtoHAsync": (0, None, None, 3, 2),
+    "cudaMemcpy3DAsync": (None, None, None, 1, None),  # pointers and kind live in the cudaMemcpy3DParms struct
+    "hipMemcpy3DAsync": (None, None, None, 1, None),
+}
+KIND_NAMES = {0: "HostToHost", 1: "HostToDevice", 2: "DeviceToHost", 3: "DeviceToDevice", 4: "Default"}
+
+#: the root of the locations of ``this``'s members inside a member function (``h_`` written for ``this->h_``)
+THIS = ("this",)
+_REG = "@reg"
+
+
+def host_side(kind: Optional[int], has_dst: bool, has_src: bool) -> tuple[str, ...]:
+    """The roles ("dst", "src") that are host memory for a copy of ``kind`` (cudaMemcpyKind value).
+
+    HostToDevice: the source; DeviceToHost: the destination; HostToHost: both; DeviceToDevice: none;
+    Default or a kind not known statically: both pointers are checked (a pageable pointer can only be the host
+    side of a copy)."""
+    if kind == 1:
+        roles = ("src",)
+    elif kind == 2:
+        roles = ("dst",)
+    elif kind == 3:
+        roles = ()
+    else:
+        roles = ("dst", "src")
+    return tuple(r for r in roles if (r == "dst" and has_dst) or (r == "src" and has_src))
+
+
+def _merge1(a: Provenance, b: Provenance) -> Provenance:
+    """One value of two (``c ? a : b``, the returns of a helper)."""
+    if a == b:
+        return a
+    if a.kind == NULL:
+        return b
+    if b.kind == NULL:
+        return a
+    if (a.kind, a.site) == (b.kind, b.site):
+        return a
+    return UNKNOWN_P
+
+
+def _kind_name(api: str, kind: int) -> str:
+    prefix = "hipMemcpy" if api.startswith("hip") else "cudaMemcpy"
+    return prefix + KIND_NAMES.get(kind, str(kind))
+
+
+class HostEnv:
+    """Location -> Provenance, for one point of one function.  A registration of pageable memory is kept
+    under ``("@reg", site)``."""
+
+    def __init__(self, vars: Optional[dict] = None):
+        self.vars: dict = dict(vars or {})
+
+    def copy(self) -> "HostEnv":
+        return HostEnv(self.vars)
+
+    @staticmethod
+    def merge(a: "HostEnv", b: "HostEnv") -> "HostEnv":
+        """The environment after two paths join (the two sides of a branch, a loop run or not)."""
+        out = {}
+        for key in [*a.vars, *(k for k in b.vars if k not in a.vars)]:
+            x, y = a.vars.get(key), b.vars.get(key)
+            registration = key[0] == _REG
+            if x == y:
+                out[key] = x
+            elif x is None or y is None:
+                # a location set on one side only: for a pointer that side's value (the other side had none:
+                # uninitialised or never written here); for a registration, registered on one path only
+                out[key] = UNKNOWN_P if registration else (x or y)
+            elif x.kind == NULL:
+                out[key] = y
+            elif y.kind == NULL:
+                out[key] = x
+            elif (x.kind, x.site, x.registered) == (y.kind, y.site, y.registered):
+                out[key] = x
+            else:
+                out[key] = UNKNOWN_P
+        return HostEnv(out)
+
+
+@dataclass
+class Summary:
+    """What a helper function of the file does to its caller's pointers."""
+
+    returns: Optional[Provenance] = None
+    outs: dict = field(default_factory=dict)  # (param index, suffix tuple) -> Provenance
+    registers: set = field(default_factory=set)  # param indices passed to cudaHostRegister
+    unregisters: set = field(default_factory=set)
+
+
+class _Fn:
+    """The function being walked: its parameters (for summaries) and its return values."""
+
+    def __init__(self, fn: Optional[ir.Function], record: bool):
+        self.fn = fn
+        self.record = record
+        self.params: dict = {}
+        if fn is not None:
+            for i, p in enumerate(fn.params):
+                self.params[p] = (i, p)
+        self.returns: list[Optional[Provenance]] = []
+        self.registers: set = set()
+        self.unregisters: set = set()
+
+
+# --- small IR helpers --------------------------------------------------------------------------------
+
+def _strip_casts(e: ir.Expr) -> ir.Expr:
+    while isinstance(e, ir.Cast):
+        e = e.operand
+    return e
+
+
+def _is_api(call: ir.Call) -> bool:
+    """The call goes to the API (declared outside this file), not to a same-named function of the file."""
+    return call.func is None or not call.func.in_main_file or call.func.body is None
+
+
+def _written(call: ir.Call, i: int) -> bool:
+    """Argument ``i`` is written in the call (not a default argument)."""
+    return i < len(call.args) and (call.written < 0 or i < call.written)
+
+
+def _implicit_this(m: ir.Member) -> bool:
+    """A member of ``this`` written without ``this->`` (``h_``): the front-end gives it an opaque object with
+    the member's own span (an explicit ``this`` has a span of its own)."""
+    b = m.base
+    return isinstance(b, ir.Opaque) and not b.children and b.what == "value" and b.span == m.span
+
+
+def _is_pointerish(e: ir.Expr) -> bool:
+    return e.type.kind in (TypeKind.POINTER, TypeKind.ARRAY)
+
+
+_VECTOR = re.compile(r"(const\s+)?std::(__\d+::)?vector<")
+_ALLOCATOR = re.compile(r"std::(__\d+::)?allocator<")
+_ARRAY = re.compile(r"(const\s+)?std::(__\d+::)?array<")
+
+
+class HostAnalysis:
+    """Walk the host functions of one translation unit and collect its async copies."""
+
+    def __init__(self, tu: ir.TranslationUnit):
+        self.tu = tu
+        self.copies: list[AsyncCopy] = []
+        self.summaries: dict = {}
+        self.in_progress: set = set()
+        self.written: set = set()
+        self.registered_anywhere: set = set()
+        self.base = HostEnv()
+        lambdas = [n.span for f in tu.functions for n in ir.walk(f.body) if isinstance(n, ir.Lambda)]
+        # a lambda's call operator is walked where the lambda is written, not as a function of its own
+        self.functions = [f for f in tu.functions
+                          if f.in_main_file and f.kind.host and f.body is not None
+                          and not (f.name == "operator()" and any(_within(f.span, s) for s in lambdas))]
+        self._globals: dict = {}
+        for v in tu.globals:
+            if v.in_main_file and v.type.kind == TypeKind.POINTER and v.init is not None:
+                self._globals[(v,)] = v.init
+
+    # -- driver
+    def run(self) -> list[AsyncCopy]:
+        # pass 1: which globals are written, which allocations are registered somewhere
+        for fn in self.functions:
+            self.walk_function(fn, record=False)
+        env = HostEnv()
+        for key, init in self._globals.items():
+            if key not in self.written:
+                p = self.prov(init, env)
+                if p is not None:
+                    env.vars[key] = p
+        self.base = env
+        self.copies = []
+        for fn in self.functions:
+            self.walk_function(fn, record=True)
+        return self.copies
+
+    def walk_function(self, fn: ir.Function, record: bool, env: Optional[HostEnv] = None) -> tuple[_Fn, HostEnv]:
+        ctx = _Fn(fn, record)
+        env = env if env is not None else self.base.copy()
+        if fn.body is not None:
+            try:
+                self.stmt(fn.body, env, ctx)
+            except RecursionError:  # pragma: no cover - absurdly nested code
+                pass
+        return ctx, env
+
+    def summary(self, fn: Optional[ir.Function]) -> Optional[Summary]:
+        """Summary of a host function defined in this file (templates included), None otherwise."""
+        if fn is None or fn.body is None or not fn.in_main_file or not fn.kind.host:
+            return None
+        if fn in self.summaries:
+            return self.summaries[fn]
+        if fn in self.in_progress:
+            return None
+        self.in_progress.add(fn)
+        try:
+            ctx, env = self.walk_function(fn, record=False, env=HostEnv())
+        finally:
+            self.in_progress.discard(fn)
+        s = Summary()
+        rets = ctx.returns
+        if rets and all(r is not None for r in rets):
+            merged = rets[0]
+            for r in rets[1:]:
+                merged = _merge1(merged, r)
+            if merged.kind not in (UNKNOWN, NULL):
+                s.returns = replace(merged, via=merged.via or fn.name)
+        for loc, p in env.vars.items():
+            if loc[0] in ctx.params and (len(loc) > 1 or ctx.params[loc[0]][1].type.kind == TypeKind.REFERENCE):
+                idx = ctx.params[loc[0]][0]
+                if p.kind not in (UNKNOWN, NULL):
+                    p = replace(p, via=p.via or fn.name)
+                s.outs[(idx, loc[1:])] = p
+        s.registers = set(ctx.registers)
+        s.unregisters = set(ctx.unregisters)
+        self.summaries[fn] = s
+        return s
+
+    # -- statements
+    def stmt(self, s: Optional[ir.Stmt], env: HostEnv, ctx: _Fn) -> None:
+        if s is None:
+            return
+        if isinstance(s, ir.Block):
+            for x in s.body:
+                self.stmt(x, env, ctx)
+        elif isinstance(s, ir.Decl):
+            self.expr(s.init, env, ctx)
+            self.var_decl(s.var, s.init, env)
+        elif isinstance(s, ir.ExprStmt):
+            self.expr(s.expr, env, ctx)
+        elif isinstance(s, ir.If):
+            self.stmt(s.init, env, ctx)
+            self.expr(s.cond, env, ctx)
+            then = env.copy()
+            self.stmt(s.then, then, ctx)
+            other = env.copy()
+            if s.else_ is not None:
+                self.stmt(s.else_, other, ctx)
+            env.vars = HostEnv.merge(then, other).vars
+        elif isinstance(s, ir.Loop):
+            if s.kind == ir.LoopKind.DO:  # runs at least once: no merge
+                self.stmt(s.body, env, ctx)
+                for x in s.init:
+                    self.stmt(x, env, ctx)
+                self.expr(s.cond, env, ctx)
+                return
+            e = env.copy()
+            for x in s.init:
+                self.stmt(x, e, ctx)
+            if s.kind == ir.LoopKind.RANGE:
+                if s.var is not None:
+                    self.var_decl(s.var, None, e)
+                self.expr(s.range, e, ctx)
+            self.expr(s.cond, e, ctx)
+            for x in s.step:
+                self.expr(x, e, ctx)
+            self.stmt(s.body, e, ctx)
+            env.vars = HostEnv.merge(env, e).vars
+        elif isinstance(s, ir.Switch):
+            e = env.copy()
+            self.expr(s.cond, e, ctx)
+            self.stmt(s.body, e, ctx)
+            env.vars = HostEnv.merge(env, e).vars
+        elif isinstance(s, ir.Case):
+            self.expr(s.value, env, ctx)
+            self.stmt(s.body, env, ctx)
+        elif isinstance(s, ir.Label):
+            self.stmt(s.body, env, ctx)
+        elif isinstance(s, ir.Return):
+            if s.value is not None:
+                self.expr(s.value, env, ctx)
+                ctx.returns.append(self.prov(s.value, env))
+
+    def expr(self, e: Optional[ir.Expr], env: HostEnv, ctx: _Fn) -> None:
+        """Walk an expression for its effects: assignments, allocations, registrations, copies."""
+        if e is None:
+            return
+        if isinstance(e, ir.Assign) and e.op == "=":
+            self.expr(e.value, env, ctx)
+            self.assign(e.target, e.value, env)
+            return
+        if isinstance(e, ir.Cond):
+            self.expr(e.cond, env, ctx)
+            a, b = env.copy(), env.copy()
+            self.expr(e.then, a, ctx)
+            self.expr(e.else_, b, ctx)
+            env.vars = HostEnv.merge(a, b).vars
+            return
+        if isinstance(e, ir.Lambda):  # its body runs where it is called: its effects do not stay here
+            self.stmt(e.body, env.copy(), ctx)
+            return
+        for ch in ir.children(e):
+            self.expr(ch, env, ctx)
+        if isinstance(e, ir.Call):
+            self.call(e, env, ctx)
+
+    def var_decl(self, v: ir.Variable, init: Optional[ir.Expr], env: HostEnv) -> None:
+        key = (v,)
+        t = v.type
+        if t.kind == TypeKind.POINTER or t.kind == TypeKind.REFERENCE and t.pointee is not None \
+                and t.pointee.kind == TypeKind.POINTER:
+            if init is not None:
+                env.vars[key] = self.prov(init, env) or UNKNOWN_P
+            else:
+                env.vars.pop(key, None)
+            self.written.add(key)
+        elif init is not None and t.kind == TypeKind.RECORD:
+            self._copy_members(init, key, env)
+
+    def _copy_members(self, rhs: ir.Expr, dst: tuple, env: HostEnv) -> None:
+        """``Buf c = b;`` / ``c = b;``: the members of ``b`` are the members of ``c``."""
+        for loc in [l for l in env.vars if l[:len(dst)] == dst and len(l) > len(dst)]:
+            del env.vars[loc]
+        while isinstance(rhs, ir.Construct) and len(rhs.args) == 1:  # a copy construction
+            rhs = rhs.args[0]
+        src = self.lvalue(rhs)
+        if src is None:
+            r = _strip_casts(rhs)
+            p = self.prov(r, env) if isinstance(r, ir.Call) and r.name == "make_cudaPitchedPtr" else None
+            if p is not None:
+                env.vars[dst + ("ptr",)] = p
+            return
+        for loc, p in list(env.vars.items()):
+            if loc[:len(src)] == src and len(loc) > len(src):
+                env.vars[dst + loc[len(src):]] = p
+
+    def assign(self, lhs: ir.Expr, rhs: ir.Expr, env: HostEnv) -> None:
+        loc = self.lvalue(lhs)
+        if loc is None:
+            return
+        self.written.add(loc[:1])
+        k = lhs.type.kind
+        if k == TypeKind.POINTER:
+            env.vars[loc] = self.prov(rhs, env) or UNKNOWN_P
+        elif k == TypeKind.RECORD:
+            self._copy_members(rhs, loc, env)
+        elif k == TypeKind.ENUM:
+            v = fold(rhs)
+            env.vars[loc] = Provenance(Memory.VALUE, how=str(v)) if v is not None else UNKNOWN_P
+
+    # -- calls
+    def call(self, c: ir.Call, env: HostEnv, ctx: _Fn) -> None:
+        name = c.name
+        args = c.args
+        if name in OUT_ALLOCS and args and _is_api(c):
+            loc = self.pointee(args[0])
+            if loc is not None:
+                env.vars[loc] = Provenance(OUT_ALLOCS[name], how=name, site=c.span,
+                                           name=args[0].text.lstrip("&").strip() or "")
+                self.written.add(loc[:1])
+            return
+        if name in REGISTER and args:
+            self.register(args[0], c, env, ctx, True)
+            return
+        if name in UNREGISTER and args:
+            self.register(args[0], c, env, ctx, False)
+            return
+        if name in COPY_APIS and _is_api(c):
+            if ctx.record:
+                self.copy_call(c, name, env, ctx)
+            return
+        s = self.summary(c.func)
+        if s is None:
+            return
+        params = c.func.params
+        for (idx, suffix), p in s.outs.items():
+            if idx >= len(args) or idx >= len(params):
+                continue
+            pk = params[idx].type.kind
+            if pk == TypeKind.REFERENCE:
+                base = self.lvalue(args[idx])
+            elif pk == TypeKind.POINTER:
+                base = self.pointee(args[idx])
+                if suffix and suffix[0] in ("*", "[]"):
+                    suffix = suffix[1:]
+            else:
+                continue
+            if base is None:
+                continue
+            env.vars[base + suffix] = p
+            self.written.add(base[:1])
+        for idx in sorted(s.registers | s.unregisters):
+            if idx < len(args):
+                self.register(args[idx], c, env, ctx, idx in s.registers, via=c.name)
+
+    def register(self, arg: ir.Expr, c: ir.Call, env: HostEnv, ctx: _Fn, on: bool, via: str = "") -> None:
+        p = self.prov(arg, env, resolve=False)
+        if p is not None and p.kind == PAGEABLE and p.site is not None:
+            key = (_REG, p.site)
+            if on:
+                env.vars[key] = Provenance(PINNED, how=via or c.name, site=c.span)
+                self.registered_anywhere.add(p.site)
+            else:
+                env.vars.pop(key, None)
+            return
+        loc = self.lvalue(arg)
+        if loc is not None and len(loc) == 1 and loc[0] in ctx.params:
+            (ctx.registers if on else ctx.unregisters).add(ctx.params[loc[0]][0])
+            return
+        if loc is not None:
+            env.vars[loc] = Provenance(PINNED, how=c.name, site=c.span) if on else UNKNOWN_P
+
+    def copy_call(self, c: ir.Call, name: str, env: HostEnv, ctx: _Fn) -> None:
+        args = c.args
+        dst_i, src_i, kind_i, stream_i, default_kind = COPY_APIS[name]
+        provs: dict[str, Optional[Provenance]] = {}
+        texts: dict[str, str] = {}
+        kind: Optional[int] = default_kind
+        kind_text: Optional[str] = None
+        if name.endswith("3DAsync"):
+            parms = self.pointee(args[0]) if args else None
+            if parms is not None:
+                for role, member in (("src", "srcPtr"), ("dst", "dstPtr")):
+                    p = env.vars.get(parms + (member, "ptr")) or env.vars.get(parms + (member,))
+                    provs[role] = self._resolve(p, env) if p is not None else None
+                    texts[role] = f"{args[0].text.lstrip('&').strip()}.{member}"
+                kv = env.vars.get(parms + ("kind",))
+                if kv is not None and kv.kind == Memory.VALUE and kv.how.lstrip("-").isdigit():
+                    kind = int(kv.how)
+                    kind_text = _kind_name(name, kind)
+        else:
+            for role, i in (("dst", dst_i), ("src", src_i)):
+                if i is not None and i < len(args):
+                    provs[role] = self.prov(args[i], env)
+                    texts[role] = args[i].text
+            if kind_i is not None and _written(c, kind_i):
+                kind = fold(args[kind_i])
+                kind_text = args[kind_i].text or None
+            elif default_kind is not None:
+                kind_text = _kind_name(name, default_kind) + " (default)" if kind_i is not None \
+                    else _kind_name(name, default_kind)
+        stream = None
+        if stream_i is not None and _written(c, stream_i):
+            stream = args[stream_i].text or None
+        roles = host_side(kind, "dst" in provs, "src" in provs)
+        provenance = {r: (p.kind if p is not None else UNKNOWN) for r, p in provs.items()}
+        self.copies.append(AsyncCopy(
+            api=name, span=c.span, kind=kind_text, host_side=roles, provenance=provenance,
+            pointer_text=texts,
+            alloc_site={r: (p.site if p is not None else None) for r, p in provs.items()},
+            allocation={r: p.how for r, p in provs.items() if p is not None and p.how},
+            alloc_name={r: p.name for r, p in provs.items() if p is not None and p.name},
+            helper={r: p.via for r, p in provs.items() if p is not None and p.via},
+            stream=stream, function=ctx.fn.name if ctx.fn is not None else ""))
+
+    # -- locations
+    def lvalue(self, e: ir.Expr) -> Optional[tuple]:
+        """The location an lvalue expression names, or None."""
+        e = _strip_casts(e)
+        if isinstance(e, ir.Ref):
+            return (e.var,)
+        if isinstance(e, ir.Member):
+            base = (THIS,) if _implicit_this(e) else self.lvalue(e.base)
+            return base + (e.name,) if base is not None else None
+        if isinstance(e, ir.Index):
+            base = self.lvalue(e.base)
+            return base + ("[]",) if base is not None else None
+        if isinstance(e, ir.Unary) and e.op == "*":
+            base = self.lvalue(e.operand)
+            return base + ("*",) if base is not None else None
+        return None
+
+    def pointee(self, e: ir.Expr) -> Optional[tuple]:
+        """The location a pointer-to-pointer expression points to: ``&p`` -> p, ``out`` -> *out."""
+        e = _strip_casts(e)
+        if isinstance(e, ir.Unary) and e.op == "&":
+            return self.lvalue(e.operand)
+        base = self.lvalue(e)
+        return base + ("*",) if base is not None else None
+
+    # -- values
+    def prov(self, e: ir.Expr, env: HostEnv, resolve: bool = True) -> Optional[Provenance]:
+        p = self._prov(e, env)
+        return self._resolve(p, env) if resolve else p
+
+    def _resolve(self, p: Optional[Provenance], env: HostEnv) -> Optional[Provenance]:
+        """Pageable memory that was cudaHostRegister'ed by now is pinned."""
+        if p is None or p.kind != PAGEABLE or p.site is None:
+            return p
+        r = env.vars.get((_REG, p.site))
+        if r is None:
+            return UNKNOWN_P if p.site in self.registered_anywhere and not self._local_site(p) else p
+        if r.kind == PINNED:
+            return replace(p, kind=PINNED, registered=r.site)
+        return UNKNOWN_P
+
+    @staticmethod
+    def _local_site(p: Provenance) -> bool:
+        return p.how not in ("global array", "global variable")
+
+    def _prov(self, e: ir.Expr, env: HostEnv) -> Optional[Provenance]:
+        e = _strip_casts(e)
+        if isinstance(e, ir.IntLit):
+            return NULL_P if e.value == 0 else None
+        if isinstance(e, ir.Ref):
+            v = e.var
+            if v.type.kind == TypeKind.ARRAY and v.storage != ir.Storage.PARAM:
+                return self._storage(v)
+            return env.vars.get((v,))
+        if isinstance(e, (ir.Member, ir.Index)) or (isinstance(e, ir.Unary) and e.op == "*"):
+            if isinstance(e, ir.Member) and e.type.kind == TypeKind.ARRAY and e.type.count is not None:
+                return self._object_storage(e)
+            loc = self.lvalue(e)
+            return env.vars.get(loc) if loc is not None else None
+        if isinstance(e, ir.Unary) and e.op == "&":
+            inner = e.operand
+            if isinstance(inner, ir.Index):
+                return self._prov(inner.base, env)
+            if isinstance(inner, ir.Call) and inner.name == "operator[]":
+                return self._container(inner.args[0]) if inner.args else None
+            if isinstance(inner, ir.Unary) and inner.op == "*":
+                return self._prov(inner.operand, env)
+            return self._object_storage(inner)
+        if isinstance(e, ir.Binary):
+            if e.op in ("+", "-"):
+                for i, ch in enumerate((e.lhs, e.rhs)):
+                    if e.op == "-" and i == 1:
+                        break
+                    if _is_pointerish(ch):
+                        return self._prov(ch, env)
+                return None
+            if e.op == ",":
+                return self._prov(e.rhs, env)
+            return None
+        if isinstance(e, ir.Assign):
+            return self._prov(e.value, env) if e.op == "=" else None
+        if isinstance(e, ir.Cond):
+            a, b = self._prov(e.then, env), self._prov(e.else_, env)
+            if a is None or b is None:
+                return None
+            return _merge1(a, b)
+        if isinstance(e, ir.New):
+            if e.placement:
+                return None  # placement new: the memory is the placement argument's
+            return Provenance(PAGEABLE, how="new[]" if e.array else "new", site=e.span)
+        if isinstance(e, ir.Call):
+            name = e.name
+            if name in MALLOCS and _is_api(e):
+                return Provenance(PAGEABLE, how=name, site=e.span)
+            if name == "data" and not e.args:
+                return self._container(e.receiver) if e.receiver is not None else None
+            if name == "make_cudaPitchedPtr" and e.args:
+                return self._prov(e.args[0], env)
+            s = self.summary(e.func)
+            if s is not None:
+                return s.returns
+            return None
+        return None
+
+    def _container(self, obj: ir.Expr) -> Optional[Provenance]:
+        """``v.data()`` / ``&v[0]`` of a local ``std::vector`` (std::allocator) or ``std::array``."""
+        if not isinstance(obj, ir.Ref):
+            return None
+        v = obj.var
+        if v.storage not in (ir.Storage.LOCAL, ir.Storage.STATIC) or v.type.kind == TypeKind.REFERENCE:
+            return None
+        sp = v.type.name
+        if _VECTOR.match(sp):
+            if "allocator" in sp and not _ALLOCATOR.search(sp):
+                return None
+            return Provenance(PAGEABLE, how="std::vector", site=v.span, name=v.name)
+        if _ARRAY.match(sp):
+            return Provenance(PAGEABLE, how="std::array", site=v.span, name=v.name)
+        return None
+
+    def _storage(self, v: ir.Variable) -> Optional[Provenance]:
+        """The memory of a variable itself (an array used as a pointer, or ``&x``)."""
+        if v.space == ir.Space.MANAGED:
+            return Provenance(MANAGED, how="__managed__ variable", site=v.span, name=v.name)
+        if v.space in (ir.Space.GLOBAL, ir.Space.CONSTANT, ir.Space.SHARED):
+            return Provenance(DEVICE, how="device variable", site=v.span, name=v.name)
+        if not v.in_main_file or v.storage == ir.Storage.PARAM:
+            return None
+        is_array = v.type.kind == TypeKind.ARRAY
+        if v.storage == ir.Storage.STATIC:
+            how = "static array" if is_array else "static variable"
+        elif v.storage == ir.Storage.LOCAL:
+            how = "stack array" if is_array else "local variable"
+        else:
+            how = "global array" if is_array else "global variable"
+        return Provenance(PAGEABLE, how=how, site=v.span, name=v.name)
+
+    def _object_storage(self, e: ir.Expr) -> Optional[Provenance]:
+        """``&x``, ``&s.field``, ``s.arr``: the storage of the root object when it is a variable."""
+        while isinstance(e, ir.Member):
+            if e.arrow or _implicit_this(e):
+                return None  # p->field, this->field: the memory the pointer points to
+            e = e.base
+        if isinstance(e, ir.Ref) and e.var.storage != ir.Storage.PARAM:
+            if e.var.type.kind == TypeKind.REFERENCE:
+                return None
+            return self._storage(e.var)
+        return None
+
+
+def _within(inner: Span, outer: Span) -> bool:
+    return inner.path == outer.path and (outer.line, outer.column) <= (inner.line, inner.column) \
+        and (inner.end_line, inner.end_column) <= (outer.end_line, outer.end_column)
+
+
+def collect_async_copies(tu: ir.TranslationUnit) -> list[AsyncCopy]:
+    """The async copies of the file's host functions, with the provenance of their pointers."""
+    return HostAnalysis(tu).run()
+
+
+def provenances(tu: ir.TranslationUnit, function: str) -> dict[str, Provenance]:
+    """For tests and ``explain``: the provenance of each named pointer variable at the end of ``function``."""
+    ha = HostAnalysis(tu)
+    ha.run()
+    fn = next(f for f in ha.functions if f.name == function)
+    _, env = ha.walk_function(fn, record=False)
+    names: dict[str, Provenance] = {}
+    for loc, p in env.vars.items():
+        if not isinstance(loc[0], ir.Variable):
+            continue
+        label = loc[0].name + "".join("." + s if s not in ("[]", "*") else s for s in loc[1:])
+        names[label] = ha._resolve(p, env)
+    return names

@@ -21,14 +21,15 @@ from typing import Optional, Union
 import sympy
 
 from ..ir import nodes as ir
+from ..ir.consts import fold
 from ..ir.types import Type, TypeKind
-from ..model import Access, AddressSpace, ArrayDecl, Barrier, Division, Exit, Kernel
+from ..model import Access, AddressSpace, ArrayDecl, Barrier, Division, Exit, ExitKind, Kernel
 from .symbols import BUILTINS, WARP_SIZE, Symbols
 
 MAX_INLINE_DEPTH = 4
 #: Python recursion allowed while interpreting a kernel (long generated expressions nest deeply; a deeper
 #: one becomes CL000, and the worker process isolates any native stack overflow).
-RECURSION_LIMIT = 12_000
+RECURSION_LIMIT = 50_000
 
 BARRIERS = ("__syncthreads", "__syncthreads_count", "__syncthreads_and", "__syncthreads_or")
 #: whole-block (or grid) groups whose ``sync()`` is a block barrier; tile and coalesced-group syncs are
@@ -79,45 +80,6 @@ _COMPOUND = {"+=": "+", "-=": "-", "*=": "*", "/=": "/", "%=": "%", "<<=": "<<",
              "|=": "|", "^=": "^"}
 
 
-def fold(e: Optional[ir.Expr]) -> Optional[int]:
-    """The integer value of a constant expression of the IR (literals, const variables, arithmetic on
-    them), None when not constant."""
-    if isinstance(e, ir.IntLit):
-        return e.value
-    if isinstance(e, ir.Ref):
-        return e.var.const_value
-    if isinstance(e, ir.Cast):
-        return fold(e.operand) if e.type.is_integer or e.type.kind == TypeKind.UNKNOWN else None
-    if isinstance(e, ir.Unary) and e.op in ("-", "+", "~", "!"):
-        v = fold(e.operand)
-        if v is None:
-            return None
-        return {"-": -v, "+": v, "~": ~v, "!": int(not v)}[e.op]
-    if isinstance(e, ir.Binary):
-        a, b = fold(e.lhs), fold(e.rhs)
-        if a is None or b is None:
-            return None
-        try:
-            if e.op in ("/", "%"):
-                if b == 0:
-                    return None
-                q = abs(a) // abs(b) * (1 if (a >= 0) == (b >= 0) else -1)
-                return q if e.op == "/" else a - b * q
-            if e.op == "<<":
-                return a << b if 0 <= b < 128 else None
-            if e.op == ">>":
-                return a >> b if b >= 0 else None
-            return {"+": a + b, "-": a - b, "*": a * b, "&": a & b, "|": a | b, "^": a ^ b,
-                    "&&": int(bool(a and b)), "||": int(bool(a or b)), "<": int(a < b), ">": int(a > b),
-                    "<=": int(a <= b), ">=": int(a >= b), "==": int(a == b), "!=": int(a != b)}.get(e.op)
-        except (TypeError, ValueError, OverflowError):
-            return None
-    if isinstance(e, ir.Cond):
-        c = fold(e.cond)
-        return None if c is None else fold(e.then if c else e.else_)
-    return None
-
-
 def array_decl(var: ir.Variable, space: AddressSpace, bindings: dict) -> Optional[ArrayDecl]:
     """The :class:`ArrayDecl` of an array variable (None when its element size is unknown)."""
     dims, elem = var.type.array_dims()
@@ -127,7 +89,7 @@ def array_decl(var: ir.Variable, space: AddressSpace, bindings: dict) -> Optiona
     spans = tuple(s for _, s in var.extents) if len(var.extents) == len(dims) else ()
     texts = tuple(t for t, _ in var.extents) if spans else ()
     return ArrayDecl(name=var.name, space=space, elem_type=elem.spelling(), elem_size=esize, dims=dims,
-                     dim_spans=spans, dim_texts=texts, span=var.span, extern=var.extern)
+                     dim_spans=spans, dim_texts=texts, span=var.span)
 
 
 class KernelInterpreter:
@@ -165,8 +127,8 @@ class KernelInterpreter:
         self.kernel.barriers.append(Barrier(name, node.span, tuple(self.guards), tuple(self.loops), self.tick(),
                                             tuple(self.call_chain)))
 
-    def exit(self, kind: str, node: ir.Node) -> None:
-        if kind == "break" and self.breakable and self.breakable[-1] == "switch":
+    def exit(self, kind: ExitKind, node: ir.Node) -> None:
+        if kind == ExitKind.BREAK and self.breakable and self.breakable[-1] == "switch":
             return  # leaves a switch, not a loop
         self.kernel.exits.append(Exit(kind, node.span, tuple(self.guards), tuple(self.loops), self.tick()))
 
@@ -217,9 +179,9 @@ class KernelInterpreter:
         elif isinstance(s, ir.Return):
             self.returns.append(self.expr(s.value, env) if s.value is not None else None)
             if self.depth == 0:
-                self.exit("return", s)
+                self.exit(ExitKind.RETURN, s)
         elif isinstance(s, ir.Jump):
-            self.exit(s.kind.value, s)
+            self.exit(ExitKind(s.kind.value), s)
         elif isinstance(s, ir.Asm):
             if "bar.sync" in s.text or "barrier.sync" in s.text or "bar.red" in s.text:
                 self.barrier("bar.sync", s)
@@ -365,7 +327,7 @@ class KernelInterpreter:
         # Second pass: a non-induction variable stays uniform when every value assigned to it is.
         probe = loop_env.copy()
         for var in modified:
-            if var in env.vars and isinstance(loop_env.vars.get(var), sympy.Symbol) \
+            if isinstance(env.vars.get(var), sympy.Basic) and isinstance(loop_env.vars.get(var), sympy.Symbol) \
                     and loop_env.vars[var] in self.symbols.varying and loop_env.vars[var] not in self.symbols.pow2:
                 if not self.symbols.is_varying(env.vars[var]) and \
                         not self._assigned_varying(updates[var], var, probe, modified):
@@ -767,7 +729,7 @@ def interpret(fn: ir.Function, kernel: Kernel, symbols: Symbols, globals_: dict,
             esize = t.pointee.size_with(bindings) if t.pointee is not None else None
             if esize:
                 arr = ArrayDecl(name=p.name, space=AddressSpace.GLOBAL, elem_type=t.pointee.spelling(),
-                                elem_size=esize, span=p.span, is_param=True)
+                                elem_size=esize, span=p.span)
                 env.vars[p] = Pointer(arr, sympy.Integer(0), esize, (), (), t.pointee)
             else:
                 env.vars[p] = None

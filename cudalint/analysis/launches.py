@@ -7,9 +7,9 @@ from __future__ import annotations
 from typing import Optional
 
 from ..ir import nodes as ir
+from ..ir.consts import c_binary, fold
 from ..ir.types import Type
 from ..model import LaunchSite
-from .interpreter import fold
 
 _MAX_DEPTH = 8
 Dims = tuple[Optional[int], Optional[int], Optional[int]]
@@ -27,18 +27,7 @@ def int_value(e: Optional[ir.Expr], depth: int = 0) -> Optional[int]:
         return int_value(e.operand, depth + 1)
     if isinstance(e, ir.Binary) and e.op in ("+", "-", "*", "/", "<<", ">>"):
         x, y = int_value(e.lhs, depth + 1), int_value(e.rhs, depth + 1)
-        if x is None or y is None:
-            return None
-        try:
-            if e.op == "/":
-                return x // y if y else None
-            if e.op == "<<":
-                return x << y if 0 <= y < 128 else None
-            if e.op == ">>":
-                return x >> y if y >= 0 else None
-            return {"+": x + y, "-": x - y, "*": x * y}[e.op]
-        except (TypeError, ValueError, OverflowError):
-            return None
+        return None if x is None or y is None else c_binary(e.op, x, y)
     return None
 
 
@@ -85,9 +74,7 @@ def collect_launches(tu: ir.TranslationUnit) -> list[LaunchSite]:
         for n in ir.walk(fn.body):
             if not isinstance(n, ir.Launch):
                 continue
-            shmem = int_value(n.shared_mem) if n.shared_mem is not None else 0
             out.append(LaunchSite(kernel=n.kernel, grid=dim3_value(n.grid), block=dim3_value(n.block),
-                                  shared_mem=shmem, stream=n.stream.text if n.stream is not None else None,
                                   span=n.span, template_args=tuple(_template_arg(a) for a in n.template_args)))
     return out
 

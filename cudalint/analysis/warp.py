@@ -62,6 +62,8 @@ class WarpPicture:
     assumptions: list[str] = field(default_factory=list)
     #: when every warp is the same lane pattern shifted: (pattern, base offset of each warp)
     shifted: Optional[tuple[list[int], list[int]]] = None
+    #: the values of the power-of-two loop variable whose trips ``warps`` holds (empty: no such loop)
+    loop_values: tuple[int, ...] = ()
 
 
 class NotModelled(Exception):
@@ -163,7 +165,8 @@ def picture(offset: sympy.Expr, shape: LaunchShape, symbols: Symbols, space: str
                 exact_residue=all(p.exact_residue for p in pics) and len({tuple(p.residues) for p in pics}) == 1,
                 stride=int(stride) if stride.is_Integer else stride,
                 assumptions=[f"loop variable {name} takes {', '.join(map(str, values))} "
-                             f"(every trip's warps are counted)"] + pics[0].assumptions)
+                             f"(every trip's warps are counted)"] + pics[0].assumptions,
+                loop_values=tuple(values))
     assumptions: list[str] = []
     expr = sympy.expand(offset)
     if shape.block is not None:

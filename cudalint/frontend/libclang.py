@@ -15,6 +15,7 @@ from __future__ import annotations
 import ctypes
 import os
 import re
+import sys
 from pathlib import Path
 from typing import Optional
 
@@ -22,12 +23,17 @@ import clang.cindex as ci
 
 from ..ir import nodes as ir
 from ..ir import types as irt
+from ..ir.consts import join_tokens
 from ..ir.nodes import Span
 
 K = ci.CursorKind
 TK = ci.TypeKind
 SHIMS = Path(__file__).with_name("shims")
 PARSE_OPTIONS = 0x01 | 0x200  # DetailedPreprocessingRecord | KeepGoing
+#: deepest expression nesting lowered (a deeper function body is CL000: "expression nesting too deep")
+MAX_NESTING = 8_000
+#: Python recursion allowed while lowering (two or three frames per nesting level)
+RECURSION_LIMIT = 50_000
 
 _lib = ci.conf.lib
 _lib.clang_Cursor_Evaluate.argtypes = [ci.Cursor]
@@ -63,6 +69,7 @@ _INTS = {TK.CHAR_U: False, TK.UCHAR: False, TK.CHAR16: False, TK.CHAR32: False, 
          TK.INT128: True}
 _FLOATS = {TK.HALF, TK.FLOAT, TK.DOUBLE, TK.LONGDOUBLE, TK.FLOAT128} | (
     {TK.FLOAT16} if hasattr(TK, "FLOAT16") else set())
+_SIZED = {TK.BOOL, TK.CONSTANTARRAY, TK.RECORD, TK.ENUM, *_INTS, *_FLOATS}
 _INLINE_NS = re.compile(r"\b__v?\d+::")
 
 
@@ -133,18 +140,7 @@ def _strip(c: ci.Cursor) -> ci.Cursor:
 
 def token_text(c: ci.Cursor) -> str:
     """The source text of an expression, tokens re-joined: ``h_buf + off``, ``&v[0]``, ``v.data()``."""
-    out = ""
-    for t in (t.spelling for t in c.get_tokens()):
-        if out and (out[-1].isalnum() or out[-1] == "_") and (t[0].isalnum() or t[0] == "_"):
-            out += " "
-        elif out and t in ("+", "-", "?", ":", "=", "<<", ">>", "%", "/"):
-            out += " " + t + " "
-            continue
-        elif t == ",":
-            out += ", "
-            continue
-        out += t
-    return re.sub(r"\s+", " ", out).strip()
+    return join_tokens(t.spelling for t in c.get_tokens())
 
 
 def _loc(fn: str, loc: ci.SourceLocation) -> tuple[Optional[int], int, int]:
@@ -170,6 +166,7 @@ class Lowering:
         self.host = False
         self._building: set[str] = set()
         self._files: dict[str, bool] = {}
+        self.depth = 0
 
     # -- locations
     def in_main(self, c: ci.Cursor) -> bool:
@@ -235,10 +232,12 @@ class Lowering:
     def _type(self, t: ci.Type, canon: ci.Type, k, depth: int) -> irt.Type:
         const = canon.is_const_qualified()
         name = _INLINE_NS.sub("", canon.spelling.replace("const ", "").replace("volatile ", "").strip())
-        size = canon.get_size()
-        size = size if size and size > 0 else None
-        align = canon.get_align()
-        align = align if align and align > 0 else None
+        size = align = None
+        if k in _SIZED:  # clang_Type_getSizeOf crashes on some dependent and function types
+            size = canon.get_size()
+            size = size if size and size > 0 else None
+            align = canon.get_align()
+            align = align if align and align > 0 else None
         if k == TK.BOOL:
             return irt.Type(irt.TypeKind.BOOL, "bool", size, align, const=const)
         if k in _INTS:
@@ -284,9 +283,7 @@ class Lowering:
         plain = spelling.replace("const ", "").replace("volatile ", "").strip()
         if size is None and any(plain in s for s in self.tparams):
             return irt.Type(irt.TypeKind.PARAM, plain, const="const" in spelling.split())
-        if size is None:
-            return irt.Type(irt.TypeKind.UNKNOWN, plain or name, const=const)
-        return irt.Type(irt.TypeKind.UNKNOWN, name, size, align, const=const)
+        return irt.Type(irt.TypeKind.UNKNOWN, plain or name, const=const)
 
     # -- translation unit
     def lower(self) -> ir.TranslationUnit:
@@ -377,10 +374,12 @@ class Lowering:
             body = next(ch for ch in c.get_children() if ch.kind == K.COMPOUND_STMT)
             fn.body = self.block(body)
         except RecursionError:
-            fn.body = ir.Block(fn.span, [ir.ExprStmt(fn.span, ir.Opaque(fn.span, "too deep"))])
+            fn.body = ir.Block(fn.span)
+            fn.incomplete.append("expression nesting too deep to model")
         finally:
             self.host = saved
             self.tparams.pop()
+            self.depth = 0
 
     def callee(self, ref: Optional[ci.Cursor]) -> Optional[ir.Function]:
         """The definition a call resolves to, when this translation unit has one outside system headers
@@ -646,6 +645,17 @@ class Lowering:
 
     # -- expressions
     def expr(self, c: ci.Cursor) -> ir.Expr:
+        # A RecursionError raised inside libclang's visitor callback is swallowed by ctypes (the children
+        # list comes back short): nesting is bounded here instead, well below the recursion limit.
+        self.depth += 1
+        if self.depth > MAX_NESTING:
+            raise RecursionError("expression nesting too deep")
+        try:
+            return self._expr(c)
+        finally:
+            self.depth -= 1
+
+    def _expr(self, c: ci.Cursor) -> ir.Expr:
         k = c.kind
         sp = self.span(c)
         if k in (K.UNEXPOSED_EXPR, K.PAREN_EXPR) or k in _CASTS:
@@ -901,7 +911,12 @@ class Lowering:
 def lower(path: str, text: str, extra_args: Optional[list[str]] = None) -> ir.TranslationUnit:
     """Parse ``text`` (the contents of ``path``) with libclang and lower it to the IR."""
     tu = parse(path, text, list(extra_args or []))
-    unit = Lowering(path, text, tu).lower()
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, RECURSION_LIMIT))
+    try:
+        unit = Lowering(path, text, tu).lower()
+    finally:
+        sys.setrecursionlimit(limit)
     unit.errors, unit.missing_includes = file_diagnostics(path, tu)
     unit.dependencies = sorted({inc.include.name for inc in tu.get_includes() if inc.include is not None})
     return unit

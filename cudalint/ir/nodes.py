@@ -428,6 +428,8 @@ class Function:
     launch_bounds: Optional[int] = None
     in_main_file: bool = True
     is_member: bool = False
+    #: why parts of the body could not be lowered (``expression nesting too deep to model``)
+    incomplete: list[str] = field(default_factory=list)
 
     def __repr__(self) -> str:
         return f"Function({self.kind.value} {self.name})"

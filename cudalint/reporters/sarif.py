@@ -48,8 +48,9 @@ def what_it_does(page: Optional[str]) -> Optional[str]:
     return None
 
 
-def _rule_descriptor(code: str, name: str, severity: Severity, summary: str) -> dict[str, Any]:
-    page = rule_page(code)
+def _rule_descriptor(code: str, name: str, severity: Severity, summary: str,
+                     page: Optional[str] = None) -> dict[str, Any]:
+    page = page if page is not None else rule_page(code)
     d: dict[str, Any] = {"id": code, "name": name, "shortDescription": {"text": summary or name}}
     full = what_it_does(page)
     if full:
@@ -64,7 +65,7 @@ def _rule_descriptor(code: str, name: str, severity: Severity, summary: str) -> 
 def rule_descriptors() -> list[dict[str, Any]]:
     """CL000 and every registered rule, in that order (the order ``ruleIndex`` refers to)."""
     out = [_rule_descriptor(CL000[0], CL000[1], CL000[2], CL000[3])]
-    out += [_rule_descriptor(r.code, r.name, r.default_severity, r.summary) for r in all_rules()
+    out += [_rule_descriptor(r.code, r.name, r.default_severity, r.summary, r.page()) for r in all_rules()
             if r.code != CL000[0]]
     return out
 

@@ -1,14 +1,21 @@
-"""Rule plugins.
+"""Rules, built-in and third-party (plugins), and the one registry that finds them.
 
-A rule is a class with ``code``, ``name``, ``default_severity`` and ``check(model, context)`` yielding
-:class:`~cudalint.diagnostics.Diagnostic`.  Built-in rules register through the ``cudalint.rules``
-entry-point group exactly as third-party rules do; :data:`BUILTIN` is the fallback used when the package
-metadata is not installed (running from a source tree).
+A rule is a :class:`Rule` subclass with ``code``, ``name``, ``default_severity``, ``summary`` and
+``check(model, context)`` yielding :class:`~cudalint.diagnostics.Diagnostic`.  Built-in rules are the
+modules ``cudalint/rules/clNNN_<name>.py`` of this package, one rule each: adding one touches its module,
+its page (``rules/CLNNN.md``) and its fixtures, nothing else.  Third-party rules register on the entry-point
+group ``cudalint.rules`` (the entry point names the Rule class) and own a code prefix of their own
+(``ACME101``: letters then digits; ``CL`` is cudalint's), as plugins do in ruff.  A plugin that fails to
+load, a duplicate code or a code outside a plugin's own prefix is a :class:`RuleError` (a one-line usage
+error, exit 2).  Every rule sees the same model (:class:`~cudalint.model.TranslationUnitModel`, built from
+the IR, which it carries as ``model.unit``).
 """
 
 from __future__ import annotations
 
+import pkgutil
 import re
+from functools import lru_cache
 from importlib import import_module
 from importlib.metadata import entry_points
 from typing import Iterable, Iterator, Optional
@@ -17,19 +24,14 @@ from ..analysis.context import AnalysisContext
 from ..diagnostics import Diagnostic, Fix, Severity
 from ..model import Access, Kernel, TranslationUnitModel
 
-BUILTIN = {
-    "CL101": "cudalint.rules.cl101_uncoalesced_global_access:UncoalescedGlobalAccess",
-    "CL102": "cudalint.rules.cl102_misaligned_global_access:MisalignedGlobalAccess",
-    "CL201": "cudalint.rules.cl201_shared_bank_conflict:SharedBankConflict",
-    "CL301": "cudalint.rules.cl301_barrier_in_divergent_branch:BarrierInDivergentBranch",
-    "CL302": "cudalint.rules.cl302_barrier_after_divergent_exit:BarrierAfterDivergentExit",
-    "CL401": "cudalint.rules.cl401_non_uniform_constant_read:NonUniformConstantRead",
-    "CL501": "cudalint.rules.cl501_slow_int_div_mod:SlowIntDivMod",
-    "CL601": "cudalint.rules.cl601_pageable_memcpy_async:PageableMemcpyAsync",
-}
-
 #: CL000 is emitted by the driver itself (a file or kernel that could not be modelled).
 CL000 = ("CL000", "analysis-incomplete", Severity.INFO, "A file or kernel the front-end could not model")
+CODE = re.compile(r"([A-Z]+)(\d+)")
+_BUILTIN_MODULE = re.compile(r"cl\d{3}_\w+")
+
+
+class RuleError(Exception):
+    """A plugin that cannot be used (fails to load, duplicate code, bad code): one line for the user."""
 
 
 class Rule:
@@ -41,6 +43,16 @@ class Rule:
     def check(self, model: TranslationUnitModel, ctx: AnalysisContext) -> Iterator[Diagnostic]:
         raise NotImplementedError
 
+    def page(self) -> Optional[str]:
+        """The rule's documentation page (Markdown): a built-in rule's ``rules/CODE.md``; a plugin's
+        ``page`` attribute, else its module's docstring."""
+        mod = type(self).__module__
+        if mod.startswith("cudalint.rules."):
+            from .pages import rule_page
+            return rule_page(self.code)
+        text = getattr(type(self), "page_text", None) or getattr(import_module(mod), "__doc__", None)
+        return text or None
+
     def diagnostic(self, kernel: Optional[Kernel], access: Access, message: str, *,
                    severity: Optional[Severity] = None, metrics: Optional[dict] = None,
                    assumptions: Iterable[str] = (), fix: Optional[Fix] = None) -> Diagnostic:
@@ -51,25 +63,55 @@ class Rule:
                           metrics=metrics or {}, assumptions=list(assumptions), fix=fix)
 
 
-def _load(spec: str) -> type:
-    mod, _, attr = spec.partition(":")
-    return getattr(import_module(mod), attr)
+def _builtin() -> dict[str, type]:
+    found: dict[str, type] = {}
+    for info in pkgutil.iter_modules(__path__):
+        if not _BUILTIN_MODULE.fullmatch(info.name):
+            continue
+        mod = import_module(f"{__name__}.{info.name}")
+        for obj in vars(mod).values():
+            if isinstance(obj, type) and issubclass(obj, Rule) and obj.__module__ == mod.__name__ and obj.code:
+                found[obj.code] = obj
+    return found
+
+
+@lru_cache(maxsize=1)
+def rule_classes() -> tuple[type, ...]:
+    """Every registered rule class, built-in then plugins, sorted by code.  Raises :class:`RuleError`."""
+    found = _builtin()
+    owner = {c: "cudalint" for c in found}
+    try:
+        eps = list(entry_points(group="cudalint.rules"))
+    except Exception as e:  # pragma: no cover - broken package metadata
+        raise RuleError(f"cannot read the installed plugins ({type(e).__name__}: {e})") from e
+    for ep in eps:
+        where = f"plugin `{ep.name}` ({ep.value})"
+        try:
+            cls = ep.load()
+        except Exception as e:  # noqa: BLE001 - any failure of a plugin is reported, never raised
+            raise RuleError(f"{where} failed to load: {type(e).__name__}: {e}") from e
+        if not (isinstance(cls, type) and issubclass(cls, Rule)):
+            raise RuleError(f"{where} is not a cudalint.rules.Rule subclass")
+        code = str(getattr(cls, "code", ""))
+        m = CODE.fullmatch(code)
+        if not m:
+            raise RuleError(f"{where}: invalid rule code {code!r} (expected letters then digits, e.g. ACME101)")
+        if m.group(1) == "CL":
+            raise RuleError(f"{where}: code {code} uses the prefix CL, which is cudalint's own")
+        if code in found:
+            raise RuleError(f"{where}: duplicate rule code {code} (also registered by {owner[code]})")
+        found[code] = cls
+        owner[code] = where
+    return tuple(found[c] for c in sorted(found))
 
 
 def all_rules() -> list[Rule]:
-    """Every registered rule, built-in and third-party, sorted by code."""
-    found: dict[str, type] = {}
-    try:
-        for ep in entry_points(group="cudalint.rules"):
-            try:
-                found[ep.name] = ep.load()
-            except Exception:  # a broken third-party plugin must not stop the run
-                continue
-    except Exception:  # pragma: no cover
-        pass
-    for code, spec in BUILTIN.items():
-        found.setdefault(code, _load(spec))
-    return [found[c]() for c in sorted(found)]
+    """An instance of every registered rule, sorted by code.  Raises :class:`RuleError`."""
+    return [cls() for cls in rule_classes()]
+
+
+def find_rule(code: str) -> Optional[Rule]:
+    return next((r for r in all_rules() if r.code == code), None)
 
 
 def spell(expr) -> str:

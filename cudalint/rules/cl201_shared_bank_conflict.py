@@ -98,7 +98,7 @@ class SharedBankConflict(Rule):
                        f"instead of 1")
                 if abs(cost.wavefronts_per_request - ways) > 1e-9:
                     msg += (f" at worst ({cost.wavefronts_per_request:.2f} wavefronts per request on average "
-                            f"over the block's warps{' and the loop trips' if 'loop variable' in ' '.join(pic.assumptions) else ''})")
+                            f"over the block's warps{' and the loop trips' if pic.loop_values else ''})")
                 fix = None
                 msg += row_hint if not (len(arr.dims) >= 2 and arr.dim_spans) else ""
                 row = self.padding(kernel, arr, ctx)

@@ -13,7 +13,7 @@ from typing import Iterator
 
 from ..analysis.context import AnalysisContext
 from ..diagnostics import Diagnostic, Severity
-from ..model import Barrier, Exit, TranslationUnitModel
+from ..model import Barrier, Exit, ExitKind, TranslationUnitModel
 from . import Rule
 from .cl301_barrier_in_divergent_branch import chain_text, divergent_guards
 
@@ -22,13 +22,13 @@ def skips(e: Exit, b: Barrier) -> bool:
     """Whether exit ``e``, taken by some threads, makes them miss barrier ``b``: an exit before the barrier,
     or one after it in a loop that also holds the barrier (the barrier's later trips are skipped)."""
     if e.order < b.order:
-        if e.kind in ("return", "goto"):
+        if e.kind in (ExitKind.RETURN, ExitKind.GOTO):
             return True
         # break / continue: the barrier must be inside the loop the exit leaves
         return bool(e.loops) and e.loops[-1] in b.loops
-    if e.kind == "return":
+    if e.kind == ExitKind.RETURN:
         return bool(set(e.loops) & set(b.loops))
-    if e.kind == "break":
+    if e.kind == ExitKind.BREAK:
         return bool(e.loops) and e.loops[-1] in b.loops
     return False
 
@@ -50,13 +50,13 @@ class BarrierAfterDivergentExit(Rule):
                 if not hits:
                     continue
                 e = hits[0]
-                msg = (f"the thread-dependent `{e.kind}` on line {e.span.line} lets some threads skip "
+                msg = (f"the thread-dependent `{e.kind.value}` on line {e.span.line} lets some threads skip "
                        f"`{b.name}`{chain_text(kernel, b)}; NVIDIA hardware tolerates exited threads today, "
                        f"but the CUDA model leaves it undefined and HIP/SYCL ports hang; keep every thread "
                        f"alive to the barrier (guard the work with `if (i < n) {{ ... }}` instead of "
-                       f"`{e.kind}`)")
+                       f"`{e.kind.value}`)")
                 s = b.span
                 yield Diagnostic(code=self.code, name=self.name, severity=self.default_severity, path=s.path,
                                  line=s.line, column=s.column, end_line=s.end_line, end_column=s.end_column,
                                  message=msg, kernel=kernel.name,
-                                 assumptions=[f"`{x.kind}` at line {x.span.line}" for x in hits])
+                                 assumptions=[f"`{x.kind.value}` at line {x.span.line}" for x in hits])

@@ -6,7 +6,7 @@ std::vector, stack arrays) is staged through a pinned driver buffer and returns 
 copied, so it cannot overlap kernels or other copies.  Measured on an H200 (GROUND_TRUTH.md): 256 MiB from
 malloc memory, the host call blocks 36-37 ms and nothing overlaps; from cudaMallocHost memory the call takes
 0.01 ms and the copy overlaps a kernel on another stream.  The provenance of the pointers comes from
-:mod:`cudalint.frontend.host`.
+:mod:`cudalint.analysis.host`.
 """
 
 from __future__ import annotations

@@ -1,0 +1,64 @@
+"""Compile-time facts of the IR shared by the front-ends and the analysis: integer constant folding with C's
+semantics (truncating ``/`` and ``%``), and an expression's tokens joined as a user writes them."""
+
+from __future__ import annotations
+
+import re
+from typing import Iterable, Optional
+
+from . import nodes as ir
+from .types import TypeKind
+
+
+def c_binary(op: str, a: int, b: int) -> Optional[int]:
+    """``a op b`` on C integers (``/`` and ``%`` truncate toward zero); None for a division by zero, a
+    shift out of range or an operator without an integer result."""
+    if op in ("/", "%"):
+        if b == 0:
+            return None
+        q = abs(a) // abs(b) * (1 if (a >= 0) == (b >= 0) else -1)
+        return q if op == "/" else a - b * q
+    if op in ("<<", ">>"):
+        return (a << b if op == "<<" else a >> b) if 0 <= b < 128 else None
+    return {"+": a + b, "-": a - b, "*": a * b, "&": a & b, "|": a | b, "^": a ^ b, "&&": int(bool(a and b)),
+            "||": int(bool(a or b)), "<": int(a < b), ">": int(a > b), "<=": int(a <= b), ">=": int(a >= b),
+            "==": int(a == b), "!=": int(a != b), ",": b}.get(op)
+
+
+def fold(e: Optional[ir.Expr]) -> Optional[int]:
+    """The integer value of a constant expression (literals, const variables, arithmetic on them), None when
+    not constant."""
+    if isinstance(e, ir.IntLit):
+        return e.value
+    if isinstance(e, ir.Ref):
+        return e.var.const_value
+    if isinstance(e, ir.Cast):
+        return fold(e.operand) if e.type.is_integer or e.type.kind == TypeKind.UNKNOWN else None
+    if isinstance(e, ir.Unary) and e.op in ("-", "+", "~", "!"):
+        v = fold(e.operand)
+        return None if v is None else {"-": -v, "+": v, "~": ~v, "!": int(not v)}[e.op]
+    if isinstance(e, ir.Cond):
+        c = fold(e.cond)
+        return None if c is None else fold(e.then if c else e.else_)
+    if isinstance(e, ir.Binary):
+        a, b = fold(e.lhs), fold(e.rhs)
+        return None if a is None or b is None else c_binary(e.op, a, b)
+    return None
+
+
+def join_tokens(tokens: Iterable[str]) -> str:
+    """Tokens re-joined as written: ``h_buf + off``, ``&v[0]``, ``v.data()``, ``f(a, b)``."""
+    out = ""
+    for t in tokens:
+        if not t:
+            continue
+        if out and (out[-1].isalnum() or out[-1] == "_") and (t[0].isalnum() or t[0] == "_"):
+            out += " "
+        elif out and t in ("+", "-", "?", ":", "=", "<<", ">>", "%", "/"):
+            out += " " + t + " "
+            continue
+        elif t == ",":
+            out += ", "
+            continue
+        out += t
+    return re.sub(r"\s+", " ", out).strip()
