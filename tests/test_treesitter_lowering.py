@@ -54,7 +54,7 @@ assert [(d.code, d.line) for d in diags] == [("CL601", 53)], diags
 assert not [m for m in sys.modules if m.startswith("clang.") or m.endswith("libclang")], sorted(sys.modules)
 print("ok")
 """
-    env = dict(os.environ, CUDALINT_IR="1")
+    env = dict(os.environ)
     r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True)
     assert r.returncode == 0 and r.stdout.strip() == "ok", r.stderr
 
@@ -102,7 +102,6 @@ def test_host_argument_texts_match_libclang() -> None:
 
 
 def test_negated_guard_is_clean_for_both_front_ends(monkeypatch) -> None:
-    monkeypatch.setenv("CUDALINT_IR", "1")
     path = ROOT / "fixtures" / "shared" / "negated_guard.cu"
     for fe in ("clang", "tree-sitter"):
         diags, model = analyse_file(str(path), RunOptions(frontend=fe))
