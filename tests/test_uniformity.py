@@ -82,3 +82,63 @@ def test_powers_of_two_are_tracked(tmp_path):
     # `1u << e` is not tagged: nvcc sees the shift and emits shift/mask itself (measured, fixtures/arith)
     assert [(d.span.line, d.op, d.pow2, d.signed) for d in divs] == [(3, "/", True, False), (5, "%", False, False),
                                                                     (6, "/", False, False)]
+
+
+@pytest.mark.parametrize("body,varying", [
+    # a shared scalar written by one thread and read by all after a barrier: a load at one address
+    ("__shared__ int f; if (threadIdx.x == 0) f = a[threadIdx.x] > 0; __syncthreads(); if (f) __syncthreads();",
+     [[], [False]]),
+    # an atomic's result varies, the shared counter it updates does not
+    ("__shared__ int left; if (threadIdx.x == 0) left = atomicSub((int*)a, 1); __syncthreads();"
+     " int mine = atomicAdd((int*)a, 1); if (left > 0) __syncthreads(); if (mine) __syncthreads();",
+     [[], [False], [True]]),
+    # a reference bound to the block's element reads it; one bound to the thread's element varies
+    ("float& r = a[blockIdx.x]; if (r > 0) __syncthreads(); float& t = a[threadIdx.x]; if (t) __syncthreads();",
+     [[False], [True]]),
+    # a value the interpreter cannot model is not thread-varying
+    ("float v = unknownCall(); if (v) __syncthreads();", [[False]]),
+])
+def test_memory_and_unknown_values(tmp_path, body, varying):
+    got, _, _ = guards_of_barriers(tmp_path, body, helpers="__device__ float unknownCall();")
+    assert got == varying
+
+
+def test_out_parameters_are_written_back(tmp_path):
+    helper = "__device__ void set(int& x, int v) { x = v; }"
+    got, k, syms = guards_of_barriers(tmp_path, """
+    int q = threadIdx.x, r = 0;
+    set(q, blockIdx.x);
+    set(r, threadIdx.x);
+    if (q > 3) __syncthreads();
+    if (r > 3) __syncthreads();
+""", helper)
+    assert got == [[False], [True]]  # q = blockIdx.x after the calls, r = threadIdx.x
+
+
+def _loop_guard(tmp_path, loop: str, block: str):
+    src = ("__global__ void k(float* s, int n) {\n" + loop + "\n}\n"
+           f"int main() {{ float* a; k<<<8, {block}>>>(a, 4); }}\n")
+    p = tmp_path / "t.cu"
+    p.write_text(src)
+    model = build_model(str(p), src, RunOptions())
+    (b,) = model.kernels[0].barriers
+    return b.guards, model.symbols
+
+
+@pytest.mark.parametrize("loop,block,divergent", [
+    ("for (int p = threadIdx.x; p < 256; p += 256) __syncthreads();", "256", []),   # one trip everywhere
+    ("for (int p = threadIdx.x; p < 300; p += 256) __syncthreads();", "256", [2]),  # 2 trips in threads < 44
+    ("for (int p = threadIdx.x; p < 4096; p += blockDim.x) __syncthreads();", "256", []),  # 16 trips each
+    ("for (int p = threadIdx.x; p < 4096; p += blockDim.x) __syncthreads();", "dim3(96)", [2]),
+    ("for (int p = threadIdx.x; p < n; p += blockDim.x) __syncthreads();", "256", [2]),  # n unknown
+    ("if (threadIdx.x < 256) __syncthreads();", "256", []),                            # true for all
+    ("if (threadIdx.x < 128) __syncthreads();", "256", [2]),
+])
+def test_thread_dependent_conditions_with_uniform_outcome(tmp_path, loop, block, divergent):
+    from cudalint.analysis.symbols import BDIM
+    from cudalint.analysis.uniformity import divergent_guards
+    guards, syms = _loop_guard(tmp_path, loop, block)
+    shape = {"256": (256, 1, 1), "dim3(96)": (96, 1, 1)}[block]
+    assert divergent_guards(guards, shape, syms) == divergent
+    assert divergent_guards(guards, None, syms) == [2]  # blockDim unknown: thread-dependent is divergent
+    assert all(g.free_symbols - set(BDIM) for g, _ in guards)

@@ -3,6 +3,12 @@
     python benchmarks/field/field.py lint CHECKOUT --repository OWNER/NAME --out F.json [-- CUDALINT ARGS]
     python benchmarks/field/field.py sample F.json [F2.json ...] --n 100 --seed 10 --out SAMPLE.jsonl
     python benchmarks/field/field.py summary JUDGMENTS.jsonl [...]
+    python benchmarks/field/field.py gpuverify GPUVERIFY_CHECKOUT --out F.jsonl
+
+``gpuverify`` lints every kernel of GPUVerify's testsuite/CUDA with its own ``--blockDim`` and lists, per
+file, its expected verdict (``//pass``: no divergent barrier; ``//xfail``: the reason follows) and the
+CL301/CL302 findings: a ``//pass`` file with a CL301 is a false finding unless it rests on a precondition
+only GPUVerify can see (``__requires``).
 
 ``lint`` runs ``cudalint check --format json`` in the checkout (paths relative to it) and stores the findings
 with the repository's name and commit.  ``sample`` draws, with a fixed seed, findings of severity warning or
@@ -74,6 +80,30 @@ def summary(files: list[str]) -> int:
     return 0
 
 
+def gpuverify(checkout: str, out: str) -> int:
+    import re
+    root = Path(checkout) / "testsuite" / "CUDA"
+    rows = []
+    for f in sorted(root.rglob("*.cu")):
+        head = f.read_text(errors="replace").splitlines()[:3] + ["", ""]
+        verdict = head[0].strip().lstrip("/").split()[0] if head[0].startswith("//") else "?"
+        m = re.search(r"--blockDim=\[?(\d+)(?:,(\d+))?(?:,(\d+))?", head[1])
+        extra = ["--block-dim", ",".join(g for g in m.groups() if g)] if m else []
+        r = subprocess.run([sys.executable, "-m", "cudalint", "check", "--format", "json", "--no-cache",
+                            "--exit-zero", "--select", "CL301,CL302", *extra, f.name], cwd=f.parent,
+                           capture_output=True, text=True)
+        found = json.loads(r.stdout) if r.returncode == 0 else []
+        rows.append({"path": str(f.relative_to(Path(checkout))), "expected": verdict,
+                     "reason": head[1].strip() if verdict == "xfail" else "",
+                     "findings": [(d["code"], d["line"]) for d in found if d["code"] in ("CL301", "CL302")]})
+    Path(out).write_text("".join(json.dumps(r) + "\n" for r in rows))
+    for v in sorted({r["expected"] for r in rows}):
+        got = [r for r in rows if r["expected"] == v]
+        hit = [r for r in got if any(c == "CL301" for c, _ in r["findings"])]
+        print(f"{v:6} {len(got):4d} files, {len(hit):3d} with CL301: {[r['path'] for r in hit] if v == 'pass' else ''}")
+    return 0
+
+
 def main(argv: list[str]) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -91,7 +121,12 @@ def main(argv: list[str]) -> int:
     s.add_argument("--code", action="append", default=[])
     m = sub.add_parser("summary")
     m.add_argument("files", nargs="+")
+    g = sub.add_parser("gpuverify")
+    g.add_argument("checkout")
+    g.add_argument("--out", required=True)
     args = p.parse_args(argv)
+    if args.cmd == "gpuverify":
+        return gpuverify(args.checkout, args.out)
     if args.cmd == "lint":
         return lint(args.checkout, args.repository, args.out, args.extra)
     if args.cmd == "sample":

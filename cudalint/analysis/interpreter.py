@@ -8,14 +8,18 @@ arithmetic, multi-dimensional and ``extern __shared__`` arrays, struct fields, `
 (inlined, up to :data:`MAX_INLINE_DEPTH` deep) and template parameters (bound from the launch).
 
 Uniformity rides on the symbols: a value is thread-varying when it depends on ``threadIdx``, on a value
-loaded or computed per thread, or on an atomic's result (:meth:`Symbols.is_varying`).  The conditions of
-every if/switch/?:/loop are kept, with their line, on each barrier, exit and access they enclose.
+loaded at a thread-varying address, or on an atomic's result (:meth:`Symbols.is_varying`).  A load at a
+block-uniform address is uniform (in a race-free program every thread reading one address between two
+barriers sees one value: GPUVerify's assumption); ``__shared__`` and ``__device__`` scalars are memory,
+not locals.  What the interpreter cannot model (an unknown value) is not thread-varying: rules report
+only proven thread dependence.  The conditions of every if/switch/?:/loop are kept, with their line, on
+each barrier, exit and access they enclose (an ``else`` branch under the negated condition).
 """
 
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Optional, Union
 
 import sympy
@@ -57,7 +61,15 @@ class Pointer:
     pointee: Optional[Type] = None
 
 
-Value = Union[sympy.Expr, Pointer, None]
+@dataclass(frozen=True)
+class Alias:
+    """A reference bound to memory (``Node& n = nodes[blockIdx.x]``, a ``T&`` parameter bound to ``s[i]``):
+    reading it loads at ``ptr``, writing it stores there."""
+
+    ptr: Pointer
+
+
+Value = Union[sympy.Expr, Pointer, Alias, None]
 
 
 @dataclass
@@ -112,8 +124,10 @@ class KernelInterpreter:
     # ---- bookkeeping
     def push_guard(self, value: Value, line: int) -> None:
         """Enter a condition (if/switch/?:/loop) whose value is ``value``; its line is kept for messages."""
-        if isinstance(value, Pointer):
+        if isinstance(value, (Pointer, Alias)):
             value = self.opaque("pointer", value)  # `if (p)`: as uniform as the pointer
+        if isinstance(value, sympy.Basic) and not is_condition(value):
+            value = sympy.Ne(value, 0)  # `if (n)`, `if (tid & 1)`
         self.guards.append((value, line))
 
     def pop_guard(self) -> None:
@@ -133,10 +147,11 @@ class KernelInterpreter:
         self.kernel.exits.append(Exit(kind, node.span, tuple(self.guards), tuple(self.loops), self.tick()))
 
     def opaque(self, hint: str, *deps: Value) -> sympy.Symbol:
-        """A fresh opaque value, thread-varying when any of ``deps`` is (an unknown dependency counts as
-        varying)."""
-        varying = any(d is None or (isinstance(d, sympy.Basic) and self.symbols.is_varying(d))
-                      or (isinstance(d, Pointer) and self.symbols.is_varying(d.offset)) for d in deps)
+        """A fresh opaque value, thread-varying when any of ``deps`` is proven to be (an unknown dependency
+        is not)."""
+        varying = any((isinstance(d, sympy.Basic) and self.symbols.is_varying(d))
+                      or (isinstance(d, Pointer) and self.symbols.is_varying(d.offset))
+                      or (isinstance(d, Alias) and self.symbols.is_varying(d.ptr.offset)) for d in deps)
         return self.symbols.opaque(hint, varying)
 
     def size_of(self, t: Optional[Type]) -> Optional[int]:
@@ -159,9 +174,14 @@ class KernelInterpreter:
             self.push_guard(cond, s.span.line)
             e_then = env.copy()
             self.stmt(s.then, e_then)
-            e_else = env.copy()
-            self.stmt(s.else_, e_else)
             self.pop_guard()
+            e_else = env.copy()
+            if s.else_ is not None:
+                self.push_guard(cond, s.span.line)
+                self.guards[-1] = (sympy.Not(self.guards[-1][0]) if is_condition(self.guards[-1][0])
+                                   else self.guards[-1][0], s.span.line)
+                self.stmt(s.else_, e_else)
+                self.pop_guard()
             self.merge(env, [e_then, e_else], cond)
         elif isinstance(s, ir.Loop):
             self.loop(s, env)
@@ -195,16 +215,27 @@ class KernelInterpreter:
             if arr is not None:
                 env.vars[var] = Pointer(arr, sympy.Integer(0), arr.elem_size, arr.dims[1:], (), arr_elem(var))
             return
+        if is_memory(var):
+            return  # a `__shared__`/static scalar: every read is a load at one address
         val: Value = None
-        if d.init is not None:
+        if t.kind == TypeKind.REFERENCE and d.init is not None:
+            val = self.bind(d.init, env)
+        elif d.init is not None:
             val = self.expr(d.init, env)
             if t.kind == TypeKind.POINTER and isinstance(val, Pointer):
                 val = self.retype(val, t.pointee)
-        if val is None:
-            val = self.symbols.opaque(var.name, varying=d.init is not None)
-        if t.kind == TypeKind.REFERENCE:
-            val = self.symbols.opaque(var.name, varying=True)
-        env.vars[var] = val
+        env.vars[var] = val if val is not None else self.symbols.opaque(var.name, varying=False)
+
+    def bind(self, init: ir.Expr, env: Env) -> Value:
+        """What a reference bound to ``init`` is: an :class:`Alias` of the memory it names, or (bound to a
+        local or a temporary) its value."""
+        if isinstance(init, (ir.Index, ir.Member)) or (isinstance(init, ir.Unary) and init.op == "*"):
+            p = self.expr(init, env, mode="addr")
+            if isinstance(p, Pointer):
+                return Alias(p)
+        if isinstance(init, ir.Ref) and isinstance(env.vars.get(init.var), Alias):
+            return env.vars[init.var]
+        return self.expr(init, env)
 
     def retype(self, p: Pointer, pointee: Optional[Type], keep_dims: bool = False) -> Pointer:
         """``p`` seen as a pointer to ``pointee`` (a cast, an initialisation or a parameter of another
@@ -249,12 +280,18 @@ class KernelInterpreter:
                     out.setdefault(n.operand.var, []).append(("incdec", None, 1 if n.op.endswith("++") else -1))
         return out
 
-    def induction_step(self, updates: list, env: Env, modified: set) -> Optional[sympy.Expr]:
-        """If every update adds a loop-invariant amount (``+=``, ``-=``, ``++``, ``--``), return it."""
+    def induction_step(self, updates: list, var: ir.Variable, env: Env, modified: set) -> Optional[sympy.Expr]:
+        """If every update adds a loop-invariant amount (``+=``, ``-=``, ``++``, ``--``, ``v = v + c``),
+        return it."""
         step = None
         for form, rhs, op in updates:
-            if form == "assign":
-                return None
+            if form == "assign":  # `v = v + c`, `v = c + v`, `v = v - c`
+                if not (isinstance(rhs, ir.Binary) and rhs.op in ("+", "-")):
+                    return None
+                own = [isinstance(x, ir.Ref) and x.var is var for x in (rhs.lhs, rhs.rhs)]
+                if not own[0] and not (own[1] and rhs.op == "+"):
+                    return None
+                form, op, rhs = "compound", rhs.op + "=", rhs.rhs if own[0] else rhs.lhs
             if form == "incdec":
                 upd = sympy.Integer(op)
             else:
@@ -281,10 +318,13 @@ class KernelInterpreter:
                 if op in ("*=", "/=") and v is not None and v > 0 and v & (v - 1) == 0:
                     continue
                 return False
-            if form == "assign":
+            if form == "assign":  # `v = v * 2`, `v = 2 * v`, `v = v >> 1`...
                 if isinstance(rhs, ir.Binary) and rhs.op in ("*", "/", "<<", ">>"):
-                    bv = fold(rhs.rhs)
-                    if isinstance(rhs.lhs, ir.Ref) and rhs.lhs.var is var and bv is not None and bv > 0 \
+                    own, other = rhs.lhs, rhs.rhs
+                    if rhs.op == "*" and not (isinstance(own, ir.Ref) and own.var is var):
+                        own, other = other, own
+                    bv = fold(other)
+                    if isinstance(own, ir.Ref) and own.var is var and bv is not None and bv > 0 \
                             and (rhs.op in ("<<", ">>") or bv & (bv - 1) == 0):
                         continue
                 return False
@@ -312,10 +352,14 @@ class KernelInterpreter:
             if var not in env.vars:
                 continue
             v0 = env.vars[var]
+            step = self.induction_step(updates[var], var, env, modified)
+            if isinstance(v0, Pointer) and step is not None:  # `q++` on a pointer: element steps
+                loop_env.vars[var] = replace(v0, offset=v0.offset + step * trip * v0.elem_size, dims=(),
+                                             subscripts=())
+                continue
             if not isinstance(v0, sympy.Basic):
                 loop_env.vars[var] = self.opaque(var.name, v0)
                 continue
-            step = self.induction_step(updates[var], env, modified)
             if step is not None:
                 loop_env.vars[var] = v0 + step * trip
             elif self.symbols.is_pow2(v0) and self.pow2_updates(updates[var], var):
@@ -336,7 +380,7 @@ class KernelInterpreter:
         if s.kind == ir.LoopKind.RANGE:
             cond_val = self.expr(s.range, loop_env) if s.range is not None else None
             if s.var is not None:
-                loop_env.vars[s.var] = self.symbols.opaque(s.var.name, varying=True)
+                loop_env.vars[s.var] = self.opaque(s.var.name, cond_val)
         elif s.cond is not None:
             cond_val = self.expr(s.cond, loop_env)
         for sym, v0, factor in pow2_loop_vars:
@@ -384,7 +428,7 @@ class KernelInterpreter:
         if isinstance(e, ir.FloatLit):
             return self.symbols.opaque("float", varying=False)
         if isinstance(e, ir.Ref):
-            return self.ref(e, env)
+            return self.ref(e, env, mode, record)
         if isinstance(e, ir.Builtin):
             if e.name == "warpSize":
                 return WARP_SIZE
@@ -427,25 +471,18 @@ class KernelInterpreter:
             if not vals:
                 return None
             return self.opaque(e.type.name or "value", *vals)
-        if isinstance(e, (ir.InitList, ir.New)):
-            for x in ir.children(e):
-                self.expr(x, env, record=record)
-            return self.symbols.opaque("value", varying=True)
-        if isinstance(e, ir.Launch):
-            for x in ir.children(e):
-                self.expr(x, env, record=record)
-            return self.symbols.opaque("value", varying=True)
-        if isinstance(e, ir.Lambda):
-            return self.symbols.opaque("value", varying=True)
-        if isinstance(e, ir.Opaque):
-            vals = [self.expr(x, env, record=record) for x in e.children]
-            return self.opaque(e.what, *vals) if vals else self.symbols.opaque(e.what, varying=True)
-        return self.symbols.opaque("value", varying=True)
+        if isinstance(e, (ir.InitList, ir.New, ir.Launch, ir.Opaque)):
+            vals = [self.expr(x, env, record=record) for x in ir.children(e)]
+            return self.opaque(getattr(e, "what", "value"), *vals)
+        return self.symbols.opaque("value", varying=False)
 
-    def ref(self, e: ir.Ref, env: Env) -> Value:
+    def ref(self, e: ir.Ref, env: Env, mode: str = "read", record: bool = True) -> Value:
         var = e.var
         if var in env.vars:
-            return env.vars[var]
+            v = env.vars[var]
+            if isinstance(v, Alias):
+                return v.ptr if mode == "addr" else self.load(e, v.ptr, mode, record)
+            return v
         arr = self.globals.get(var)
         if arr is not None:
             return Pointer(arr, sympy.Integer(0), arr.elem_size, arr.dims[1:], (), arr_elem(var))
@@ -455,9 +492,10 @@ class KernelInterpreter:
 
     def member(self, e: ir.Member, env: Env, mode: str, record: bool) -> Value:
         base = e.base
-        if not e.arrow and (isinstance(base, ir.Index) or (isinstance(base, ir.Unary) and base.op == "*")):
-            ptr = self.subscript(base, env, "addr", record) if isinstance(base, ir.Index) \
-                else self.unary(base, env, "addr", record)
+        if e.arrow or isinstance(base, ir.Index) or (isinstance(base, ir.Unary) and base.op == "*") \
+                or (isinstance(base, ir.Ref) and isinstance(env.vars.get(base.var), Alias)):
+            # the struct's address: `p->f` (p a pointer), `a[i].f`, `(*p).f`, `r.f` (r a reference to memory)
+            ptr = self.expr(base, env, mode="read" if e.arrow else "addr", record=record)
             f = e.field
             if isinstance(ptr, Pointer) and f is not None:
                 fsize = self.size_of(f.type)
@@ -481,7 +519,7 @@ class KernelInterpreter:
         if not isinstance(base, Pointer):
             return self.opaque("load", base, idx)
         if not isinstance(idx, sympy.Basic):
-            idx = self.symbols.opaque("index", varying=True)
+            idx = self.opaque("index", idx)
         esize = base.elem_size
         if base.dims:
             inner = 1
@@ -511,6 +549,8 @@ class KernelInterpreter:
                 parts = [(f.offset, self.size_of(f.type)) for f in t.fields if self.size_of(f.type)] or [(0, size)]
             guards = tuple(g for g, _ in self.guards if isinstance(g, sympy.Basic))
             for off, sz in parts:
+                if mode == "read" and self.reloads(ptr.array, sympy.expand(ptr.offset + off), sz, e.span, guards):
+                    continue
                 self.kernel.accesses.append(Access(
                     array=ptr.array, offset=sympy.expand(ptr.offset + off), size=sz,
                     is_read=mode in ("read", "rw"), is_write=mode in ("write", "rw"), span=e.span,
@@ -518,7 +558,28 @@ class KernelInterpreter:
                     elem_size=elem_size or ptr.elem_size, split=len(parts), guards=guards))
         if mode == "write":
             return None
+        t = e.type
+        if t.kind == TypeKind.POINTER and self.size_of(t.pointee):
+            # a pointer loaded from memory (`s[b].ptr`): a new global array, its base unknown but uniform
+            # when the load's address is (else the accesses through it cannot be pictured)
+            name = f"{ptr.array.name}.{e.name}" if isinstance(e, ir.Member) else f"{ptr.array.name}[]"
+            arr = ArrayDecl(name=name, space=AddressSpace.GLOBAL, elem_type=t.pointee.spelling(),
+                            elem_size=self.size_of(t.pointee), span=e.span)
+            base = self.opaque("base", ptr) if self.symbols.is_varying(ptr.offset) else sympy.Integer(0)
+            return Pointer(arr, base, arr.elem_size, (), (), t.pointee)
         return self.opaque("load", ptr)
+
+    def reloads(self, arr: ArrayDecl, offset: sympy.Expr, size: int, span: ir.Span, guards: tuple) -> bool:
+        """Whether a load repeats one of the same statement line with no store to the array in between
+        (``(lat - p->lat) * (lat - p->lat)``): nvcc loads the value once."""
+        for a in reversed(self.kernel.accesses):
+            if a.span.line != span.line or a.span.path != span.path:
+                return False
+            if a.array is arr and a.is_write:
+                return False
+            if a.array is arr and a.is_read and a.size == size and a.offset == offset and a.guards == guards:
+                return True
+        return False
 
     def binary(self, e: ir.Binary, env: Env, record: bool) -> Value:
         if e.op == ",":
@@ -585,39 +646,43 @@ class KernelInterpreter:
             pass
         return self.opaque("value", a, b)
 
+    def local(self, target: ir.Expr, env: Env) -> Optional[ir.Variable]:
+        """The local variable an assignment to ``target`` updates (None: it stores to memory)."""
+        if isinstance(target, ir.Ref) and not is_memory(target.var) \
+                and not isinstance(env.vars.get(target.var), Alias):
+            return target.var
+        return None
+
     def assign(self, e: ir.Assign, env: Env, record: bool) -> Value:
+        rhs = self.expr(e.value, env, record=record)
+        var = self.local(e.target, env)
         if e.op == "=":
-            rhs = self.expr(e.value, env, record=record)
-            if isinstance(e.target, ir.Ref):
-                env.vars[e.target.var] = rhs
+            if var is not None:
+                env.vars[var] = rhs
             else:
                 self.expr(e.target, env, mode="write", record=record)
             return rhs
-        rhs = self.expr(e.value, env, record=record)
-        op = _COMPOUND.get(e.op)
-        target = e.target
+        cur = (env.vars[var] if var in env.vars else self.expr(e.target, env, record=record)) \
+            if var is not None else self.expr(e.target, env, mode="rw", record=record)
         if e.op in ("/=", "%=") and record:
-            cur = env.vars.get(target.var) if isinstance(target, ir.Ref) else None
             self.division(e.op[0], e, e.value, rhs, cur)
-        if isinstance(target, ir.Ref):
-            cur = env.vars[target.var] if target.var in env.vars else self.expr(target, env, record=record)
-            env.vars[target.var] = self.arith(op, cur, rhs)
-            return env.vars[target.var]
-        self.expr(target, env, mode="rw", record=record)
-        return self.opaque("value", rhs)
+        new = self.arith(_COMPOUND.get(e.op), cur, rhs)
+        if var is not None:
+            env.vars[var] = new
+        return new
 
     def unary(self, e: ir.Unary, env: Env, mode: str, record: bool) -> Value:
         op = e.op
         if op in ("pre++", "pre--", "post++", "post--"):
-            delta = 1 if op.endswith("++") else -1
-            if isinstance(e.operand, ir.Ref):
-                var = e.operand.var
+            var = self.local(e.operand, env)
+            if var is not None:
                 cur = env.vars[var] if var in env.vars else self.expr(e.operand, env, record=record)
-                new = self.arith("+", cur, sympy.Integer(delta))
+            else:
+                cur = self.expr(e.operand, env, mode="rw", record=record)
+            new = self.arith("+", cur, sympy.Integer(1 if op.endswith("++") else -1))
+            if var is not None:
                 env.vars[var] = new
-                return new if op.startswith("pre") else cur
-            self.expr(e.operand, env, mode="rw", record=record)
-            return self.symbols.opaque("value", varying=True)
+            return new if op.startswith("pre") else cur
         if op == "&":
             inner = e.operand
             if isinstance(inner, (ir.Index, ir.Member)):
@@ -634,6 +699,8 @@ class KernelInterpreter:
         v = self.expr(e.operand, env, record=record)
         if op == "!" and is_condition(v):
             return sympy.Not(v)
+        if op == "!" and isinstance(v, sympy.Basic):
+            return sympy.Eq(v, 0)
         if op == "-" and isinstance(v, sympy.Basic):
             return -v
         if op == "+" and isinstance(v, sympy.Basic):
@@ -657,14 +724,17 @@ class KernelInterpreter:
             if isinstance(p, Pointer):
                 return self.load(e, p, "read", record)
             return self.opaque("load", p)
-        vals = [self.expr(a, env, record=record) for a in e.args]
-        if name in ("min", "max", "umin", "umax") and len(vals) == 2 and all(isinstance(v, sympy.Basic) for v in vals):
-            return (sympy.Min if "min" in name else sympy.Max)(*vals)
-        if name == "dim3" or e.type.name in ("dim3", "uint3"):
-            return self.opaque("dim3", *vals)
         fn = e.func
         if fn is not None and fn.body is not None and fn.kind.device and self.depth < MAX_INLINE_DEPTH:
-            return self.inline(fn, vals, e.span.line)
+            return self.inline(fn, e.args, env, e.span.line, record)
+        vals = [self.expr(a, env, record=record) for a in e.args]
+        if len(vals) == 2 and all(isinstance(v, sympy.Basic) and not is_condition(v) for v in vals):
+            if name in ("min", "max", "umin", "umax"):
+                return (sympy.Min if "min" in name else sympy.Max)(*vals)
+            if name in ("__mul24", "__umul24"):  # exact for the 24-bit operands they are used with
+                return vals[0] * vals[1]
+        if name == "dim3" or e.type.name in ("dim3", "uint3"):
+            return self.opaque("dim3", *vals)
         if name in VARYING_CALLS:
             return self.symbols.opaque(name, varying=True)
         return self.opaque(name or "call", *vals) if vals else self.symbols.opaque(name or "call", varying=False)
@@ -680,12 +750,24 @@ class KernelInterpreter:
                 return True
         return False
 
-    def inline(self, fn: ir.Function, vals: list[Value], line: int) -> Value:
+    def inline(self, fn: ir.Function, args: list[ir.Expr], env: Env, line: int, record: bool) -> Value:
+        """Interpret ``fn``'s body with its parameters bound to ``args``; a reference parameter bound to a
+        local is copied in and written back (out-parameters), one bound to memory aliases it."""
         callee_env = Env({})
-        for p, v in zip(fn.params, vals):
+        out: list[tuple[ir.Variable, ir.Variable]] = []
+        for i, a in enumerate(args):
+            p = fn.params[i] if i < len(fn.params) else None
+            if p is not None and p.type.kind == TypeKind.REFERENCE:
+                v = self.bind(a, env)
+                if self.local(a, env) is not None:
+                    out.append((p, a.var))
+            else:
+                v = self.expr(a, env, record=record)
+            if p is None:
+                continue
             if isinstance(v, Pointer) and p.type.kind == TypeKind.POINTER:
                 v = self.retype(v, p.type.pointee)
-            callee_env.vars[p] = v if v is not None else self.symbols.opaque(p.name, varying=True)
+            callee_env.vars[p] = v if v is not None else self.symbols.opaque(p.name, varying=False)
         saved = self.returns
         self.returns = []
         self.depth += 1
@@ -694,6 +776,8 @@ class KernelInterpreter:
         self.breakable = []
         try:
             self.stmt(fn.body, callee_env)
+            for p, var in out:
+                env.vars[var] = callee_env.vars[p]
         finally:
             self.depth -= 1
             self.call_chain.pop()
@@ -704,6 +788,13 @@ class KernelInterpreter:
         if rets and all(isinstance(r, sympy.Basic) and r == rets[0] for r in rets):
             return rets[0]
         return self.opaque(fn.name, *rets) if rets else None
+
+
+def is_memory(var: ir.Variable) -> bool:
+    """A scalar that lives in memory shared between threads (``__shared__``, ``__device__``, a static or
+    file-scope variable), not in a thread's registers."""
+    return var.type.kind != TypeKind.ARRAY and (var.space not in (ir.Space.LOCAL, ir.Space.CONSTANT)
+                                                or var.storage in (ir.Storage.FILE, ir.Storage.STATIC))
 
 
 def arr_elem(var: ir.Variable) -> Optional[Type]:

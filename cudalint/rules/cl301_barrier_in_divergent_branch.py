@@ -7,23 +7,28 @@ identically across the entire thread block").  Measured on an H200 (GROUND_TRUTH
 detected. Divergent thread(s) in warp." at the barrier's line.  Severity: error.
 
 Block-uniform (DESIGN.md §3): blockIdx, blockDim, gridDim, kernel and template parameters, constants,
-loads from uniform addresses, loop variables with uniform start/step/bound.  Anything derived from
-threadIdx, a lane id, a thread-varying load or an atomic is not.
+loads from uniform addresses (``__shared__`` flags written by one thread before a barrier included),
+loop variables with uniform start/step/bound, and a thread-dependent condition that every thread of the
+launched block evaluates alike (a loop whose start depends on the thread but whose trip count does not).
+Anything derived from threadIdx, a lane id, a load at a thread-varying address or an atomic's result is
+not; a value cudalint cannot model is not reported.
 """
 
 from __future__ import annotations
 
 from typing import Iterator
 
+from ..analysis import uniformity
 from ..analysis.context import AnalysisContext
 from ..diagnostics import Diagnostic, Severity
 from ..model import Barrier, Kernel, TranslationUnitModel
 from . import Rule
 
 
-def divergent_guards(barrier_guards, ctx: AnalysisContext) -> list[int]:
-    """Lines of the guards (if/switch/?:/loop conditions) whose value is not block-uniform."""
-    return [line for value, line in barrier_guards if value is not None and ctx.symbols.is_varying(value)]
+def divergent_guards(guards, ctx: AnalysisContext, kernel: Kernel) -> list[int]:
+    """Lines of the guards (if/switch/?:/loop conditions) not shown block-uniform for the kernel's launch
+    (:func:`cudalint.analysis.uniformity.divergent_guards`)."""
+    return uniformity.divergent_guards(guards, ctx.launch_shape(kernel).block, ctx.symbols)
 
 
 def chain_text(kernel: Kernel, b: Barrier) -> str:
@@ -42,7 +47,7 @@ class BarrierInDivergentBranch(Rule):
     def check(self, model: TranslationUnitModel, ctx: AnalysisContext) -> Iterator[Diagnostic]:
         for kernel in model.kernels:
             for b in kernel.barriers:
-                lines = divergent_guards(b.guards, ctx)
+                lines = divergent_guards(b.guards, ctx, kernel)
                 if not lines:
                     continue
                 where = ", ".join(str(n) for n in sorted(set(lines)))

@@ -41,10 +41,10 @@ class BarrierAfterDivergentExit(Rule):
 
     def check(self, model: TranslationUnitModel, ctx: AnalysisContext) -> Iterator[Diagnostic]:
         for kernel in model.kernels:
-            exits = [(e, divergent_guards(e.guards, ctx)) for e in kernel.exits]
+            exits = [(e, divergent_guards(e.guards, ctx, kernel)) for e in kernel.exits]
             exits = [(e, lines) for e, lines in exits if lines]
             for b in kernel.barriers:
-                if divergent_guards(b.guards, ctx):
+                if divergent_guards(b.guards, ctx, kernel):
                     continue  # CL301's finding
                 hits = [e for e, _ in exits if skips(e, b)]
                 if not hits:

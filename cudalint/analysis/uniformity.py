@@ -1,0 +1,79 @@
+"""Which conditions of a kernel are block-uniform: the verdict CL301 and CL302 rest on.
+
+A condition is thread-dependent when its value depends on ``threadIdx`` or on a thread-varying value
+(:meth:`Symbols.is_varying`).  That is not yet divergence: with the launch's blockDim known, a condition
+over threadIdx, blockDim and one loop's trip counter is evaluated for every thread of the block.  A loop
+condition linear in its trip counter (``p = threadIdx.x; p < 256; p += 256``) holds for a prefix of the
+trips, so each thread's trip count is found by bisection; any other is evaluated trip by trip up to
+:data:`MAX_TRIPS`.  When every thread runs the same trips (with 256 threads, one trip everywhere) the
+condition is uniform; a thread-dependent condition that cannot be evaluated (parameters, loaded values)
+stays divergent.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import sympy
+
+from .symbols import BDIM, TID, Symbols
+
+#: trips of a loop evaluated per thread before its outcome counts as undecided
+MAX_TRIPS = 64
+
+
+def evaluates_uniformly(cond: sympy.Basic, block: Optional[tuple[int, int, int]], symbols: Symbols) -> bool:
+    """Whether ``cond`` takes, on every trip, one value for all threads of a block of shape ``block``.
+
+    False when it cannot be decided: unknown blockDim, symbols other than threadIdx/blockDim and one loop
+    trip counter, more than :data:`MAX_TRIPS` trips, or an expression Python cannot evaluate."""
+    if block is None or not isinstance(cond, sympy.Basic):
+        return False
+    cond = cond.subs(dict(zip(BDIM, block)))
+    trips = cond.free_symbols & symbols.trip_counters
+    tids = cond.free_symbols & set(TID)
+    if len(trips) > 1 or cond.free_symbols - trips - tids:
+        return False
+    k = next(iter(trips), sympy.Symbol("k"))
+    try:
+        f = sympy.lambdify([*TID, k], cond, modules="math")
+        threads = [(x, y, z) for z in range(block[2]) for y in range(block[1]) for x in range(block[0])]
+        if trips and _linear_in(cond, k):
+            return len({_trip_count(f, t) for t in threads}) == 1
+        for trip in range(MAX_TRIPS if trips else 1):
+            outcomes = {bool(f(*t, trip)) for t in threads}
+            if len(outcomes) > 1:
+                return False
+            if outcomes == {False}:
+                return True  # every thread leaves the loop (or skips the branch) on this trip
+        return not trips
+    except (TypeError, ValueError, ZeroDivisionError, NameError, AttributeError):
+        return False
+
+
+def _linear_in(cond: sympy.Basic, k: sympy.Symbol) -> bool:
+    """A comparison whose sides differ by ``a + b*k``, ``b`` a nonzero constant: true on a prefix of the
+    trips (or on a suffix, which a loop never reaches past its first false trip)."""
+    if not isinstance(cond, sympy.core.relational.Relational) or isinstance(cond, (sympy.Eq, sympy.Ne)):
+        return False
+    diff = sympy.expand(cond.lhs - cond.rhs)
+    b = diff.coeff(k)
+    return b.is_Number and b != 0 and not (diff - b * k).has(k)
+
+
+def _trip_count(f, t: tuple[int, int, int], limit: int = 1 << 31) -> int:
+    """The first trip on which ``f(*t, trip)`` is false (``limit`` if none), by bisection."""
+    if not f(*t, 0):
+        return 0
+    lo, hi = 0, limit  # f true at lo; the answer is in (lo, hi]
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (mid, hi) if f(*t, mid) else (lo, mid)
+    return hi
+
+
+def divergent_guards(guards, block: Optional[tuple[int, int, int]], symbols: Symbols) -> list[int]:
+    """Lines of the guards ``(value, line)`` (if/switch/?:/loop conditions enclosing a barrier or an exit)
+    that are thread-dependent and not shown to evaluate uniformly for the launch's ``block``."""
+    return [line for value, line in guards
+            if value is not None and symbols.is_varying(value) and not evaluates_uniformly(value, block, symbols)]
