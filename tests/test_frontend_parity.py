@@ -21,7 +21,11 @@ FIXTURES = sorted((ROOT / "fixtures").rglob("*.cu")) + sorted((ROOT / "tests" / 
 
 #: Accepted differences: file (relative to fixtures/ or tests/) -> {(code, line): reason}.  A finding listed here may
 #: be present in one front-end's output only.
-ACCEPTED: dict[str, dict[tuple[str, int], str]] = {}
+ACCEPTED: dict[str, dict[tuple[str, int], str]] = {
+    "global/header_kernel.cu": {("CL101", 8): "in header_kernel.cuh: tree-sitter cannot see headers (README)"},
+    "shared/template_instances.cu": {("CL201", 35): "through SharedMemory<T>'s conversion operator: tree-sitter "
+                                                    "sees no implicit conversion (README)"},
+}
 
 
 def _findings(path: Path, frontend: str):
