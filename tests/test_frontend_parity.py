@@ -157,7 +157,7 @@ int main() { k<double><<<1, dim3(TILE, 4)>>>(nullptr); }
     (kern,) = model.kernels
     assert model.launches[0].block == (32, 4, 1)
     assert tuple(template_arg_text(a) for a in model.launches[0].template_args) == ("double",)
-    assert kern.instantiation == "T = double"
+    assert kern.instantiation == "`k<double>` (T = double)"
     by_array = {a.array.name: a for a in kern.accesses}
     assert by_array["s"].array.dims == (32, 35) and by_array["s"].array.dim_texts == ("TILE", "TILE + PAD")
     assert by_array["out"].size == 8
