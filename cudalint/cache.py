@@ -67,7 +67,8 @@ class Cache:
         h.update(data)
         return h.hexdigest()
 
-    def get(self, key: str) -> Optional[list[Diagnostic]]:
+    def get(self, key: str, deps: Optional[list] = None) -> Optional[list[Diagnostic]]:
+        """The entry's findings (None when absent or stale); ``deps`` receives the files it depends on."""
         try:
             entry = json.loads((self.root / key[:2] / key).read_text(encoding="utf-8"))
         except (OSError, ValueError):
@@ -75,6 +76,8 @@ class Cache:
         for dep in entry.get("dependencies", []):
             if _stamp(dep[0]) != dep:
                 return None
+        if deps is not None:
+            deps.extend(dep[0] for dep in entry.get("dependencies", []))
         try:
             return [Diagnostic.from_json(d) for d in entry["diagnostics"]]
         except (KeyError, TypeError, ValueError):

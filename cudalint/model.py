@@ -138,7 +138,9 @@ class LaunchSite:
     grid: tuple[Optional[int], Optional[int], Optional[int]]
     block: tuple[Optional[int], Optional[int], Optional[int]]
     span: Span
-    template_args: tuple[str, ...] = ()
+    template_args: tuple = ()
+    #: the block argument as written (``threads``), for a block known only at run time
+    block_text: str = ""
 
 
 @dataclass
@@ -151,6 +153,10 @@ class Kernel:
     divisions: list[Division] = field(default_factory=list)
     incomplete: list[str] = field(default_factory=list)
     instantiation: Optional[str] = None
+    #: the launched template arguments this kernel was analysed with (one Kernel per instantiation)
+    template_args: tuple = ()
+    #: ``k<float, 256>`` for an instantiation, else the name
+    label: str = ""
     incomplete_assumptions: list[str] = field(default_factory=list)
 
 

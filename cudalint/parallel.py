@@ -24,13 +24,33 @@ def default_jobs() -> int:
     return max(1, os.cpu_count() or 1)
 
 
-def _lint_worker(path: str, opts) -> tuple[list[Diagnostic], Optional[list[str]]]:
-    """Findings of ``path`` and, when the result may be cached, the files its translation unit read."""
+def _lint_worker(path: str, opts) -> tuple[list[Diagnostic], list[str], bool]:
+    """Findings of ``path``, the files its translation unit read, and whether the result may be cached."""
     from .runner import analyse_file
     diags, model = analyse_file(path, opts)
     cacheable = (model is not None and not model.missing_includes and model.frontend == "clang"
                  and not any(d.code == "CL000" for d in diags))
-    return diags, (list(model.dependencies) if cacheable else None)
+    return diags, (list(model.dependencies) if model is not None else []), cacheable
+
+
+def merge_includes(results: list[tuple[str, list[Diagnostic], list[str]]]) -> list[Diagnostic]:
+    """All findings of a run: a file that another linted file includes (a header, a ``.cu`` of a unity
+    build) has its kernels analysed in the includer, with its launches, types and macros, so its own
+    kernel findings (linted alone) are dropped; a header's finding given by several includers is kept once."""
+    included = {os.path.realpath(dep) for path, _, deps in results for dep in deps
+                if os.path.realpath(dep) != os.path.realpath(path)}
+    out, seen = [], set()
+    for path, diags, _ in results:
+        alone = os.path.realpath(path) in included
+        for d in diags:
+            if alone and d.kernel and not d.internal:
+                continue
+            key = (os.path.realpath(d.path), d.line, d.column, d.code, d.message)
+            if d.path != path and key in seen:
+                continue
+            seen.add(key)
+            out.append(d)
+    return out
 
 
 def lint_many(tasks: Iterable[tuple[str, object]], jobs: Optional[int] = None,
@@ -41,17 +61,23 @@ def lint_many(tasks: Iterable[tuple[str, object]], jobs: Optional[int] = None,
     reason; the other files are unaffected.  With a :class:`cudalint.cache.Cache`, files whose entry is
     still valid are not linted again."""
     from .runner import cl000
-    out: list[Diagnostic] = []
+    results: list[tuple[str, list[Diagnostic], list[str]]] = []
     todo = []
     for path, opts in tasks:
         key = cache.key(path, opts) if cache is not None else None
-        hit = cache.get(key) if key is not None else None
+        deps: list[str] = []
+        hit = cache.get(key, deps) if key is not None else None
         if hit is not None:
-            out.extend(hit)
+            results.append((path, hit, deps))
         else:
             todo.append((path, opts, key))
-    if not todo:
-        return sorted(out, key=Diagnostic.sort_key)
+    if todo:
+        _run(todo, jobs, timeout, cache, results)
+    return sorted(merge_includes(results), key=Diagnostic.sort_key)
+
+
+def _run(todo, jobs, timeout, cache, results) -> None:
+    from .runner import cl000
     jobs = min(jobs or default_jobs(), len(todo))
     pool = ProcessPool(max_workers=jobs)
     try:
@@ -59,20 +85,20 @@ def lint_many(tasks: Iterable[tuple[str, object]], jobs: Optional[int] = None,
                    for path, opts, key in todo]
         for path, key, fut in futures:
             try:
-                diags, deps = fut.result()
-                out.extend(diags)
-                if cache is not None and key is not None and deps is not None:
+                diags, deps, cacheable = fut.result()
+                results.append((path, diags, deps))
+                if cache is not None and key is not None and cacheable:
                     cache.put(key, diags, deps)
+                continue
             except FutureTimeout:
-                out.append(cl000(path, f"cannot lint {path}: it took longer than the {timeout:g} s per-file limit",
-                                 internal=True))
+                d = cl000(path, f"cannot lint {path}: it took longer than the {timeout:g} s per-file limit",
+                          internal=True)
             except ProcessExpired as e:
-                out.append(cl000(path, f"cannot lint {path}: the front-end crashed on it "
-                                       f"(worker exit code {e.exitcode})", internal=True))
+                d = cl000(path, f"cannot lint {path}: the front-end crashed on it "
+                                f"(worker exit code {e.exitcode})", internal=True)
             except Exception as e:  # noqa: BLE001 - a worker-side failure must not stop the run
-                out.append(cl000(path, f"cannot lint {path}: internal error ({type(e).__name__}: {e})",
-                                 internal=True))
+                d = cl000(path, f"cannot lint {path}: internal error ({type(e).__name__}: {e})", internal=True)
+            results.append((path, [d], []))
     finally:
         # every result is in: stop the workers without waiting for pebble's join, which polls (~0.1 s)
         pool.stop()
-    return sorted(out, key=Diagnostic.sort_key)

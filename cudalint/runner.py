@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Iterable, Optional
 
@@ -149,14 +149,15 @@ def incomplete_diagnostics(model: TranslationUnitModel) -> list[Diagnostic]:
     """CL000 for kernels that clang could not fully parse (errors inside their body)."""
     out = []
     for k in model.kernels:
-        errs = [(ln, msg) for ln, msg in model.errors if k.span.line <= ln <= k.span.end_line]
+        errs = [(ln, msg) for ln, msg in model.errors
+                if k.span.path == model.path and k.span.line <= ln <= k.span.end_line]
         reasons = [f"line {ln}: {msg}" for ln, msg in errs[:3]] + k.incomplete[:3]
         if not reasons:
             continue
         more = ""
         if model.missing_includes:
             more = " (unresolved includes: " + ", ".join(model.missing_includes) + ")"
-        out.append(cl000(model.path, f"kernel `{k.name}` is only partly modelled: " + "; ".join(reasons) + more,
+        out.append(cl000(k.span.path, f"kernel `{k.name}` is only partly modelled: " + "; ".join(reasons) + more,
                          line=k.span.line, column=k.span.column, kernel=k.name))
     return out
 
@@ -284,31 +285,86 @@ def _lint_file(path: str, opts: RunOptions, rules: Optional[list[Rule]], text: O
     except Exception as e:  # noqa: BLE001
         return [internal_error(path, "analysis", e)], None
     lines = text.splitlines()
-    ctx = AnalysisContext(model=model, lines=lines, settings=opts.settings)
     diags: list[Diagnostic] = incomplete_diagnostics(model)
-    for rule in rules:
-        if not selected(rule.code, opts):
-            continue
-        try:
-            diags.extend(rule.check(model, ctx))
-        except Exception as e:  # noqa: BLE001
-            diags.append(internal_error(path, f"rule {rule.code}", e))
-    diags = [d for d in diags if d.internal or (d.path == path and selected(d.code, opts))]
+    layer_of: dict[int, tuple[int, str]] = {}  # id(diagnostic) -> (layer, instantiation label)
+    for n, kernels in enumerate(_layers(model)):
+        view = model if n == 0 and len(kernels) == len(model.kernels) else replace(model, kernels=kernels)
+        ctx = AnalysisContext(model=view, lines=lines, settings=opts.settings)
+        labels = {k.name: k.label for k in kernels if k.template_args}
+        for rule in rules:
+            if not selected(rule.code, opts):
+                continue
+            try:
+                found = list(rule.check(view, ctx))
+            except Exception as e:  # noqa: BLE001
+                found = [internal_error(path, f"rule {rule.code}", e)]
+            for d in found:
+                layer_of[id(d)] = (n, labels.get(d.kernel or "", ""))
+            diags.extend(found)
+    # the file's findings and those in the user headers whose code it analysed (kernels, helpers)
+    files = {path} | {f.span.path for f in unit.functions}
+    diags = [d for d in diags if d.internal or (d.path in files and selected(d.code, opts))]
     if model.frontend == "tree-sitter":
         from .frontend.treesitter import ASSUMPTION
         for d in diags:
             if ASSUMPTION not in d.assumptions:
                 d.assumptions.append(ASSUMPTION)
     used: set = set()
-    diags = suppressed(diags, lines, used)
+    diags = suppressed([d for d in diags if d.path == path], lines, used) + [
+        d for p in files - {path} for d in suppressed([d for d in diags if d.path == p], _lines(p))]
     if opts.warn_unused_ignores and selected(CL001[0], opts):
         ran = [CL000[0]] + [r.code for r in rules if selected(r.code, opts)]
         diags += unused_suppressions(path, lines, used, ran)
-    # one finding per site and code (a struct moved as several field accesses; a helper inlined twice)
-    uniq: dict[tuple, Diagnostic] = {}
+    return sorted(_one_per_site(diags, layer_of, model), key=Diagnostic.sort_key), model
+
+
+def _lines(path: str) -> list[str]:
+    try:
+        return read_source(path).splitlines()
+    except (OSError, UnicodeDecodeError):
+        return []
+
+
+def _layers(model: TranslationUnitModel) -> list[list]:
+    """The kernels split so that each layer holds one instantiation of each template kernel (layer 0:
+    every kernel with its first instantiation): rules run once per layer."""
+    seen: dict[tuple, int] = {}
+    layers: list[list] = []
+    for k in model.kernels:
+        i = seen[(k.name, k.span)] = seen.get((k.name, k.span), -1) + 1
+        layers += [[] for _ in range(i + 1 - len(layers))]
+        layers[i].append(k)
+    return layers or [[]]
+
+
+def _one_per_site(diags: list[Diagnostic], layer_of: dict, model: TranslationUnitModel) -> list[Diagnostic]:
+    """One finding per site and code (a struct moved as several field accesses; a helper inlined twice):
+    the first of each layer; across a template kernel's instantiations, one finding when every
+    instantiation gives the same, else each distinct finding with the instantiations it belongs to."""
+    groups: dict[tuple, dict] = {}
     for d in diags:
-        uniq.setdefault((d.code, d.line, d.column, d.end_line, d.end_column), d)
-    return sorted(uniq.values(), key=Diagnostic.sort_key), model
+        layer, label = layer_of.get(id(d), (0, ""))
+        groups.setdefault((d.code, d.line, d.column, d.end_line, d.end_column), {}).setdefault(layer, (d, label))
+    out = []
+    for per_layer in groups.values():
+        firsts = list(per_layer.values())
+        variants: dict[tuple, list] = {}
+        for d, label in firsts:
+            variants.setdefault((d.message, str(sorted(d.metrics.items()))), []).append((d, label))
+        d0, label0 = firsts[0]
+        every = [k.label for k in model.kernels if k.name == d0.kernel and k.template_args]
+        if not label0 or len(variants) == 1 and [lab for _, lab in firsts] == every:
+            if label0 and len(every) > 1:
+                d0.assumptions = [a for a in d0.assumptions if not a.startswith("template instantiation ")] + [
+                    "the same for every instantiation launched: " + ", ".join(f"`{lab}`" for lab in every[:4])
+                    + (f" ({len(every)} in all)" if len(every) > 4 else "")]
+            out.append(d0)
+            continue
+        for group in variants.values():
+            d = group[0][0]
+            d.message += " (in " + ", ".join(f"`{lab}`" for _, lab in group) + ")"
+            out.append(d)
+    return out
 
 
 def lint_paths(paths: Iterable[str], opts: Optional[RunOptions] = None) -> list[Diagnostic]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -10,6 +11,7 @@ from cudalint.diagnostics import Diagnostic
 
 _EXPECT = re.compile(r"expect:\s*(CL\d{3})((?:\s+[a-z_]+=[^\s/]+)*)")
 _CLEAN = re.compile(r"//.*\bexpect-clean\b")
+_INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 
 @dataclass
@@ -17,9 +19,11 @@ class Expectation:
     code: str
     line: int
     keys: dict[str, str] = field(default_factory=dict)
+    #: the file the expectation is written in (a fixture, or a header next to it that it includes)
+    path: str = ""
 
     def matches(self, d: Diagnostic) -> bool:
-        if d.code != self.code or d.line != self.line:
+        if d.code != self.code or d.line != self.line or self.path and os.path.realpath(d.path) != self.path:
             return False
         for k, v in self.keys.items():
             if k == "col":
@@ -45,15 +49,19 @@ class Expectation:
 
 
 def parse(path: Path) -> tuple[list[Expectation], list[int]]:
-    """Return the expectations and the lines carrying ``expect-clean``."""
+    """Return the expectations (the fixture's and those of the headers next to it that it includes, whose
+    findings come through the fixture) and the fixture's lines carrying ``expect-clean``."""
     expects, clean = [], []
-    for n, text in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        comment = text[text.find("//"):] if "//" in text else ""
-        for m in _EXPECT.finditer(comment):
-            keys = dict(kv.split("=", 1) for kv in m.group(2).split())
-            expects.append(Expectation(m.group(1), n, keys))
-        if _CLEAN.search(text):
-            clean.append(n)
+    text = path.read_text(encoding="utf-8")
+    files = [path] + [path.parent / h for h in _INCLUDE.findall(text) if (path.parent / h).is_file()]
+    for f in files:
+        for n, line in enumerate(f.read_text(encoding="utf-8").splitlines(), 1):
+            comment = line[line.find("//"):] if "//" in line else ""
+            for m in _EXPECT.finditer(comment):
+                keys = dict(kv.split("=", 1) for kv in m.group(2).split())
+                expects.append(Expectation(m.group(1), n, keys, os.path.realpath(f)))
+            if f == path and _CLEAN.search(line):
+                clean.append(n)
     return expects, clean
 
 

@@ -42,9 +42,10 @@ def test_clean_kernels_have_no_findings(path: Path) -> None:
     _, clean = parse(path)
     diags, model = analysed(path)
     for line in clean:
-        kernel = next((k for k in model.kernels if k.span.line <= line <= k.span.line + 2), None)
+        kernel = next((k for k in model.kernels if k.span.line <= line <= k.span.line + 2
+                       and k.span.path == str(path)), None)
         assert kernel is not None, f"expect-clean on line {line} is not on a kernel signature"
-        inside = [d for d in diags if kernel.span.line <= d.line <= kernel.span.end_line]
+        inside = [d for d in diags if kernel.span.line <= d.line <= kernel.span.end_line and d.path == str(path)]
         assert not inside, f"kernel {kernel.name} must be clean: {[d.to_text() for d in inside]}"
 
 

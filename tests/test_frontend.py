@@ -93,7 +93,7 @@ int main() { double* d; k<double><<<1, 64>>>(d); }
 """
     model = model_of(tmp_path, src)
     kern = model.kernels[0]
-    assert kern.instantiation == "T = double"
+    assert (kern.instantiation, kern.label) == ("`k<double>` (T = double)", "k<double>")
     assert (kern.accesses[0].size, str(kern.accesses[0].offset)) == (8, "16*threadIdx.x")
 
 

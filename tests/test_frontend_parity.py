@@ -21,7 +21,11 @@ FIXTURES = sorted((ROOT / "fixtures").rglob("*.cu")) + sorted((ROOT / "tests" / 
 
 #: Accepted differences: file (relative to fixtures/ or tests/) -> {(code, line): reason}.  A finding listed here may
 #: be present in one front-end's output only.
-ACCEPTED: dict[str, dict[tuple[str, int], str]] = {}
+ACCEPTED: dict[str, dict[tuple[str, int], str]] = {
+    "global/header_kernel.cu": {("CL101", 8): "in header_kernel.cuh: tree-sitter cannot see headers (README)"},
+    "shared/template_instances.cu": {("CL201", 35): "through SharedMemory<T>'s conversion operator: tree-sitter "
+                                                    "sees no implicit conversion (README)"},
+}
 
 
 def _findings(path: Path, frontend: str):
@@ -153,7 +157,7 @@ int main() { k<double><<<1, dim3(TILE, 4)>>>(nullptr); }
     (kern,) = model.kernels
     assert model.launches[0].block == (32, 4, 1)
     assert tuple(template_arg_text(a) for a in model.launches[0].template_args) == ("double",)
-    assert kern.instantiation == "T = double"
+    assert kern.instantiation == "`k<double>` (T = double)"
     by_array = {a.array.name: a for a in kern.accesses}
     assert by_array["s"].array.dims == (32, 35) and by_array["s"].array.dim_texts == ("TILE", "TILE + PAD")
     assert by_array["out"].size == 8

@@ -30,28 +30,34 @@ def build_model(tu: ir.TranslationUnit) -> TranslationUnitModel:
             if arr is not None:
                 globals_[v] = arr
     for fn in tu.kernels:
-        kernel = Kernel(name=fn.name, span=fn.span)
-        bindings: dict[str, int] = {}
-        values: dict[str, int] = {}
-        if fn.template_params:
-            # the written form, with the first instantiation launched in this file
-            for site in model.launches:
-                if site.kernel == fn.name and site.template_args:
-                    for tp, arg in zip(fn.template_params, site.template_args):
-                        if isinstance(arg, int) and not isinstance(arg, bool):
-                            values[tp.name] = arg
-                        elif isinstance(arg, Type) and arg.size and arg.kind != TypeKind.PARAM:
-                            bindings[tp.name] = arg.size
-                    kernel.instantiation = ", ".join(f"{tp.name} = {template_arg_text(a)}"
-                                                     for tp, a in zip(fn.template_params, site.template_args))
-                    break
-            for tp in fn.template_params:
-                if tp.is_type and tp.name not in bindings:
-                    bindings[tp.name] = 4
-                    kernel.incomplete_assumptions.append(
-                        f"template parameter {tp.name} assumed 4 bytes (no instantiation in this file)")
-        kernel.incomplete.extend(fn.incomplete)
-        interpret(fn, kernel, symbols, globals_, bindings, values)
-        model.kernels.append(kernel)
+        insts = [()]
+        if fn.template_params:  # each instantiation launched in this translation unit, in launch order
+            insts = list(dict.fromkeys(s.template_args for s in model.launches
+                                       if s.kernel == fn.name and s.template_args)) or [()]
+        for targs in insts:
+            model.kernels.append(_kernel(fn, targs, symbols, globals_))
     return model
 
+
+def _kernel(fn: ir.Function, targs: tuple, symbols: Symbols, globals_: dict) -> Kernel:
+    kernel = Kernel(name=fn.name, span=fn.span, template_args=targs, label=fn.name)
+    bindings: dict[str, int] = {}
+    values: dict[str, int] = {}
+    for tp, arg in zip(fn.template_params, targs):
+        if isinstance(arg, int) and not isinstance(arg, bool):
+            values[tp.name] = arg
+        elif isinstance(arg, Type) and arg.size and arg.kind != TypeKind.PARAM:
+            bindings[tp.name] = arg.size
+    if targs:
+        texts = [template_arg_text(a) for a in targs]
+        kernel.label = f"{fn.name}<{', '.join(texts)}>"
+        kernel.instantiation = f"`{kernel.label}` (" + ", ".join(
+            f"{tp.name} = {t}" for tp, t in zip(fn.template_params, texts)) + ")"
+    for tp in fn.template_params:
+        if tp.is_type and tp.name not in bindings:
+            bindings[tp.name] = 4
+            kernel.incomplete_assumptions.append(
+                f"template parameter {tp.name} assumed 4 bytes (no instantiation in this file)")
+    kernel.incomplete.extend(fn.incomplete)
+    interpret(fn, kernel, symbols, globals_, bindings, values)
+    return kernel

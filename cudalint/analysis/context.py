@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from ..model import Access, Kernel, TranslationUnitModel
-from .symbols import Symbols
+from .symbols import GDIM, Symbols
 from .warp import LaunchShape, NotModelled, WarpPicture, global_cost, picture
 
 _HINT = re.compile(r"//\s*cudalint:\s*block\s*=\s*\(\s*(\d+)\s*(?:,\s*(\d+)\s*)?(?:,\s*(\d+)\s*)?\)")
@@ -29,6 +29,7 @@ class AnalysisContext:
     _shapes: dict = field(default_factory=dict)
     _pictures: dict = field(default_factory=dict)
     _costs: dict = field(default_factory=dict)
+    _grids: dict = field(default_factory=dict)
 
     @property
     def symbols(self) -> Symbols:
@@ -37,17 +38,27 @@ class AnalysisContext:
         return self.model.symbols
 
     def launch_shape(self, kernel: Kernel) -> LaunchShape:
-        """blockDim for ``kernel``: a ``<<<>>>`` site in the file with a constant block, then a
-        ``// cudalint: block=(x,y,z)`` hint above the kernel, then ``--block-dim``, else unknown."""
-        if kernel.name in self._shapes:
-            return self._shapes[kernel.name]
+        """blockDim for ``kernel``: a ``<<<>>>`` launch of it (of its instantiation) with a constant block,
+        then a ``// cudalint: block=(x,y,z)`` hint above the kernel, then ``--block-dim`` (or the
+        configuration's ``block-dim``), else unknown.  The source says which, and when a launch's block
+        differs from ``--block-dim`` or a launch's block is known only at run time."""
+        key = id(kernel)
+        if key in self._shapes:
+            return self._shapes[key]
+        sites = [s for s in self.model.launches if s.kernel == kernel.name
+                 and (not kernel.template_args or s.template_args == kernel.template_args)]
+        known = [s for s in sites if all(isinstance(v, int) and v > 0 for v in s.block)]
+        user, src = self.settings.block_dim, self.settings.block_dim_source
         shape = None
-        for site in self.model.launches:
-            if site.kernel == kernel.name and all(isinstance(v, int) and v > 0 for v in site.block):
-                shape = LaunchShape(tuple(site.block),  # type: ignore[arg-type]
-                                    f"blockDim = {tuple(site.block)} from launch at "
-                                    f"{site.span.path}:{site.span.line}")
-                break
+        if known:
+            site = known[0]
+            text = f"blockDim = {tuple(site.block)} from launch at {site.span.path}:{site.span.line}"
+            others = sorted({tuple(s.block) for s in known} - {tuple(site.block)})
+            if others:
+                text += f" (other launches use {', '.join(map(str, others))})"
+            if user and tuple(user) != tuple(site.block):
+                text += f"; {src} {tuple(user)} not used: the launch gives the block"
+            shape = LaunchShape(tuple(site.block), text)  # type: ignore[arg-type]
         if shape is None:
             first = kernel.span.line
             for ln in range(max(1, first - 3), first + 1):
@@ -55,12 +66,20 @@ class AnalysisContext:
                 if m:
                     dims = tuple(int(g) if g else 1 for g in m.groups())
                     shape = LaunchShape(dims, f"blockDim = {dims} from the hint on line {ln}")  # type: ignore[arg-type]
-        if shape is None and self.settings.block_dim:
-            shape = LaunchShape(self.settings.block_dim, f"blockDim = {self.settings.block_dim} from {self.settings.block_dim_source}")
+        why = "no launch in this file"
+        if sites:
+            s = sites[0]
+            why = (f"the launch at {s.span.path}:{s.span.line} has a run-time block"
+                   + (f" `{s.block_text}`" if s.block_text else ""))
+        if shape is None and user:
+            shape = LaunchShape(user, f"blockDim = {user} from {src}" + (f" ({why})" if sites else ""))
         if shape is None:
-            shape = LaunchShape(None, "blockDim unknown (no launch in this file): blockDim.x assumed a "
-                                      "multiple of 32; give `// cudalint: block=(x,y,z)` or --block-dim")
-        self._shapes[kernel.name] = shape
+            shape = LaunchShape(None, f"blockDim unknown ({why}): blockDim.x assumed a multiple of 32; give "
+                                      "`// cudalint: block=(x,y,z)` or --block-dim")
+        grids = {s.grid for s in sites}
+        self._grids[key] = {GDIM[i]: g for i, g in enumerate(next(iter(grids)))
+                            if isinstance(g, int) and g > 0} if len(grids) == 1 else {}
+        self._shapes[key] = shape
         return shape
 
     def picture(self, kernel: Kernel, access: Access) -> Optional[WarpPicture]:
@@ -68,8 +87,11 @@ class AnalysisContext:
         key = id(access)
         if key not in self._pictures:
             try:
-                self._pictures[key] = picture(access.offset, self.launch_shape(kernel), self.symbols,
-                                              access.array.space.value, access.guards) \
+                shape = self.launch_shape(kernel)
+                grid = self._grids[id(kernel)]  # gridDim of the launch(es), when they agree
+                guards = tuple(g.xreplace(grid) if grid and hasattr(g, "xreplace") else g for g in access.guards)
+                self._pictures[key] = picture(access.offset.xreplace(grid), shape, self.symbols,
+                                              access.array.space.value, guards) \
                     if access.offset is not None else None
             except NotModelled:
                 self._pictures[key] = None
@@ -86,5 +108,5 @@ class AnalysisContext:
     def assumptions(self, kernel: Kernel, pic: WarpPicture) -> list[str]:
         out = [self.launch_shape(kernel).source]
         if kernel.instantiation:
-            out.append(f"template instantiation {kernel.instantiation} (first launch in this file)")
+            out.append(f"template instantiation {kernel.instantiation}")
         return out + list(kernel.incomplete_assumptions) + list(pic.assumptions)

@@ -1,82 +1,247 @@
 """Kernel launches of a translation unit: ``k<<<grid, block, shmem, stream>>>`` sites with the launch shape
-read from the IR (constants, ``dim3`` variables and their initialisers, macros folded by the front-end).
+read by a flow-sensitive constant propagation over each host function's IR up to the launch: declarations,
+assignments (``threads.x = 256``), compound assignments, branches (values that differ merge to unknown),
+loops and switches (what they assign is unknown), ``&v`` passed to a call (unknown after it).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Optional
 
 from ..ir import nodes as ir
 from ..ir.consts import c_binary, fold
-from ..ir.types import Type
+from ..ir.types import Type, TypeKind
 from ..model import LaunchSite
 
-_MAX_DEPTH = 8
 Dims = tuple[Optional[int], Optional[int], Optional[int]]
+_DIM3 = ("dim3", "uint3")
+_AXES = {"x": 0, "y": 1, "z": 2}
+_UNKNOWN = (None, None, None)
 
 
-def int_value(e: Optional[ir.Expr], depth: int = 0) -> Optional[int]:
-    """An integer the expression is known to hold: a constant, or a variable whose initialiser is one
-    (flow-insensitive: the declaration's initialiser), through ``+ - * / << >>``."""
-    v = fold(e)
-    if v is not None or e is None or depth > _MAX_DEPTH:
-        return v
-    if isinstance(e, ir.Ref) and e.var.init is not None:
-        return int_value(e.var.init, depth + 1)
-    if isinstance(e, ir.Cast):
-        return int_value(e.operand, depth + 1)
-    if isinstance(e, ir.Binary) and e.op in ("+", "-", "*", "/", "<<", ">>"):
-        x, y = int_value(e.lhs, depth + 1), int_value(e.rhs, depth + 1)
-        return None if x is None or y is None else c_binary(e.op, x, y)
-    return None
+def _is_dim3(t: Type) -> bool:
+    return t.name in _DIM3
 
 
-def dim3_value(e: Optional[ir.Expr], depth: int = 0) -> Dims:
-    """The (x, y, z) of a launch's grid or block argument; None where not constant; ``(1, 1, 1)`` for an
-    absent argument or a default-constructed ``dim3``."""
-    if e is None:
-        return (1, 1, 1)
-    if depth > _MAX_DEPTH:
-        return (None, None, None)
-    if isinstance(e, ir.Cast) and e.type.name in ("dim3", "uint3"):
-        return dim3_value(e.operand, depth + 1)
-    if isinstance(e, (ir.Construct, ir.Call)) and (e.type.name in ("dim3", "uint3")
-                                                  or isinstance(e, ir.Call) and e.name == "dim3"):
-        args = e.args
-        if len(args) == 1 and (isinstance(args[0], ir.Ref) or args[0].type.name in ("dim3", "uint3")):
-            return dim3_value(args[0], depth + 1)
-        vals = [int_value(a) for a in args] + [1, 1, 1]
-        return (vals[0], vals[1], vals[2])
-    if isinstance(e, ir.Ref):
-        if e.var.init is not None:
-            return dim3_value(e.var.init, depth + 1)
-        if e.var.type.name in ("dim3", "uint3"):
+@dataclass(frozen=True)
+class _Link:
+    """The value a variable held when it was copied (``dim3 b(threads)``): known where a ``case`` of a
+    ``switch (threads)`` binds it, forgotten when the variable is assigned."""
+
+    var: ir.Variable
+
+
+class _Env:
+    """Known values of the host function's variables (int, or a dim3 as a 3-tuple of int/None)."""
+
+    def __init__(self, vals: Optional[dict] = None):
+        self.vals = dict(vals or {})
+
+    def value(self, e: Optional[ir.Expr], depth: int = 0):
+        if e is None or depth > 32:
+            return None
+        v = fold(e)
+        if v is not None:
+            return v
+        if isinstance(e, ir.Ref):
+            if self.vals.get(e.var) is not None:
+                return self.vals[e.var]
+            if e.var.storage == ir.Storage.FILE and e.var.init is not None:
+                return self.value(e.var.init, depth + 1)
+            return _Link(e.var) if e.var.type.is_integer else None
+        if isinstance(e, ir.Cast):
+            return self.value(e.operand, depth + 1)
+        if isinstance(e, ir.Member) and e.name in _AXES and not e.arrow:
+            b = self.value(e.base, depth + 1)
+            return b[_AXES[e.name]] if isinstance(b, tuple) else None
+        if isinstance(e, ir.Binary) and e.op in ("+", "-", "*", "/", "%", "<<", ">>", "&", "|", "<", ">", "<=",
+                                                 ">=", "==", "!="):
+            x, y = self.value(e.lhs, depth + 1), self.value(e.rhs, depth + 1)
+            return c_binary(e.op, x, y) if isinstance(x, int) and isinstance(y, int) else None
+        if isinstance(e, ir.Cond):
+            c = self.value(e.cond, depth + 1)
+            if isinstance(c, int):
+                return self.value(e.then if c else e.else_, depth + 1)
+            a, b = self.value(e.then, depth + 1), self.value(e.else_, depth + 1)
+            return a if a == b else None
+        if isinstance(e, (ir.Construct, ir.Call, ir.InitList)) and (
+                _is_dim3(e.type) or isinstance(e, ir.Call) and e.name == "dim3"):
+            args = e.items if isinstance(e, ir.InitList) else e.args
+            if len(args) == 1 and _is_dim3(args[0].type):
+                return self.value(args[0], depth + 1)
+            vals = [self.value(a, depth + 1) for a in args[:3]] + [1, 1, 1]
+            return tuple(v if isinstance(v, (int, _Link)) else None for v in vals[:3])
+        return None
+
+    def dims(self, e: Optional[ir.Expr]) -> Dims:
+        """A launch's grid or block: (x, y, z), None where not known; ``(1, 1, 1)`` for an absent one."""
+        if e is None:
             return (1, 1, 1)
-    if isinstance(e, ir.InitList):
-        vals = [int_value(a) for a in e.items] + [1, 1, 1]
-        return (vals[0], vals[1], vals[2])
-    return (int_value(e), 1, 1)
+        v = self.value(e)
+        v = v if isinstance(v, tuple) else (v, 1, 1) if not _is_dim3(e.type) else _UNKNOWN
+        v = tuple(self.vals.get(c.var) if isinstance(c, _Link) else c for c in v)
+        return tuple(c if isinstance(c, int) else None for c in v)  # type: ignore[return-value]
+
+    def assign(self, target: ir.Expr, v) -> None:
+        while isinstance(target, ir.Cast):
+            target = target.operand
+        if isinstance(target, ir.Ref):
+            gone = _Link(target.var)
+            for k, old in list(self.vals.items()):  # copies of its previous value are no longer linked
+                if old == gone or isinstance(old, tuple) and gone in old:
+                    self.vals[k] = tuple(None if c == gone else c for c in old) if isinstance(old, tuple) else None
+            self.vals[target.var] = None if v == gone else v
+        elif isinstance(target, ir.Member) and isinstance(target.base, ir.Ref) and target.name in _AXES:
+            old = self.vals.get(target.base.var)
+            cur = list(old) if isinstance(old, tuple) else [None, None, None]
+            cur[_AXES[target.name]] = v if isinstance(v, int) else None
+            self.vals[target.base.var] = tuple(cur)
+        else:
+            for n in ir.walk(target):  # `*p = ...`, `a[i] = ...`: forget what is written through
+                if isinstance(n, ir.Ref) and n.var in self.vals and not isinstance(self.vals[n.var], int):
+                    self.vals.pop(n.var, None)
+
+    def kill(self, node: Optional[ir.Node]) -> None:
+        """Forget every variable ``node`` may write (loop bodies, switch bodies)."""
+        for n in ir.walk(node):
+            if isinstance(n, ir.Assign):
+                self.assign(n.target, None)
+            elif isinstance(n, ir.Unary) and n.op in ("pre++", "pre--", "post++", "post--", "&"):
+                self.assign(n.operand, None)
+            elif isinstance(n, ir.Decl):
+                self.vals.pop(n.var, None)
+
+    def merge(self, *others: "_Env") -> None:
+        keys = set(self.vals).union(*(o.vals for o in others))
+        for k in keys:
+            vs = [o.vals.get(k) for o in others]
+            if isinstance(vs[0], tuple) and all(isinstance(v, tuple) for v in vs):
+                self.vals[k] = tuple(c if all(v[i] == c for v in vs) else None for i, c in enumerate(vs[0]))
+            else:
+                self.vals[k] = vs[0] if all(v == vs[0] for v in vs) else None
 
 
-def _template_arg(a: ir.LaunchTemplateArg):
-    if isinstance(a, ir.Expr):
-        v = int_value(a)
-        return v if v is not None else "?"
-    return a
+class _Walker:
+    def __init__(self):
+        self.out: list[LaunchSite] = []
+
+    def expr(self, e: Optional[ir.Expr], env: _Env) -> None:
+        """Record the launches in ``e`` (in evaluation order) and apply its side effects to ``env``."""
+        if e is None:
+            return
+        if isinstance(e, ir.Lambda):
+            return
+        if isinstance(e, ir.Launch):
+            for a in (e.grid, e.block, e.shared_mem, e.stream, *e.args):
+                self.expr(a, env)
+            self.out.append(LaunchSite(kernel=e.kernel, grid=env.dims(e.grid), block=env.dims(e.block),
+                                       span=e.span, template_args=tuple(self._targ(a, env) for a in e.template_args),
+                                       block_text=e.block.text if e.block is not None else ""))
+            return
+        if isinstance(e, ir.Cond):
+            self.expr(e.cond, env)
+            a, b = _Env(env.vals), _Env(env.vals)
+            self.expr(e.then, a)
+            self.expr(e.else_, b)
+            env.merge(a, b)
+            return
+        for c in ir.children(e):
+            self.expr(c, env)
+        if isinstance(e, ir.Assign):
+            v = env.value(e.value)
+            if e.op != "=":
+                old = env.value(e.target)
+                v = c_binary(e.op[:-1], old, v) if isinstance(old, int) and isinstance(v, int) else None
+            env.assign(e.target, v)
+        elif isinstance(e, ir.Unary) and e.op in ("pre++", "pre--", "post++", "post--"):
+            old = env.value(e.operand)
+            env.assign(e.operand, old + (1 if "++" in e.op else -1) if isinstance(old, int) else None)
+        elif isinstance(e, ir.Call):
+            params = e.func.params if e.func is not None else []
+            for i, a in enumerate(e.args):  # `&n` or a reference parameter: the callee may write it
+                if isinstance(a, ir.Unary) and a.op == "&":
+                    env.assign(a.operand, None)
+                elif i < len(params) and params[i].type.kind == TypeKind.REFERENCE:
+                    env.assign(a, None)
+
+    @staticmethod
+    def _targ(a, env: _Env):
+        if isinstance(a, ir.Expr):
+            v = env.value(a)
+            return v if isinstance(v, int) else "?"
+        return a
+
+    def _switch(self, s: ir.Switch, env: _Env) -> None:
+        """Each ``case N:`` region from the switch's entry (merged with the previous region where it falls
+        through), the switch's variable bound to N when entered only by its label."""
+        self.expr(s.cond, env)
+        cond = s.cond.operand if isinstance(s.cond, ir.Cast) else s.cond
+        entry, regions, prev, items = _Env(env.vals), [], None, s.body.body
+        while len(items) == 1 and isinstance(items[0], ir.Block):
+            items = items[0].body
+        for x in items:
+            if isinstance(x, ir.Case):
+                region = _Env(entry.vals)
+                if regions and not (isinstance(prev, ir.Jump) and prev.kind == ir.JumpKind.BREAK):
+                    region.merge(_Env(entry.vals), regions[-1])
+                elif isinstance(cond, ir.Ref) and fold(x.value) is not None:
+                    region.vals[cond.var] = fold(x.value)
+                regions.append(region)
+            self.stmt(x, regions[-1] if regions else _Env(entry.vals))
+            prev = x.body if isinstance(x, ir.Case) else x
+        env.merge(entry, *regions)
+
+    def stmt(self, s: Optional[ir.Stmt], env: _Env) -> None:
+        if s is None:
+            return
+        if isinstance(s, ir.Block):
+            for x in s.body:
+                self.stmt(x, env)
+        elif isinstance(s, ir.Decl):
+            self.expr(s.init, env)
+            v = env.value(s.init) if s.init is not None else None
+            if v is None and s.init is None and _is_dim3(s.var.type):
+                v = (1, 1, 1)
+            env.vals[s.var] = v
+        elif isinstance(s, ir.ExprStmt):
+            self.expr(s.expr, env)
+        elif isinstance(s, ir.Return):
+            self.expr(s.value, env)
+        elif isinstance(s, ir.If):
+            self.stmt(s.init, env)
+            self.expr(s.cond, env)
+            c = env.value(s.cond)
+            if isinstance(c, int):
+                self.stmt(s.then if c else s.else_, env)
+                return
+            a, b = _Env(env.vals), _Env(env.vals)
+            self.stmt(s.then, a)
+            self.stmt(s.else_, b)
+            env.merge(a, b)
+        elif isinstance(s, ir.Switch) and isinstance(s.body, ir.Block):
+            self._switch(s, env)
+        elif isinstance(s, (ir.Loop, ir.Switch)):
+            for x in getattr(s, "init", []):
+                self.stmt(x, env)
+            env.kill(s)
+            for n in ir.children(s):
+                if n not in getattr(s, "init", []):
+                    (self.expr if isinstance(n, ir.Expr) else self.stmt)(n, env)
+            env.kill(s)
+        elif isinstance(s, (ir.Case, ir.Label)):
+            self.expr(getattr(s, "value", None), env)
+            self.stmt(s.body, env)
 
 
 def collect_launches(tu: ir.TranslationUnit) -> list[LaunchSite]:
-    """Every launch written in a non-kernel function of the linted file, in source order."""
-    out = []
+    """Every launch written in a non-kernel function of the translation unit, in source order, with its
+    grid and block as known at the launch."""
+    w = _Walker()
     for fn in tu.functions:
-        if fn.kind == ir.FunctionKind.KERNEL or not fn.in_main_file or fn.body is None:
-            continue
-        for n in ir.walk(fn.body):
-            if not isinstance(n, ir.Launch):
-                continue
-            out.append(LaunchSite(kernel=n.kernel, grid=dim3_value(n.grid), block=dim3_value(n.block),
-                                  span=n.span, template_args=tuple(_template_arg(a) for a in n.template_args)))
-    return out
+        if fn.kind != ir.FunctionKind.KERNEL and fn.body is not None:
+            w.stmt(fn.body, _Env())
+    return w.out
 
 
 def template_arg_text(a) -> str:

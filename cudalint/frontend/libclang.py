@@ -166,6 +166,8 @@ class Lowering:
         self.host = False
         self._building: set[str] = set()
         self._files: dict[str, bool] = {}
+        self._launchers: dict[str, bool] = {}
+        self._shown: dict[str, str] = {}
         self.depth = 0
 
     # -- locations
@@ -178,12 +180,28 @@ class Lowering:
             self._files[name] = os.path.abspath(name) == self.abs_path
         return self._files[name]
 
+    def _included(self, c: ci.Cursor) -> bool:
+        """A definition in a user header (not a system one) analysed with this translation unit: a kernel,
+        or a host function of a header that launches kernels (has ``<<<``)."""
+        if K.CUDAGLOBAL_ATTR in self._attrs(c):
+            return True
+        f = c.location.file
+        if f is None:
+            return False
+        if f.name not in self._launchers:
+            try:
+                with open(f.name, "rb") as fh:
+                    self._launchers[f.name] = b"<<<" in fh.read()
+            except OSError:
+                self._launchers[f.name] = False
+        return self._launchers[f.name]
+
     def span(self, c: ci.Cursor) -> Span:
         s, e = c.extent.start, c.extent.end
         f = s.file
         path = self.path
         if f is not None and not self._main_name(f.name):
-            path = f.name
+            path = self._shown.get(f.name) or self._shown.setdefault(f.name, _shown(f.name, self.path))
         return Span(path, s.line, s.column, e.line, e.column)
 
     def _main_name(self, name: str) -> bool:
@@ -311,7 +329,7 @@ class Lowering:
                         v.init = init
                     unit.globals.append(v)
             elif k in _FUNCS:
-                if self.in_main(c) and self._has_body(c):
+                if (self.in_main(c) or self._included(c)) and self._has_body(c):
                     self.function(c)
             elif k in _RECORDS:
                 for m in c.get_children():
@@ -484,7 +502,22 @@ class Lowering:
         last = kids[-1]
         if v.type.kind == irt.TypeKind.ARRAY and last.kind not in (K.INIT_LIST_EXPR, K.STRING_LITERAL):
             return None  # the extent's expression, not an initialiser
+        if v.type.kind == irt.TypeKind.POINTER and last.kind == K.CALL_EXPR and last.referenced is None:
+            conv = self._dependent_conversion(last)
+            if conv is not None:
+                return ir.Call(self.span(last), conv.name, [], conv, None, 0, type=v.type)
         return self.expr(last)
+
+    def _dependent_conversion(self, c: ci.Cursor) -> Optional[ir.Function]:
+        """``T *p = SharedMemory<T>();`` inside a template: the construction of a class template that
+        depends on the template's parameters, converted to a pointer.  Clang leaves the conversion
+        unresolved until instantiation; the primary template's conversion operator is what it calls."""
+        ref = next((ch.referenced for ch in c.get_children() if ch.kind == K.TEMPLATE_REF), None)
+        if ref is None or ref.kind != K.CLASS_TEMPLATE or ref.location.is_in_system_header:
+            return None
+        convs = [m for m in ref.get_children() if m.kind == K.CONVERSION_FUNCTION and self._has_body(m)]
+        # `operator T*()` and `operator const T*() const` hand out the same memory: the first one
+        return self.function(convs[0]) if convs and self._device(convs[0]) else None
 
     # -- statements
     def block(self, c: ci.Cursor) -> ir.Block:
@@ -908,6 +941,13 @@ class Lowering:
         return kids[ref].spelling, tuple(vals)
 
 
+def _shown(name: str, main: str) -> str:
+    """A header's path as findings show it: relative to the working directory when the linted file's
+    path is (and the header lies below it), else absolute."""
+    rel = os.path.relpath(name)
+    return name if os.path.isabs(main) or rel.startswith("..") else rel
+
+
 def lower(path: str, text: str, extra_args: Optional[list[str]] = None) -> ir.TranslationUnit:
     """Parse ``text`` (the contents of ``path``) with libclang and lower it to the IR."""
     tu = parse(path, text, list(extra_args or []))
@@ -918,5 +958,12 @@ def lower(path: str, text: str, extra_args: Optional[list[str]] = None) -> ir.Tr
     finally:
         sys.setrecursionlimit(limit)
     unit.errors, unit.missing_includes = file_diagnostics(path, tu)
+    header_kernels = [f for f in unit.functions if f.kind == ir.FunctionKind.KERNEL and not f.in_main_file]
+    for d in tu.diagnostics if header_kernels else ():  # errors inside a header's kernel: partly modelled
+        loc = d.location
+        for f in header_kernels:
+            if d.severity >= 3 and loc.file and _shown(loc.file.name, path) == f.span.path \
+                    and f.span.line <= loc.line <= f.span.end_line:
+                f.incomplete.append(f"line {loc.line}: {d.spelling}")
     unit.dependencies = sorted({inc.include.name for inc in tu.get_includes() if inc.include is not None})
     return unit

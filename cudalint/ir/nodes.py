@@ -453,7 +453,7 @@ class TranslationUnit:
 
     @property
     def kernels(self) -> list[Function]:
-        return [f for f in self.functions if f.kind == FunctionKind.KERNEL and f.in_main_file and f.body]
+        return [f for f in self.functions if f.kind == FunctionKind.KERNEL and f.body]  # headers' too
 
 
 Node = Union[Expr, Stmt]

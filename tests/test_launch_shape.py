@@ -1,0 +1,135 @@
+"""Launch shapes read by constant propagation over host code, kernels of included files, and each template
+instantiation analysed with its arguments (issue 10, causes 3, 8 and 9)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from cudalint.analysis.context import Settings
+from cudalint.parallel import lint_many
+from cudalint.runner import RunOptions, build_model, lint_file
+
+ROOT = Path(__file__).resolve().parents[1]
+KERNEL = """
+__global__ void k(const float *in, float *out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = in[threadIdx.x * gridDim.x];
+}
+"""
+
+
+def _write(tmp_path: Path, host: str, name: str = "k.cu") -> Path:
+    p = tmp_path / name
+    p.write_text(KERNEL + host)
+    return p
+
+
+def _blocks(tmp_path: Path, host: str):
+    p = _write(tmp_path, host)
+    return [(s.grid, s.block) for s in build_model(str(p), p.read_text(), RunOptions()).launches]
+
+
+def test_dim3_members_assigned_after_the_declaration(tmp_path):
+    host = """
+int main() { float *a, *b; dim3 t; t.x = 16; t.y = 8; dim3 g; g.x = 4 * 2; k<<<g, t>>>(a, b);
+             t.y = 2; k<<<g, t>>>(a, b); }"""
+    assert _blocks(tmp_path, host) == [((8, 1, 1), (16, 8, 1)), ((8, 1, 1), (16, 2, 1))]
+
+
+def test_branches_loops_and_writes_through_pointers(tmp_path):
+    host = """
+void fill(dim3 *d);
+int main(int argc, char **) {
+  float *a, *b; dim3 t(32); int n = 64;
+  if (argc > 1) t.x = 64; else t.x = 64;
+  k<<<1, t>>>(a, b);                 // both branches agree: 64
+  if (argc > 2) t.x = 128;
+  k<<<1, t>>>(a, b);                 // 64 or 128: unknown
+  for (int r = 0; r < 3; r++) n *= 2;
+  k<<<1, n>>>(a, b);                 // assigned in a loop: unknown
+  dim3 u(256); fill(&u);
+  k<<<1, u>>>(a, b);                 // its address escaped: unknown
+  if (1) n = 32;
+  k<<<1, n>>>(a, b);                 // a constant condition takes one branch
+}"""
+    assert [b for _, b in _blocks(tmp_path, host)] == [
+        (64, 1, 1), (None, 1, 1), (None, 1, 1), (None, None, None), (32, 1, 1)]
+
+
+def test_a_run_time_block_is_a_launch_with_unknown_block(tmp_path):
+    p = _write(tmp_path, "\nvoid run(float *a, float *b, int threads) { k<<<2, threads>>>(a, b); }")
+    d = lint_file(str(p), RunOptions())
+    assert [x.code for x in d] == ["CL101"]
+    assert d[0].assumptions[0].startswith(f"blockDim unknown (the launch at {p}:7 has a run-time block "
+                                          "`threads`): blockDim.x assumed a multiple of 32")
+    d = lint_file(str(p), RunOptions(settings=Settings(block_dim=(64, 1, 1))))
+    assert d[0].assumptions[0] == (f"blockDim = (64, 1, 1) from --block-dim (the launch at {p}:7 has a "
+                                   "run-time block `threads`)")
+
+
+def test_a_launch_block_is_not_silently_preferred_to_block_dim(tmp_path):
+    p = _write(tmp_path, "\nint main() { float *a, *b; dim3 t; t.x = 256; k<<<64, t>>>(a, b); }")
+    d = lint_file(str(p), RunOptions(settings=Settings(block_dim=(128, 1, 1))))
+    assert d[0].assumptions[0] == (f"blockDim = (256, 1, 1) from launch at {p}:7; --block-dim (128, 1, 1) "
+                                   "not used: the launch gives the block")
+
+
+def test_grid_dim_of_the_launch_is_bound(tmp_path):
+    # in[threadIdx.x * gridDim.x]: with the launch's 2 blocks lanes are 8 bytes apart (8 sectors), not the
+    # representative large stride (32 sectors) of an unknown gridDim.
+    p = _write(tmp_path, "\nint main() { float *a, *b; dim3 g(2); k<<<g, 256>>>(a, b); }")
+    d = lint_file(str(p), RunOptions())
+    assert [(x.code, x.metrics["sectors_per_request"], x.metrics["stride_bytes"]) for x in d] == [("CL101", 8, 8)]
+    p = _write(tmp_path, "\nint main(int c, char**) { float *a, *b; k<<<c, 256>>>(a, b); }")
+    assert [x.metrics["sectors_per_request"] for x in lint_file(str(p), RunOptions())] == [32]
+
+
+def test_each_instantiation_is_analysed_and_named_when_findings_differ():
+    path = ROOT / "fixtures" / "shared" / "template_instances.cu"
+    d = lint_file(str(path), RunOptions())
+    msgs = {(x.line, x.column, x.metrics.get("bank_conflict_ways")): x for x in d}
+    assert msgs[(35, 13, 8)].message.endswith("(in `reduceInterleaved<int, 256>`)")
+    assert msgs[(35, 13, 16)].message.endswith("(in `reduceInterleaved<double, 256>`)")
+    assert "template instantiation `reduceInterleaved<double, 256>` (T = double, blockSize = 256)" in \
+        msgs[(35, 13, 16)].assumptions
+    strided = msgs[(47, 14, None)]
+    assert strided.message.endswith("(in `strided<4>`)") and strided.metrics["sectors_per_request"] == 16
+    same = msgs[(54, 14, None)]
+    assert "(in " not in same.message
+    assert same.assumptions[-1] == "the same for every instantiation launched: `everyOther<float>`, `everyOther<int>`"
+
+
+def test_a_header_kernel_is_analysed_in_its_includer_and_reported_once(tmp_path):
+    (tmp_path / "k.cuh").write_text("#pragma once\n" + KERNEL.replace("gridDim.x", "STRIDE"))
+    main = tmp_path / "main.cu"
+    main.write_text('#define STRIDE 2\n#include "k.cuh"\n'
+                    "int main() { float *a, *b; dim3 t; t.x = 64; k<<<1, t>>>(a, b); }\n")
+    both = lint_many([(str(tmp_path / "k.cuh"), RunOptions()), (str(main), RunOptions())], jobs=1)
+    assert [(x.path, x.line, x.code, x.metrics["sectors_per_request"]) for x in both] == [
+        (str(tmp_path / "k.cuh"), 5, "CL101", 8)]
+    assert both[0].assumptions[0] == f"blockDim = (64, 1, 1) from launch at {main}:3"
+    alone = lint_file(str(tmp_path / "k.cuh"), RunOptions())  # STRIDE undeclared: partly modelled
+    assert [x.code for x in alone] == ["CL000"]
+
+
+def test_a_partly_modelled_header_kernel_is_reported_at_the_header(tmp_path):
+    (tmp_path / "k.cuh").write_text("__global__ void h(float *o) { o[threadIdx.x] = undeclared_thing; }\n")
+    main = tmp_path / "main.cu"
+    main.write_text('#include "k.cuh"\nint main() { float *o; h<<<1, 32>>>(o); }\n')
+    d = [x for x in lint_file(str(main), RunOptions()) if x.code == "CL000"]
+    assert [(x.path, x.line) for x in d] == [(str(tmp_path / "k.cuh"), 1)]
+
+
+def test_a_case_binds_the_switched_variable_copied_into_the_block(tmp_path):
+    # cuda-samples' reduction: `dim3 b(threads); switch (threads) { case 256: k<256><<<g, b>>>` runs 256 threads.
+    host = """
+void run(float *a, float *b, int threads) {
+  dim3 blk(threads, 1, 1);
+  switch (threads) {
+  case 256: k<<<1, blk>>>(a, b); break;
+  case 32: threads = 5; k<<<1, blk>>>(a, b);   // assigned after the copy: unknown
+  case 16: k<<<1, blk>>>(a, b); break;         // also reached by falling through: unknown
+  }
+  k<<<1, blk>>>(a, b);
+}"""
+    assert [b for _, b in _blocks(tmp_path, host)] == [(256, 1, 1), (None, 1, 1), (None, 1, 1), (None, 1, 1)]
