@@ -246,10 +246,10 @@ def measure_fixture(fixture: Path, tools: dict[str, Any], arch: str, env: dict[s
                     workdir: str, exe: Optional[str] = None, timeout: int = RUN_TIMEOUT) -> dict[str, Any]:
     """Build ``fixture`` (unless ``exe`` is given) and profile it once; return the record for ``<case>.json``."""
     exe = exe or build_fixture(fixture, tools, arch, workdir)
-    metrics = tools.get("metrics") or list(METRICS)
+    wanted = tools.get("metrics") or list(METRICS)
     argv = [tools["ncu"], "--clock-control", "none", "--csv", "--page", "raw"]
     argv += ["--print-units", "base"] if tools.get("ncu_base_units") else []
-    for metrics in [metrics, list(METRICS)] if len(metrics) > len(METRICS) else [metrics]:
+    for metrics in [wanted, list(METRICS)] if len(wanted) > len(METRICS) else [wanted]:
         r = _run(argv + ["--metrics", ",".join(metrics), exe], timeout, cwd=workdir)
         launches = parse_ncu_csv(r.stdout)
         if r.returncode == 0 and launches:   # else an optional counter may have been refused: try without
