@@ -1,36 +1,28 @@
 """Host-pointer provenance and async copies over the IR (DESIGN.md §2 "host pointer provenance", §3 "Async
-copies").
+copies").  Nothing here knows a front-end: the input is an :class:`~cudalint.ir.nodes.TranslationUnit`.
 
 Every host function of the file is walked, statements in source order, and each pointer-valued variable or
-struct member gets a :class:`Provenance`: where the memory it points to came from.
-
-* pageable: ``malloc/calloc/realloc/aligned_alloc/posix_memalign``, ``new T[n]``/``new T``,
-  ``std::vector<T>::data()``/``&v[0]``, ``std::array<T, N>::data()``, stack (and file-scope) arrays, ``&local``;
-* pinned: ``cudaMallocHost(&p, ...)``, ``cudaHostAlloc(&p, ...)`` (and the ``hip`` twins), and pageable memory
-  passed to ``cudaHostRegister`` (pinned from that call on, until ``cudaHostUnregister``);
-* device: ``cudaMalloc``, ``cudaMallocPitch``, ``cudaMallocAsync``; managed: ``cudaMallocManaged``,
-  ``__managed__`` variables.
+struct member gets a :class:`Provenance`: pageable (``malloc`` and its kin, ``new``, ``std::vector``/``std::array``
+``data()``/``&v[0]``, stack and file-scope arrays, ``&local``), pinned (``cudaMallocHost``, ``cudaHostAlloc``, the
+``hip`` twins, and pageable memory from its ``cudaHostRegister`` to its ``cudaHostUnregister``), device
+(``cudaMalloc``, ``cudaMallocPitch``, ``cudaMallocAsync``) or managed (``cudaMallocManaged``, ``__managed__``).
 
 Locations (keys of :class:`HostEnv`) are tuples rooted at the :class:`~cudalint.ir.nodes.Variable`:
-``(var,)`` for a variable, ``(var, "host")`` for a member ``var.host`` (or ``var->host``), ``..., "[]"`` for
-any element of an array of pointers, ``..., "*"`` for what a pointer-to-pointer points to (out-parameters);
-a member of the object of a member function (``h_`` for ``this->h_`` written ``h_``) is rooted at
-:data:`THIS`.  Values follow assignments, initialisations, pointer arithmetic, casts, ``?:``, struct copies,
-helper functions of the same file that return the pointer or write it through an out-parameter (``float**``,
-``float*&``, ``Buf*``) and helpers that ``cudaHostRegister`` a parameter.  At branches and loops the
-environments are merged (:meth:`HostEnv.merge`): the same provenance on both sides stays, different ones
-become ``unknown``.  A parameter or a global set elsewhere has no provenance: no finding.
-
-Each async copy call (``cudaMemcpyAsync`` and its 2D/3D/ToSymbol/FromSymbol variants, the ``hip`` twins and the
-driver API's ``cuMemcpyHtoDAsync``/``cuMemcpyDtoHAsync``) becomes an :class:`~cudalint.model.AsyncCopy` with the
-provenance of its pointers as seen at that point of the function.
-
-Nothing here knows a front-end: the input is an :class:`~cudalint.ir.nodes.TranslationUnit`.
+``(var,)``, ``(var, "host")`` for ``var.host`` or ``var->host``, ``..., "[]"`` for any element of an array of
+pointers, ``..., "*"`` for what a pointer-to-pointer points to; ``this``'s members (``h_``) are rooted at
+:data:`THIS`.  Values follow assignments, initialisations, pointer arithmetic, casts, ``?:``, struct copies and
+helper functions of the file (:class:`Summary`: returned pointers, out-parameters ``float**``/``float*&``/``Buf*``,
+registered parameters).  Where paths join the environments are merged (:meth:`HostEnv.merge`).  A parameter or a
+global set elsewhere has no provenance: no finding.  Each async copy call (``cudaMemcpyAsync`` and its
+2D/3D/ToSymbol/FromSymbol variants, the ``hip`` twins, ``cuMemcpyHtoDAsync``/``cuMemcpyDtoHAsync``) becomes an
+:class:`~cudalint.model.AsyncCopy` with the provenance of its pointers at that point of the function.
 """
 
 from __future__ import annotations
 
+import contextlib
 import enum
+import functools
 import re
 from dataclasses import dataclass, field, replace
 from typing import Optional
@@ -60,15 +52,11 @@ PAGEABLE, PINNED, DEVICE, MANAGED, UNKNOWN, NULL = (Memory.PAGEABLE, Memory.PINN
 
 @dataclass(frozen=True)
 class Provenance:
-    """Where the memory a pointer points to came from.
-
-    ``kind``: pageable | pinned | device | managed | unknown | null.  ``how``: the allocation, e.g. ``malloc``,
-    ``new[]``, ``std::vector``, ``stack array``, ``cudaMallocHost``.  ``site``: the allocation call, or the
-    declaration of the array/vector/local; it identifies the allocation (for ``cudaHostRegister``).
-    ``name``: the variable the memory was first stored in or declared as.  ``via``: the helper function of
-    the file that made the allocation.  ``registered``: the ``cudaHostRegister`` call that pinned pageable
-    memory.
-    """
+    """Where the memory a pointer points to came from: ``kind`` (a :class:`Memory`), ``how`` (the allocation:
+    ``malloc``, ``new[]``, ``std::vector``, ``stack array``, ``cudaMallocHost``, ...), ``site`` (the allocation
+    call or the declaration; it identifies the allocation for ``cudaHostRegister``), ``name`` (the variable the
+    memory was first stored in or declared as), ``via`` (the helper function of the file that allocated it),
+    ``registered`` (the ``cudaHostRegister`` call that pinned pageable memory)."""
 
     kind: str
     how: str = ""
@@ -83,32 +71,25 @@ NULL_P = Provenance(NULL)
 
 MALLOCS = {"malloc", "calloc", "realloc", "aligned_alloc", "valloc", "memalign", "pvalloc", "_aligned_malloc"}
 # out-parameter allocators: name -> kind
-OUT_ALLOCS = {
-    "cudaMallocHost": PINNED, "cudaHostAlloc": PINNED, "hipHostMalloc": PINNED, "hipMallocHost": PINNED,
-    "hipHostAlloc": PINNED, "cuMemAllocHost": PINNED, "cuMemHostAlloc": PINNED,
-    "cudaMalloc": DEVICE, "cudaMallocPitch": DEVICE, "cudaMallocAsync": DEVICE, "cudaMallocFromPoolAsync": DEVICE,
-    "hipMalloc": DEVICE, "hipMallocPitch": DEVICE, "hipMallocAsync": DEVICE, "hipExtMallocWithFlags": DEVICE,
-    "cudaMallocManaged": MANAGED, "hipMallocManaged": MANAGED,
-    "posix_memalign": PAGEABLE,
-}
+OUT_ALLOCS = {name: kind for kind, names in (
+    (PINNED, "cudaMallocHost cudaHostAlloc hipHostMalloc hipMallocHost hipHostAlloc cuMemAllocHost cuMemHostAlloc"),
+    (DEVICE, "cudaMalloc cudaMallocPitch cudaMallocAsync cudaMallocFromPoolAsync hipMalloc hipMallocPitch "
+             "hipMallocAsync hipExtMallocWithFlags"),
+    (MANAGED, "cudaMallocManaged hipMallocManaged"), (PAGEABLE, "posix_memalign")) for name in names.split()}
 REGISTER = {"cudaHostRegister", "hipHostRegister", "cuMemHostRegister"}
 UNREGISTER = {"cudaHostUnregister", "hipHostUnregister", "cuMemHostUnregister"}
 
 #: async copy APIs: name -> (dst arg index, src arg index, kind arg index, stream arg index, default kind).
-#: An index of None: that side is a device symbol / fixed.  Kind values follow cudaMemcpyKind (hip's are equal).
-COPY_APIS: dict[str, tuple[Optional[int], Optional[int], Optional[int], Optional[int], Optional[int]]] = {
-    "cudaMemcpyAsync": (0, 1, 3, 4, None),
-    "cudaMemcpy2DAsync": (0, 2, 6, 7, None),
-    "cudaMemcpyToSymbolAsync": (None, 1, 4, 5, 1),
-    "cudaMemcpyFromSymbolAsync": (0, None, 4, 5, 2),
-    "hipMemcpyAsync": (0, 1, 3, 4, None),
-    "hipMemcpy2DAsync": (0, 2, 6, 7, None),
-    "hipMemcpyToSymbolAsync": (None, 1, 4, 5, 1),
-    "hipMemcpyFromSymbolAsync": (0, None, 4, 5, 2),
-    "cuMemcpyHtoDAsync": (None, 1, None, 3, 1),
-    "cuMemcpyDtoHAsync": (0, None, None, 3, 2),
+#: An index of None: that side is a device symbol / fixed.  Kind values follow cudaMemcpyKind (hip's are equal);
+#: each ``cudaMemcpy*`` has a ``hipMemcpy*`` twin.
+_CUDA_COPIES = {
+    "cudaMemcpyAsync": (0, 1, 3, 4, None), "cudaMemcpy2DAsync": (0, 2, 6, 7, None),
+    "cudaMemcpyToSymbolAsync": (None, 1, 4, 5, 1), "cudaMemcpyFromSymbolAsync": (0, None, 4, 5, 2),
     "cudaMemcpy3DAsync": (None, None, None, 1, None),  # pointers and kind live in the cudaMemcpy3DParms struct
-    "hipMemcpy3DAsync": (None, None, None, 1, None),
+}
+COPY_APIS: dict[str, tuple[Optional[int], Optional[int], Optional[int], Optional[int], Optional[int]]] = {
+    **_CUDA_COPIES, **{"hip" + name[4:]: v for name, v in _CUDA_COPIES.items()},
+    "cuMemcpyHtoDAsync": (None, 1, None, 3, 1), "cuMemcpyDtoHAsync": (0, None, None, 3, 2),
 }
 KIND_NAMES = {0: "HostToHost", 1: "HostToDevice", 2: "DeviceToHost", 3: "DeviceToDevice", 4: "Default"}
 
@@ -123,33 +104,23 @@ def host_side(kind: Optional[int], has_dst: bool, has_src: bool) -> tuple[str, .
     HostToDevice: the source; DeviceToHost: the destination; HostToHost: both; DeviceToDevice: none;
     Default or a kind not known statically: both pointers are checked (a pageable pointer can only be the host
     side of a copy)."""
-    if kind == 1:
-        roles = ("src",)
-    elif kind == 2:
-        roles = ("dst",)
-    elif kind == 3:
-        roles = ()
-    else:
-        roles = ("dst", "src")
-    return tuple(r for r in roles if (r == "dst" and has_dst) or (r == "src" and has_src))
+    roles = {1: ("src",), 2: ("dst",), 3: ()}.get(kind, ("dst", "src"))
+    return tuple(r for r in roles if {"dst": has_dst, "src": has_src}[r])
 
 
-def _merge1(a: Provenance, b: Provenance) -> Provenance:
-    """One value of two (``c ? a : b``, the returns of a helper)."""
-    if a == b:
+def _merge1(a: Provenance, b: Provenance, registered: bool = False) -> Provenance:
+    """One value of two (``c ? a : b``, the returns of a helper; two paths when ``registered`` must agree too):
+    the same allocation stays, null gives way to the other, anything else is unknown."""
+    if a == b or (b.kind == NULL and a.kind != NULL):
         return a
     if a.kind == NULL:
         return b
-    if b.kind == NULL:
-        return a
-    if (a.kind, a.site) == (b.kind, b.site):
-        return a
-    return UNKNOWN_P
+    same = (a.kind, a.site) == (b.kind, b.site) and (not registered or a.registered == b.registered)
+    return a if same else UNKNOWN_P
 
 
 def _kind_name(api: str, kind: int) -> str:
-    prefix = "hipMemcpy" if api.startswith("hip") else "cudaMemcpy"
-    return prefix + KIND_NAMES.get(kind, str(kind))
+    return ("hipMemcpy" if api.startswith("hip") else "cudaMemcpy") + KIND_NAMES.get(kind, str(kind))
 
 
 class HostEnv:
@@ -168,21 +139,10 @@ class HostEnv:
         out = {}
         for key in [*a.vars, *(k for k in b.vars if k not in a.vars)]:
             x, y = a.vars.get(key), b.vars.get(key)
-            registration = key[0] == _REG
-            if x == y:
-                out[key] = x
-            elif x is None or y is None:
-                # a location set on one side only: for a pointer that side's value (the other side had none:
-                # uninitialised or never written here); for a registration, registered on one path only
-                out[key] = UNKNOWN_P if registration else (x or y)
-            elif x.kind == NULL:
-                out[key] = y
-            elif y.kind == NULL:
-                out[key] = x
-            elif (x.kind, x.site, x.registered) == (y.kind, y.site, y.registered):
-                out[key] = x
-            else:
-                out[key] = UNKNOWN_P
+            if x is not None and y is not None:
+                out[key] = _merge1(x, y, registered=True)
+            else:   # set on one side only: a pointer keeps that side's value, a registration is on one path only
+                out[key] = UNKNOWN_P if key[0] == _REG and x != y else (x or y)
         return HostEnv(out)
 
 
@@ -197,15 +157,12 @@ class Summary:
 
 
 class _Fn:
-    """The function being walked: its parameters (for summaries) and its return values."""
+    """The function being walked: its parameters (-> index, for summaries) and its return values."""
 
     def __init__(self, fn: Optional[ir.Function], record: bool):
         self.fn = fn
         self.record = record
-        self.params: dict = {}
-        if fn is not None:
-            for i, p in enumerate(fn.params):
-                self.params[p] = (i, p)
+        self.params: dict = {p: i for i, p in enumerate(fn.params)} if fn is not None else {}
         self.returns: list[Optional[Provenance]] = []
         self.registers: set = set()
         self.unregisters: set = set()
@@ -236,10 +193,6 @@ def _implicit_this(m: ir.Member) -> bool:
     return isinstance(b, ir.Opaque) and not b.children and b.what == "value" and b.span == m.span
 
 
-def _is_pointerish(e: ir.Expr) -> bool:
-    return e.type.kind in (TypeKind.POINTER, TypeKind.ARRAY)
-
-
 _VECTOR = re.compile(r"(const\s+)?std::(__\d+::)?vector<")
 _ALLOCATOR = re.compile(r"std::(__\d+::)?allocator<")
 _ARRAY = re.compile(r"(const\s+)?std::(__\d+::)?array<")
@@ -249,7 +202,6 @@ class HostAnalysis:
     """Walk the host functions of one translation unit and collect its async copies."""
 
     def __init__(self, tu: ir.TranslationUnit):
-        self.tu = tu
         self.copies: list[AsyncCopy] = []
         self.summaries: dict = {}
         self.in_progress: set = set()
@@ -261,10 +213,8 @@ class HostAnalysis:
         self.functions = [f for f in tu.functions
                           if f.in_main_file and f.kind.host and f.body is not None
                           and not (f.name == "operator()" and any(_within(f.span, s) for s in lambdas))]
-        self._globals: dict = {}
-        for v in tu.globals:
-            if v.in_main_file and v.type.kind == TypeKind.POINTER and v.init is not None:
-                self._globals[(v,)] = v.init
+        self._globals = {(v,): v.init for v in tu.globals
+                         if v.in_main_file and v.type.kind == TypeKind.POINTER and v.init is not None}
 
     # -- driver
     def run(self) -> list[AsyncCopy]:
@@ -286,42 +236,31 @@ class HostAnalysis:
     def walk_function(self, fn: ir.Function, record: bool, env: Optional[HostEnv] = None) -> tuple[_Fn, HostEnv]:
         ctx = _Fn(fn, record)
         env = env if env is not None else self.base.copy()
-        if fn.body is not None:
-            try:
-                self.stmt(fn.body, env, ctx)
-            except RecursionError:  # pragma: no cover - absurdly nested code
-                pass
+        with contextlib.suppress(RecursionError):  # absurdly nested code
+            self.stmt(fn.body, env, ctx)
         return ctx, env
 
     def summary(self, fn: Optional[ir.Function]) -> Optional[Summary]:
         """Summary of a host function defined in this file (templates included), None otherwise."""
         if fn is None or fn.body is None or not fn.in_main_file or not fn.kind.host:
             return None
-        if fn in self.summaries:
-            return self.summaries[fn]
-        if fn in self.in_progress:
-            return None
+        if fn in self.summaries or fn in self.in_progress:   # a recursive call has no summary
+            return self.summaries.get(fn)
         self.in_progress.add(fn)
         try:
             ctx, env = self.walk_function(fn, record=False, env=HostEnv())
         finally:
             self.in_progress.discard(fn)
         s = Summary()
-        rets = ctx.returns
-        if rets and all(r is not None for r in rets):
-            merged = rets[0]
-            for r in rets[1:]:
-                merged = _merge1(merged, r)
+        s = Summary(registers=set(ctx.registers), unregisters=set(ctx.unregisters))
+        if ctx.returns and all(r is not None for r in ctx.returns):
+            merged = functools.reduce(_merge1, ctx.returns)
             if merged.kind not in (UNKNOWN, NULL):
                 s.returns = replace(merged, via=merged.via or fn.name)
         for loc, p in env.vars.items():
-            if loc[0] in ctx.params and (len(loc) > 1 or ctx.params[loc[0]][1].type.kind == TypeKind.REFERENCE):
-                idx = ctx.params[loc[0]][0]
-                if p.kind not in (UNKNOWN, NULL):
-                    p = replace(p, via=p.via or fn.name)
-                s.outs[(idx, loc[1:])] = p
-        s.registers = set(ctx.registers)
-        s.unregisters = set(ctx.unregisters)
+            if loc[0] in ctx.params and (len(loc) > 1 or loc[0].type.kind == TypeKind.REFERENCE):
+                known = p.kind not in (UNKNOWN, NULL)
+                s.outs[(ctx.params[loc[0]], loc[1:])] = replace(p, via=p.via or fn.name) if known else p
         self.summaries[fn] = s
         return s
 
@@ -343,8 +282,7 @@ class HostAnalysis:
             then = env.copy()
             self.stmt(s.then, then, ctx)
             other = env.copy()
-            if s.else_ is not None:
-                self.stmt(s.else_, other, ctx)
+            self.stmt(s.else_, other, ctx)
             env.vars = HostEnv.merge(then, other).vars
         elif isinstance(s, ir.Loop):
             if s.kind == ir.LoopKind.DO:  # runs at least once: no merge
@@ -449,8 +387,7 @@ class HostAnalysis:
 
     # -- calls
     def call(self, c: ir.Call, env: HostEnv, ctx: _Fn) -> None:
-        name = c.name
-        args = c.args
+        name, args = c.name, c.args
         if name in OUT_ALLOCS and args and _is_api(c):
             loc = self.pointee(args[0])
             if loc is not None:
@@ -458,11 +395,8 @@ class HostAnalysis:
                                            name=args[0].text.lstrip("&").strip() or "")
                 self.written.add(loc[:1])
             return
-        if name in REGISTER and args:
-            self.register(args[0], c, env, ctx, True)
-            return
-        if name in UNREGISTER and args:
-            self.register(args[0], c, env, ctx, False)
+        if (name in REGISTER or name in UNREGISTER) and args:
+            self.register(args[0], c, env, ctx, name in REGISTER)
             return
         if name in COPY_APIS and _is_api(c):
             if ctx.record:
@@ -504,18 +438,16 @@ class HostAnalysis:
             return
         loc = self.lvalue(arg)
         if loc is not None and len(loc) == 1 and loc[0] in ctx.params:
-            (ctx.registers if on else ctx.unregisters).add(ctx.params[loc[0]][0])
-            return
-        if loc is not None:
+            (ctx.registers if on else ctx.unregisters).add(ctx.params[loc[0]])
+        elif loc is not None:
             env.vars[loc] = Provenance(PINNED, how=c.name, site=c.span) if on else UNKNOWN_P
 
     def copy_call(self, c: ir.Call, name: str, env: HostEnv, ctx: _Fn) -> None:
         args = c.args
         dst_i, src_i, kind_i, stream_i, default_kind = COPY_APIS[name]
-        provs: dict[str, Optional[Provenance]] = {}
+        provs: dict[str, Optional[Provenance]] = {}   # role -> provenance, and the pointer's source text
         texts: dict[str, str] = {}
-        kind: Optional[int] = default_kind
-        kind_text: Optional[str] = None
+        kind, kind_text = default_kind, None
         if name.endswith("3DAsync"):
             parms = self.pointee(args[0]) if args else None
             if parms is not None:
@@ -536,21 +468,17 @@ class HostAnalysis:
                 kind = fold(args[kind_i])
                 kind_text = args[kind_i].text or None
             elif default_kind is not None:
-                kind_text = _kind_name(name, default_kind) + " (default)" if kind_i is not None \
-                    else _kind_name(name, default_kind)
-        stream = None
-        if stream_i is not None and _written(c, stream_i):
-            stream = args[stream_i].text or None
-        roles = host_side(kind, "dst" in provs, "src" in provs)
-        provenance = {r: (p.kind if p is not None else UNKNOWN) for r, p in provs.items()}
+                kind_text = _kind_name(name, default_kind) + (" (default)" if kind_i is not None else "")
+        written = stream_i is not None and _written(c, stream_i)
         self.copies.append(AsyncCopy(
-            api=name, span=c.span, kind=kind_text, host_side=roles, provenance=provenance,
-            pointer_text=texts,
+            api=name, span=c.span, kind=kind_text, host_side=host_side(kind, "dst" in provs, "src" in provs),
+            provenance={r: (p.kind if p is not None else UNKNOWN) for r, p in provs.items()}, pointer_text=texts,
             alloc_site={r: (p.site if p is not None else None) for r, p in provs.items()},
             allocation={r: p.how for r, p in provs.items() if p is not None and p.how},
             alloc_name={r: p.name for r, p in provs.items() if p is not None and p.name},
             helper={r: p.via for r, p in provs.items() if p is not None and p.via},
-            stream=stream, function=ctx.fn.name if ctx.fn is not None else ""))
+            stream=(args[stream_i].text or None) if written else None,
+            function=ctx.fn.name if ctx.fn is not None else ""))
 
     # -- locations
     def lvalue(self, e: ir.Expr) -> Optional[tuple]:
@@ -559,15 +487,14 @@ class HostAnalysis:
         if isinstance(e, ir.Ref):
             return (e.var,)
         if isinstance(e, ir.Member):
-            base = (THIS,) if _implicit_this(e) else self.lvalue(e.base)
-            return base + (e.name,) if base is not None else None
-        if isinstance(e, ir.Index):
-            base = self.lvalue(e.base)
-            return base + ("[]",) if base is not None else None
-        if isinstance(e, ir.Unary) and e.op == "*":
-            base = self.lvalue(e.operand)
-            return base + ("*",) if base is not None else None
-        return None
+            base, step = ((THIS,) if _implicit_this(e) else self.lvalue(e.base)), e.name
+        elif isinstance(e, ir.Index):
+            base, step = self.lvalue(e.base), "[]"
+        elif isinstance(e, ir.Unary) and e.op == "*":
+            base, step = self.lvalue(e.operand), "*"
+        else:
+            return None
+        return base + (step,) if base is not None else None
 
     def pointee(self, e: ir.Expr) -> Optional[tuple]:
         """The location a pointer-to-pointer expression points to: ``&p`` -> p, ``out`` -> *out."""
@@ -588,14 +515,11 @@ class HostAnalysis:
             return p
         r = env.vars.get((_REG, p.site))
         if r is None:
-            return UNKNOWN_P if p.site in self.registered_anywhere and not self._local_site(p) else p
+            elsewhere = p.site in self.registered_anywhere   # a global registered elsewhere: pinned here or not
+            return UNKNOWN_P if elsewhere and p.how in ("global array", "global variable") else p
         if r.kind == PINNED:
             return replace(p, kind=PINNED, registered=r.site)
         return UNKNOWN_P
-
-    @staticmethod
-    def _local_site(p: Provenance) -> bool:
-        return p.how not in ("global array", "global variable")
 
     def _prov(self, e: ir.Expr, env: HostEnv) -> Optional[Provenance]:
         e = _strip_casts(e)
@@ -621,27 +545,19 @@ class HostAnalysis:
                 return self._prov(inner.operand, env)
             return self._object_storage(inner)
         if isinstance(e, ir.Binary):
-            if e.op in ("+", "-"):
-                for i, ch in enumerate((e.lhs, e.rhs)):
-                    if e.op == "-" and i == 1:
-                        break
-                    if _is_pointerish(ch):
-                        return self._prov(ch, env)
-                return None
             if e.op == ",":
                 return self._prov(e.rhs, env)
-            return None
+            # p + i, i + p, p - i: the pointer operand's memory
+            ptr = [c for c in {"+": (e.lhs, e.rhs), "-": (e.lhs,)}.get(e.op, ())
+                   if c.type.kind in (TypeKind.POINTER, TypeKind.ARRAY)]
+            return self._prov(ptr[0], env) if ptr else None
         if isinstance(e, ir.Assign):
             return self._prov(e.value, env) if e.op == "=" else None
         if isinstance(e, ir.Cond):
             a, b = self._prov(e.then, env), self._prov(e.else_, env)
-            if a is None or b is None:
-                return None
-            return _merge1(a, b)
-        if isinstance(e, ir.New):
-            if e.placement:
-                return None  # placement new: the memory is the placement argument's
-            return Provenance(PAGEABLE, how="new[]" if e.array else "new", site=e.span)
+            return _merge1(a, b) if a is not None and b is not None else None
+        if isinstance(e, ir.New):   # placement new: the memory is the placement argument's
+            return None if e.placement else Provenance(PAGEABLE, how="new[]" if e.array else "new", site=e.span)
         if isinstance(e, ir.Call):
             name = e.name
             if name in MALLOCS and _is_api(e):
@@ -651,26 +567,19 @@ class HostAnalysis:
             if name == "make_cudaPitchedPtr" and e.args:
                 return self._prov(e.args[0], env)
             s = self.summary(e.func)
-            if s is not None:
-                return s.returns
-            return None
+            return s.returns if s is not None else None
         return None
 
     def _container(self, obj: ir.Expr) -> Optional[Provenance]:
         """``v.data()`` / ``&v[0]`` of a local ``std::vector`` (std::allocator) or ``std::array``."""
-        if not isinstance(obj, ir.Ref):
-            return None
-        v = obj.var
-        if v.storage not in (ir.Storage.LOCAL, ir.Storage.STATIC) or v.type.kind == TypeKind.REFERENCE:
+        v = obj.var if isinstance(obj, ir.Ref) else None
+        if v is None or v.storage not in (ir.Storage.LOCAL, ir.Storage.STATIC) or v.type.kind == TypeKind.REFERENCE:
             return None
         sp = v.type.name
-        if _VECTOR.match(sp):
-            if "allocator" in sp and not _ALLOCATOR.search(sp):
-                return None
-            return Provenance(PAGEABLE, how="std::vector", site=v.span, name=v.name)
-        if _ARRAY.match(sp):
-            return Provenance(PAGEABLE, how="std::array", site=v.span, name=v.name)
-        return None
+        how = "std::vector" if _VECTOR.match(sp) else "std::array" if _ARRAY.match(sp) else None
+        if how is None or how == "std::vector" and "allocator" in sp and not _ALLOCATOR.search(sp):
+            return None
+        return Provenance(PAGEABLE, how=how, site=v.span, name=v.name)
 
     def _storage(self, v: ir.Variable) -> Optional[Provenance]:
         """The memory of a variable itself (an array used as a pointer, or ``&x``)."""
@@ -680,14 +589,9 @@ class HostAnalysis:
             return Provenance(DEVICE, how="device variable", site=v.span, name=v.name)
         if not v.in_main_file or v.storage == ir.Storage.PARAM:
             return None
-        is_array = v.type.kind == TypeKind.ARRAY
-        if v.storage == ir.Storage.STATIC:
-            how = "static array" if is_array else "static variable"
-        elif v.storage == ir.Storage.LOCAL:
-            how = "stack array" if is_array else "local variable"
-        else:
-            how = "global array" if is_array else "global variable"
-        return Provenance(PAGEABLE, how=how, site=v.span, name=v.name)
+        how = {ir.Storage.STATIC: ("static array", "static variable"),
+               ir.Storage.LOCAL: ("stack array", "local variable")}.get(v.storage, ("global array", "global variable"))
+        return Provenance(PAGEABLE, how=how[v.type.kind != TypeKind.ARRAY], site=v.span, name=v.name)
 
     def _object_storage(self, e: ir.Expr) -> Optional[Provenance]:
         """``&x``, ``&s.field``, ``s.arr``: the storage of the root object when it is a variable."""
@@ -695,9 +599,7 @@ class HostAnalysis:
             if e.arrow or _implicit_this(e):
                 return None  # p->field, this->field: the memory the pointer points to
             e = e.base
-        if isinstance(e, ir.Ref) and e.var.storage != ir.Storage.PARAM:
-            if e.var.type.kind == TypeKind.REFERENCE:
-                return None
+        if isinstance(e, ir.Ref) and e.var.storage != ir.Storage.PARAM and e.var.type.kind != TypeKind.REFERENCE:
             return self._storage(e.var)
         return None
 
