@@ -110,13 +110,10 @@ def norm_type(text: str) -> str:
     base, tail = _split_stars(re.sub(r"\s*\*\s*", "*", t).replace(" &", "&"))
     words = base.split()
     if words and all(w in _INT_WORDS for w in words):
-        unsigned = "unsigned" in words
-        if "char" in words:
-            base = "unsigned char" if unsigned else "signed char" if "signed" in words else "char"
-        else:
-            longs = words.count("long")
-            core = "short" if "short" in words else ("long long" if longs >= 2 else "long" if longs else "int")
-            base = ("unsigned " + core) if unsigned else core
+        longs = {0: "int", 1: "long"}.get(words.count("long"), "long long")
+        core = "char" if "char" in words else "short" if "short" in words else longs
+        sign = "unsigned " if "unsigned" in words else "signed " if core == "char" and "signed" in words else ""
+        base = sign + core
     return base + tail
 
 
@@ -367,8 +364,7 @@ class Lowering:
         defines = [nxt if a == "-D" else a[2:] for a, nxt in zip(args, args[1:] + [""]) if a.startswith("-D")]
         for name, _, val in (d.partition("=") for d in defines if d):
             self.macros[name.strip()], self.macro_pos[name.strip()] = val or "1", -1
-        self.enums: dict[str, int] = {}
-        self.enum_types: dict[str, Type] = {}
+        self.enums, self.enum_types = {}, {}  # enumerator -> its value, its enum type
         self.consts: dict[str, int] = {}  # file-scope const integers (tests, tools)
         self.records: dict[int, Type] = {}  # record and enum specifiers already read, by position
         self.scopes: list[dict] = [{}]
@@ -379,8 +375,7 @@ class Lowering:
         self.lambdas: dict[ir.Lambda, ir.Function] = {}  # each lambda's call operator
         self.host, self.returns = False, irt.UNKNOWN  # of the function being lowered
         self.override: Optional[Span] = None  # the span of every node (in a macro's expansion)
-        self.expanding: set[str] = set()
-        self.snippets: dict[bytes, Optional[tuple]] = {}  # parsed macro expansions (tree, expression)
+        self.expanding, self.snippets = set(), {}  # macros being expanded; parsed expansions (tree, expression)
         self.unit = ir.TranslationUnit(path=path, frontend="tree-sitter")
 
     # -- node helpers
@@ -393,11 +388,9 @@ class Lowering:
         e = end if end is not None else n
         return Span(self.path, n.start_point[0] + 1, n.start_point[1] + 1, e.end_point[0] + 1, e.end_point[1] + 1)
 
-    def tokens_text(self, n: N) -> str:
-        return join_tokens(self.text_of(t) for t in _leaves(n))
-
-    def spaced_text(self, n: N) -> str:
-        return " ".join(self.text_of(t) for t in _leaves(n))
+    def tokens_text(self, n: N, spaced: bool = False) -> str:
+        texts = (self.text_of(t) for t in _leaves(n))
+        return " ".join(texts) if spaced else join_tokens(texts)
 
     def quals(self, n: N) -> set[str]:
         return {self.text_of(ch).strip() for ch in n.children
@@ -498,9 +491,8 @@ class Lowering:
                 ty = c.child_by_field_name("type")
                 if ty is not None and ty.type in _RECORD_NODES:
                     self.record(ty, tparams)  # a class template's layout
-                for v, init in self.declaration(c, ir.Storage.FILE):
-                    if v.space != ir.Space.LOCAL or v.type.kind == TypeKind.POINTER:
-                        self.unit.globals.append(v)
+                self.unit.globals += [v for v, _ in self.declaration(c, ir.Storage.FILE)
+                                      if v.space != ir.Space.LOCAL or v.type.kind == TypeKind.POINTER]
             else:
                 self.type_decl(c, tparams)
 
@@ -548,8 +540,7 @@ class Lowering:
             name = self.text_of(nm.child_by_field_name("name"))
         if body is None:
             return self.types.get(name) if name else irt.UNKNOWN
-        members: list[tuple[str, Type]] = []
-        methods: list[tuple[N, list]] = []
+        members, methods = [], []  # (name, type); (definition, its own template parameters)
         for f in body.named_children:
             if f.type == "field_declaration" and "static" not in self.quals(f):
                 base = self.base_type(f)
@@ -655,9 +646,7 @@ class Lowering:
         return replace(out, const=True) if const and not out.const else out
 
     def type_descriptor(self, td: Optional[N]) -> Type:
-        if td is None:
-            return irt.UNKNOWN
-        return self.declarator(td.child_by_field_name("declarator"), self.base_type(td))[1]
+        return self.declarator(td.child_by_field_name("declarator"), self.base_type(td))[1] if td else irt.UNKNOWN
 
     def declarator(self, d: Optional[N], base: Type):
         """(name, type, name node, initialiser node, array extent nodes) of a declarator over ``base``."""
@@ -793,8 +782,7 @@ class Lowering:
     def _branch(self, c: N, every: bool = False) -> list[N]:
         # the nodes of an `#if`/`#ifdef`/`#elif`/`#else` the preprocessor keeps: the taken branch, when the
         # macros defined before it decide; else the first branch (`every`: all of them)
-        cond, name = c.child_by_field_name("condition"), c.child_by_field_name("name")
-        alt = c.child_by_field_name("alternative")
+        cond, name, alt = (c.child_by_field_name(f) for f in ("condition", "name", "alternative"))
         body = [x for x in c.named_children if x not in (cond, name, alt)]
         taken: Optional[int] = None
         if name is not None and self.macro_pos.get(self.text_of(name), c.start_byte) < c.start_byte:
@@ -836,7 +824,7 @@ class Lowering:
             if not kids:
                 return None
             if kids[0].type == "gnu_asm_expression":
-                return ir.Asm(self.span(kids[0]), self.spaced_text(kids[0]))
+                return ir.Asm(self.span(kids[0]), self.tokens_text(kids[0], spaced=True))
             return self._misparsed_decl(c, kids[0]) or ir.ExprStmt(self.span(kids[0]), self.expr(kids[0]))
         if k in ("if_statement", "for_statement", "while_statement", "do_statement", "for_range_loop",
                  "switch_statement"):
@@ -861,8 +849,7 @@ class Lowering:
         return ir.ExprStmt(sp, self.expr(c)) if c.is_named else None
 
     def _misparsed_decl(self, stmt: N, e: N) -> Optional[ir.Decl]:
-        """``cg::thread_block_tile<32> tile = ...;`` that the grammar read as ``(a < 32) > (tile = ...)``: the
-        declaration it is, when ``a`` names a class template."""
+        """``cg::thread_block_tile<32> tile = ...;``, read by the grammar as ``(a < 32) > (tile = ...)``."""
         lt, rhs = e.child_by_field_name("left"), e.child_by_field_name("right")
         if e.type != "binary_expression" or _op(e) != ">" or lt is None or lt.type != "binary_expression" \
                 or _op(lt) != "<" or rhs is None:
@@ -1034,10 +1021,9 @@ class Lowering:
             return ir.IntLit(sp, self.enums[name], type=self.enum_types[name])
         if name in _CUDA_ENUMS:
             return ir.IntLit(sp, _CUDA_ENUMS[name][0], type=self.types.get(_CUDA_ENUMS[name][1]))
-        if name in self.macros and c.type in ("identifier", "type_identifier"):
-            e = self.expand(name, c, [])
-            if e is not None:
-                return e
+        if name in self.macros and c.type in ("identifier", "type_identifier") and \
+                (e := self.expand(name, c, [])) is not None:
+            return e
         if name not in self.unknown:
             self.unknown[name] = ir.Variable(name, irt.UNKNOWN, sp, storage=ir.Storage.FILE, in_main_file=False)
         return ir.Ref(sp, self.unknown[name], type=self.unknown[name].type)
@@ -1052,9 +1038,8 @@ class Lowering:
         base = self.expr(arg)
         bt = _pointee(_decay(base.type)) if arrow else _decay(base.type)
         f = bt.field(name) if bt.kind == TypeKind.RECORD else None
-        if f is None:
-            return ir.Member(sp, base, name, arrow, type=irt.UNKNOWN)
-        return ir.Member(sp, base, name, arrow, ir.FieldRef(f.offset, f.type), type=f.type)
+        return ir.Member(sp, base, name, arrow, ir.FieldRef(f.offset, f.type) if f else None,
+                         type=f.type if f else irt.UNKNOWN)
 
     def member_name(self, f: Optional[N]) -> str:
         return self.text_of(f.child_by_field_name("name") if f is not None and f.type == "template_method" else f)
@@ -1127,15 +1112,13 @@ class Lowering:
         ctype = self._type_callee(fn)
         if ctype is not None:  # `int(x)`, `dim3(16, 16)`, `std::vector<float>(n)`
             vals = self.args(arg_nodes)
-            if len(vals) == 1 and ctype.kind != TypeKind.RECORD:
-                return ir.Cast(sp, vals[0], type=ctype)
-            return self.construct(sp, vals, ctype)
+            return ir.Cast(sp, vals[0], type=ctype) if len(vals) == 1 and ctype.kind != TypeKind.RECORD \
+                else self.construct(sp, vals, ctype)
         name = self.callee_name(fn)
         target = self.lookup(name) if fn_type == "identifier" else None
-        if fn_type == "identifier" and name in self.fn_macros and target is None:
-            e = self.expand(name, c, arg_nodes)
-            if e is not None:
-                return e
+        if fn_type == "identifier" and name in self.fn_macros and target is None and \
+                (e := self.expand(name, c, arg_nodes)) is not None:
+            return e
         if isinstance(target, ir.Variable) and target.init in self.lambdas:  # `square(x)`: operator()
             op = self.lambdas[target.init]
             if op not in self.funcs.setdefault("operator()", []):
@@ -1195,10 +1178,9 @@ class Lowering:
         parts = []
         for a in _named_kids(cfg)[:4]:
             parts.append(self.expr(a))
-            parts[-1].text = self.spaced_text(a)
-        targs = []
-        if fn is not None and fn.type == "template_function":
-            targs = [self.template_arg(a) for a in _named_kids(fn.child_by_field_name("arguments"))]
+            parts[-1].text = self.tokens_text(a, spaced=True)
+        targs = [self.template_arg(a) for a in _named_kids(fn.child_by_field_name("arguments"))] \
+            if fn is not None and fn.type == "template_function" else []
         name = self.callee_name(fn)
         args = self.args(arg_nodes)
         func = self.resolve(name, len(arg_nodes))
@@ -1206,18 +1188,15 @@ class Lowering:
                          func if func is not None and func.kind == ir.FunctionKind.KERNEL else None, tuple(targs))
 
     def template_arg(self, a: N):
-        """An explicit template argument of a launch: an int, a Type, the spelling of a dependent type, or
-        an expression that could not be folded."""
+        """A launch's explicit template argument: an int, a Type, a dependent type's spelling, or an Expr."""
         text = self.text_of(a).strip()
         if a.type == "type_descriptor" and not (re.fullmatch(r"[A-Za-z_]\w*", text) and (
                 self.lookup(text) is not None or text in self.macros or text in self.enums
                 or any(text in s for s in self.nontype))):
             t = self.type_descriptor(a)
             return t.name if t.kind == TypeKind.PARAM else t
-        if a.type == "type_descriptor":  # `k<BLOCK>`: a value read as a type
-            e = self.name(a.child_by_field_name("type") or a, self.span(a))
-        else:
-            e = self.expr(a)
+        # `k<BLOCK>`: a value read as a type
+        e = self.name(a.child_by_field_name("type") or a, self.span(a)) if a.type == "type_descriptor" else self.expr(a)
         v = fold(e)
         return v if v is not None else e
 
