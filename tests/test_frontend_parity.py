@@ -88,8 +88,8 @@ def test_vector_types_match_the_shims() -> None:
     for name, size, align in [("float2", 8, 8), ("float3", 12, 4), ("float4", 16, 16), ("double2", 16, 16),
                               ("int4", 16, 16), ("char4", 4, 4), ("short2", 4, 4), ("long2", 16, 16),
                               ("double4", 32, 16), ("uchar3", 3, 1), ("dim3", 12, 4)]:
-        assert (t.size(name), t.align(name)) == (size, align), name
-    assert [f.offset for f in t.record("float4").fields] == [0, 4, 8, 12]
+        assert (t.get(name).size, t.get(name).align) == (size, align), name
+    assert [f.offset for f in t.get("float4").fields] == [0, 4, 8, 12]
 
 
 def _fe(src: str) -> TreeSitterFrontend:
@@ -113,14 +113,14 @@ struct D { A a; char tail; };                            // 0, 24 -> size 32
 using E = float3;
 """)
     t = fe.types
-    a = t.record("A")
+    a = t.get("A")
     assert [(f.name, f.offset) for f in a.fields] == [("c", 0), ("d", 8), ("i", 16)] and (a.size, a.align) == (24, 8)
-    b = t.record("B")
+    b = t.get("B")
     assert [(f.name, f.offset, f.type.size) for f in b.fields] == [("x", 0, 4), ("v", 8, 8), ("s", 16, 6)]
     assert b.size == 24
-    assert (t.size("C"), t.align("C")) == (16, 16)
-    assert (t.size("D"), [f.offset for f in t.record("D").fields]) == (32, [0, 24])
-    assert t.size("E") == 12 and t.size("u64") == 8 and t.size("const A*") == 8
+    assert (t.get("C").size, t.get("C").align) == (16, 16)
+    assert (t.get("D").size, [f.offset for f in t.get("D").fields]) == (32, [0, 24])
+    assert t.get("E").size == 12 and t.get("u64").size == 8 and t.get("const A*").size == 8
 
 
 def test_type_spelling_and_conversions() -> None:

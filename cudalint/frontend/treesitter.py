@@ -1,35 +1,22 @@
 """The tree-sitter front-end: the tree-sitter-cuda parse tree -> :mod:`cudalint.ir`, without clang.
 
 Used by ``--frontend tree-sitter``, and by ``--frontend auto`` for a file clang cannot take.  It produces the
-same IR as :mod:`cudalint.frontend.libclang` for what a parser without a preprocessor or a type checker can
-see; the analyses (:mod:`cudalint.analysis`) are the same for both.
+IR of :mod:`cudalint.frontend.libclang` for what a parser without a preprocessor or a type checker can see:
 
-What tree-sitter cannot see, and how each gap is handled:
-
-* **Types.**  There is no type checker.  A small type table (:class:`TypeTable`) knows the builtin scalar
-  types (the standard typedefs such as ``size_t`` resolved to their canonical types, as clang prints them),
-  CUDA's vector types (sizes and alignments of ``shims/vector_types.h``), ``dim3``, the cooperative-groups
-  types, pointers, references, arrays with constant extents, ``typedef``/``using`` of the file, structs,
-  classes and unions defined in the file (fields laid out with C rules, ``__align__``/``alignas``; base
-  classes are not laid out), enums, and template type parameters (kept symbolic:
+* **Types.**  A small table (:class:`TypeTable`) knows the builtin scalars (``size_t`` & co. resolved as clang
+  prints them), CUDA's vector types (``shims/vector_types.h``), ``dim3``, the cooperative-groups types,
+  pointers, references, constant-extent arrays, the file's typedefs, enums and records (laid out with C rules
+  and ``__align__``/``alignas``; base classes are not) and template type parameters (kept symbolic:
   :attr:`~cudalint.ir.types.TypeKind.PARAM`).  Expression types are computed bottom-up from declarations,
-  literal suffixes and the usual arithmetic conversions; types from headers (other than CUDA's own) are
-  unknown, so an integer division whose operand types are unknown is not typed as one.
-* **The preprocessor.**  There is none.  Object-like ``#define`` macros (also ``-D`` flags), enumerators,
-  ``constexpr``/``const`` integers and ``sizeof`` are folded to integer constants; a macro of the file whose
-  body is an expression (``#define AT(p, i) ((p)[(i) * 16])``) is expanded at its use by substituting the
-  arguments' text, and every node of the expansion carries the span of the use.  Any other macro is an
-  unknown name, or a call whose arguments are still lowered; code produced by macros that expand to
-  declarations or statements (a kernel defined through a macro) is not seen.  An ``#if``/``#ifdef`` whose
-  condition the macros defined before it decide (``__CUDA_ARCH__`` is 900, as for clang's device-side parse)
-  keeps its taken branch; an undecided one keeps every branch at file scope and its first branch inside a
-  function.  Headers are not read at all: typedefs, device functions, structs and constants that live in
-  included files are unknown (calls to them have no ``func``; accesses through a pointer to an unknown type
-  are not modelled).
-* **Names.**  Scopes are real (each declaration is its own :class:`~cudalint.ir.nodes.Variable`; an
-  inner-block local that shadows another is a different variable), but overloads are told apart by argument
-  count only, member calls ``obj.f()`` are never resolved to a definition, implicit conversions (a
-  conversion operator, a converting constructor) are not seen, and templates are never instantiated.
+  literal suffixes and the usual arithmetic conversions; types from other headers are unknown.
+* **The preprocessor.**  Object-like macros (also ``-D``), enumerators, ``const`` integers and ``sizeof`` are
+  folded to constants; a macro of the file whose body is an expression is expanded at its use by substituting
+  the arguments' text (every node of the expansion has the span of the use); any other macro is an unknown
+  name or call.  An ``#if`` that the macros defined before it decide (``__CUDA_ARCH__`` is 900) keeps its taken
+  branch; an undecided one keeps every branch at file scope and its first inside a function.  Headers are not
+  read: what lives in them is unknown (calls to it have no ``func``).
+* **Names.**  Scopes are real (a shadowing local is another Variable), but overloads are told apart by argument
+  count only, ``obj.f()`` is never resolved, implicit conversions are not seen, templates never instantiated.
 """
 
 from __future__ import annotations
@@ -123,21 +110,17 @@ def norm_type(text: str) -> str:
     base, tail = _split_stars(re.sub(r"\s*\*\s*", "*", t).replace(" &", "&"))
     words = base.split()
     if words and all(w in _INT_WORDS for w in words):
-        unsigned = "unsigned" in words
-        if "char" in words:
-            base = "unsigned char" if unsigned else "signed char" if "signed" in words else "char"
-        else:
-            longs = words.count("long")
-            core = "short" if "short" in words else ("long long" if longs >= 2 else "long" if longs else "int")
-            base = ("unsigned " + core) if unsigned else core
+        longs = {0: "int", 1: "long"}.get(words.count("long"), "long long")
+        core = "char" if "char" in words else "short" if "short" in words else longs
+        sign = "unsigned " if "unsigned" in words else "signed " if core == "char" and "signed" in words else ""
+        base = sign + core
     return base + tail
 
 
 _RANK = {"bool": 0, "char": 1, "signed char": 1, "unsigned char": 1, "short": 2, "unsigned short": 2,
          "char16_t": 2, "int": 3, "unsigned int": 3, "wchar_t": 3, "char32_t": 3, "long": 4, "unsigned long": 4,
          "long long": 5, "unsigned long long": 5}
-_UNSIGNED_OF = {3: "unsigned int", 4: "unsigned long", 5: "unsigned long long"}
-_SIGNED_OF = {3: "int", 4: "long", 5: "long long"}
+_INT_OF_RANK = {3: "int", 4: "long", 5: "long long"}
 _FLOAT_RANK = {"float": 1, "double": 2, "long double": 3}
 
 
@@ -149,12 +132,9 @@ def arith_type(a: Optional[str], b: Optional[str]) -> Optional[str]:
         return a if _FLOAT_RANK.get(a, 0) >= _FLOAT_RANK.get(b, 0) else b
     if a not in _RANK or b not in _RANK:
         return None
-    ra, rb = max(_RANK[a], 3), max(_RANK[b], 3)  # integer promotion
-    ua, ub = (_RANK[x] >= 3 and not _INTS.get(x, (0, True))[1] for x in (a, b))
-    if ua == ub:
-        return (_UNSIGNED_OF if ua else _SIGNED_OF)[max(ra, rb)]
-    ru, rs = (ra, rb) if ua else (rb, ra)
-    return _UNSIGNED_OF[ru] if ru >= rs else _SIGNED_OF[rs]
+    # integer promotion, then the higher rank wins, the unsigned type at equal ranks
+    rank, unsigned = max((max(_RANK[x], 3), _RANK[x] >= 3 and not _INTS[x][1]) for x in (a, b))
+    return ("unsigned " if unsigned else "") + _INT_OF_RANK[rank]
 
 
 def _builtin_records() -> dict[str, Type]:
@@ -211,25 +191,14 @@ class TypeTable:
             return Type(TypeKind.RECORD, "std::" + re.sub(r"\s*([<>,])\s*", r"\1", t).replace(",", ", "))
         return Type(TypeKind.UNKNOWN, re.sub(r"\s+", " ", _QUALIFIERS.sub(" ", written)).strip().rstrip("*& ") or t)
 
-    def size(self, text: str) -> Optional[int]:
-        return self.get(text).size
-
-    def align(self, text: str) -> Optional[int]:
-        return self.get(text).align
-
-    def record(self, text: str) -> Optional[Type]:
-        t = self.get(text)
-        return t if t.kind == TypeKind.RECORD else None
-
-
-def _decay(t: Type) -> Type:
-    if t.kind == TypeKind.REFERENCE and t.pointee is not None:  # references dropped, arrays as pointers
-        t = t.pointee
-    return irt.pointer_to(t.pointee) if t.kind == TypeKind.ARRAY and t.pointee is not None else t
-
 
 def _deref(t: Type) -> Type:
     return t.pointee if t.kind == TypeKind.REFERENCE and t.pointee is not None else t
+
+
+def _decay(t: Type) -> Type:
+    t = _deref(t)  # references dropped, arrays as pointers
+    return irt.pointer_to(t.pointee) if t.kind == TypeKind.ARRAY and t.pointee is not None else t
 
 
 def _value_type(t: Type) -> Type:
@@ -237,9 +206,7 @@ def _value_type(t: Type) -> Type:
 
 
 def _pointee(t: Type) -> Type:
-    if t.kind in (TypeKind.POINTER, TypeKind.ARRAY) and t.pointee is not None:
-        return t.pointee
-    return irt.UNKNOWN
+    return t.pointee if t.kind in (TypeKind.POINTER, TypeKind.ARRAY) and t.pointee is not None else irt.UNKNOWN
 
 
 def _copy(e: ir.Expr, t: Type) -> ir.Expr:
@@ -258,24 +225,16 @@ def _arith_name(t: Type) -> Optional[str]:
     return t.name if t.kind in (TypeKind.INT, TypeKind.FLOAT, TypeKind.BOOL) else None
 
 
-def _named(name: Optional[str]) -> Type:
-    return _SCALARS.get(name, irt.UNKNOWN) if name else irt.UNKNOWN
-
-
-def _arith(a: Type, b: Type) -> Type:
-    return _named(arith_type(_arith_name(a), _arith_name(b)))
-
-
-def _promoted(t: Type) -> Type:
-    n = _arith_name(t)
-    return irt.UNKNOWN if n is None else _named(n if n in _FLOAT_RANK else arith_type(n, "int"))
+def _arith(a: Type, b: Type = _INT) -> Type:
+    """The type of an arithmetic operation on ``a`` and ``b``; ``_arith(t)``: ``t`` promoted."""
+    return _SCALARS.get(arith_type(_arith_name(a), _arith_name(b)), irt.UNKNOWN)
 
 
 def binary_type(op: str, a: Type, b: Type) -> Type:
     if op in ("<", ">", "<=", ">=", "==", "!=", "&&", "||"):
         return _BOOL
     if op in (",", "<<", ">>"):
-        return b if op == "," else _promoted(a)
+        return b if op == "," else _arith(a)
     da, db = _decay(a), _decay(b)
     if da.kind == TypeKind.POINTER:
         return _LONG if op == "-" and db.kind == TypeKind.POINTER else da if op in ("+", "-") else irt.UNKNOWN
@@ -286,28 +245,25 @@ def binary_type(op: str, a: Type, b: Type) -> Type:
 
 # --- literals and tokens --------------------------------------------------------------------------
 
-def int_literal(text: str) -> Optional[int]:
-    m = re.fullmatch(r"(0[xX][0-9a-fA-F]+|0[bB][01]+|0[0-7]*|[1-9][0-9]*)([uUlLzZ]*)", text.replace("'", ""))
-    if not m:
-        return None
-    digits = m.group(1).lower()
-    if digits[:2] in ("0x", "0b"):
-        return int(digits[2:], 16 if digits[1] == "x" else 2)
-    return int(digits, 8 if len(digits) > 1 and digits[0] == "0" else 10)
-
-
-def int_literal_type(text: str, value: int) -> Type:
-    """The type of an integer literal ([lex.icon]: the first of its candidate types that holds it)."""
+def number_literal(text: str, sp: Span) -> ir.Expr:
+    """A floating literal, or an integer literal of the first of its candidate types that holds it ([lex.icon])."""
     t = text.replace("'", "").lower()
-    suffix = re.sub(r"^(0x[0-9a-f]+|0b[01]+|[0-9]+)", "", t)
-    decimal = not t.startswith("0") or t == "0" or suffix == t[1:]
+    m = re.fullmatch(r"(0x[0-9a-f]+|0b[01]+|0[0-7]*|[1-9][0-9]*)([ulz]*)", t)
+    if not m:
+        return ir.FloatLit(sp, type=_SCALARS["float" if text.lower().endswith("f") and "x" not in t else "double"])
+    digits, suffix = m.groups()
+    if digits[:2] in ("0x", "0b"):
+        value = int(digits[2:], 16 if digits[1] == "x" else 2)
+    else:
+        value = int(digits, 8 if len(digits) > 1 and digits[0] == "0" else 10)
     names = []
     for core in ["int", "long", "long long"][min(suffix.count("l") + suffix.count("z"), 2):]:
         if "u" not in suffix:
             names.append(core)
-        if "u" in suffix or not decimal:
+        if "u" in suffix or (digits[0] == "0" and digits != "0"):  # a hex, binary or octal literal
             names.append("unsigned " + core)
-    return _SCALARS[next((n for n in names if value < 1 << (_INTS[n][0] * 8 - _INTS[n][1])), names[-1])]
+    name = next((n for n in names if value < 1 << (_INTS[n][0] * 8 - _INTS[n][1])), names[-1])
+    return ir.IntLit(sp, value, type=_SCALARS[name])
 
 
 def char_value(text: str) -> Optional[int]:
@@ -330,6 +286,7 @@ _CASTS = ("static_cast", "reinterpret_cast", "const_cast", "dynamic_cast")
 _SPACES = {"__shared__": ir.Space.SHARED, "__constant__": ir.Space.CONSTANT, "__managed__": ir.Space.MANAGED,
            "__device__": ir.Space.GLOBAL}
 _RECORD_NODES = ("struct_specifier", "class_specifier", "union_specifier")
+_SPECIFIERS = _RECORD_NODES + ("enum_specifier",)
 _PREPROC_IFS = ("preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif", "preproc_elifdef")
 _EXPRS = ("identifier", "qualified_identifier", "number_literal", "true", "false", "char_literal", "null",
           "nullptr", "string_literal", "concatenated_string", "initializer_list", "ERROR")
@@ -394,28 +351,20 @@ class Lowering:
     scope maps a name to its Variable, or to ``("field", Field)`` for a member of a member function's object."""
 
     def __init__(self, path: str, text: str, extra_args: Optional[list[str]] = None):
-        self.path = path
-        data = text.encode("utf-8", "surrogatepass")
-        # `__align__(n)` / `alignas(n)` confuse the grammar: blank them out (offsets kept) and remember them
-        buf = bytearray(data)
+        self.path, data = path, text.encode("utf-8", "surrogatepass")
+        # `__align__(n)` / `alignas(n)` confuse the grammar: blanked out (offsets kept) and remembered
         self.aligns = [(m.start(), int(m.group(1) or m.group(2))) for m in _ALIGN.finditer(data)]
-        for m in _ALIGN.finditer(data):
-            buf[m.start():m.end()] = b" " * (m.end() - m.start())
-        self.src = bytes(buf)
+        self.src = _ALIGN.sub(lambda m: b" " * len(m.group(0)), data)
         self.types = TypeTable()
         # what clang's device-side parse for sm_90 predefines, then -D NAME=VALUE; where each is first defined
         self.macros: dict[str, str] = {"__CUDACC__": "1", "__CUDA_ARCH__": "900"}
-        self.macro_pos: dict[str, int] = {"__CUDACC__": -1, "__CUDA_ARCH__": -1}
+        self.macro_pos: dict[str, int] = dict.fromkeys(self.macros, -1)
         self.fn_macros: dict[str, tuple[list[str], str]] = {}
         args = list(extra_args or [])
-        for i, a in enumerate(args):
-            d = a[2:] if a.startswith("-D") and len(a) > 2 else (
-                args[i + 1] if a == "-D" and i + 1 < len(args) else None)
-            if d:
-                name, _, val = d.partition("=")
-                self.macros[name.strip()], self.macro_pos[name.strip()] = val or "1", -1
-        self.enums: dict[str, int] = {}
-        self.enum_types: dict[str, Type] = {}
+        defines = [nxt if a == "-D" else a[2:] for a, nxt in zip(args, args[1:] + [""]) if a.startswith("-D")]
+        for name, _, val in (d.partition("=") for d in defines if d):
+            self.macros[name.strip()], self.macro_pos[name.strip()] = val or "1", -1
+        self.enums, self.enum_types = {}, {}  # enumerator -> its value, its enum type
         self.consts: dict[str, int] = {}  # file-scope const integers (tests, tools)
         self.records: dict[int, Type] = {}  # record and enum specifiers already read, by position
         self.scopes: list[dict] = [{}]
@@ -426,8 +375,7 @@ class Lowering:
         self.lambdas: dict[ir.Lambda, ir.Function] = {}  # each lambda's call operator
         self.host, self.returns = False, irt.UNKNOWN  # of the function being lowered
         self.override: Optional[Span] = None  # the span of every node (in a macro's expansion)
-        self.expanding: set[str] = set()
-        self.snippets: dict[bytes, Optional[tuple]] = {}  # parsed macro expansions (tree, expression)
+        self.expanding, self.snippets = set(), {}  # macros being expanded; parsed expansions (tree, expression)
         self.unit = ir.TranslationUnit(path=path, frontend="tree-sitter")
 
     # -- node helpers
@@ -440,11 +388,9 @@ class Lowering:
         e = end if end is not None else n
         return Span(self.path, n.start_point[0] + 1, n.start_point[1] + 1, e.end_point[0] + 1, e.end_point[1] + 1)
 
-    def tokens_text(self, n: N) -> str:
-        return join_tokens(self.text_of(t) for t in _leaves(n))
-
-    def spaced_text(self, n: N) -> str:
-        return " ".join(self.text_of(t) for t in _leaves(n))
+    def tokens_text(self, n: N, spaced: bool = False) -> str:
+        texts = (self.text_of(t) for t in _leaves(n))
+        return " ".join(texts) if spaced else join_tokens(texts)
 
     def quals(self, n: N) -> set[str]:
         return {self.text_of(ch).strip() for ch in n.children
@@ -471,8 +417,7 @@ class Lowering:
     # -- entry point
     def lower(self) -> ir.TranslationUnit:
         tree = parse(self.src)
-        errors = [(n.start_point[0] + 1, SYNTAX_ERROR) for n in _walk(tree.root_node)
-                  if n.type == "ERROR" or n.is_missing]
+        errors = [n.start_point[0] + 1 for n in _walk(tree.root_node) if n.type == "ERROR" or n.is_missing]
         for n in _walk(tree.root_node):  # the file's macros, wherever they are defined (later ones win)
             if n.type in ("preproc_def", "preproc_function_def"):
                 self._macro(n)
@@ -489,8 +434,7 @@ class Lowering:
                                 key=lambda f: (f.span.line, f.span.column))
         # errors inside a kernel make it CL000; a host-side misparse does not matter here
         kernels = [f.span for f in unit.functions if f.kind == ir.FunctionKind.KERNEL]
-        unit.errors = [(ln, msg) for ln, msg in errors
-                       if any(s.line <= ln <= s.end_line for s in kernels)]
+        unit.errors = [(ln, SYNTAX_ERROR) for ln in errors if any(s.line <= ln <= s.end_line for s in kernels)]
         return unit
 
     # -- pass 1: declarations
@@ -511,7 +455,7 @@ class Lowering:
         for c in nodes:
             body = c.child_by_field_name("body")
             if c.type in ("namespace_definition", "linkage_specification") and body is not None:
-                self._collect(body.named_children if body.type == "declaration_list" else [body], [])
+                self._collect([body], [])
             elif c.type == "declaration_list":
                 self._collect(c.named_children, [])
             elif c.type in _PREPROC_IFS:
@@ -547,21 +491,17 @@ class Lowering:
                 ty = c.child_by_field_name("type")
                 if ty is not None and ty.type in _RECORD_NODES:
                     self.record(ty, tparams)  # a class template's layout
-                for v, init in self.declaration(c, ir.Storage.FILE):
-                    if v.space != ir.Space.LOCAL or v.type.kind == TypeKind.POINTER:
-                        self.unit.globals.append(v)
+                self.unit.globals += [v for v, _ in self.declaration(c, ir.Storage.FILE)
+                                      if v.space != ir.Space.LOCAL or v.type.kind == TypeKind.POINTER]
             else:
                 self.type_decl(c, tparams)
 
     def type_decl(self, c: N, tparams: list[ir.TemplateParam]) -> bool:
-        if c.type in _RECORD_NODES:
+        if c.type in _SPECIFIERS:
             self.record(c, tparams)
-        elif c.type == "enum_specifier":
-            self.enum(c)
         elif c.type == "alias_declaration":
-            if c.child_by_field_name("name") is not None:
-                self.types.named[self.text_of(c.child_by_field_name("name"))] = \
-                    self.type_descriptor(c.child_by_field_name("type"))
+            if (name := c.child_by_field_name("name")) is not None:
+                self.types.named[self.text_of(name)] = self.type_descriptor(c.child_by_field_name("type"))
         elif c.type == "type_definition":
             ty = c.child_by_field_name("type")
             decls = c.children_by_field_name("declarator")
@@ -576,37 +516,31 @@ class Lowering:
             return False
         return True
 
-    def enum(self, e: N) -> Type:
-        hit = self.records.get(e.start_byte) if self.override is None else None
-        if hit is not None:
-            return hit
-        nm = e.child_by_field_name("name")
-        t = Type(TypeKind.ENUM, self.text_of(nm) if nm is not None else "(anonymous)", 4, 4)
-        if nm is not None:
-            self.types.named[t.name] = t
-        nxt = 0
-        for en in (x for x in _named_kids(e.child_by_field_name("body")) if x.type == "enumerator"):
-            val = en.child_by_field_name("value")
-            v = fold(self.expr(val)) if val is not None else nxt
-            if v is not None:
-                name = self.text_of(en.child_by_field_name("name"))
-                self.enums[name], self.enum_types[name], nxt = v, t, v + 1
-        self.records[e.start_byte] = t
-        return t
-
     def record(self, s: N, tparams: list[ir.TemplateParam], typedef_name: str = "") -> Type:
-        """Lay out a struct/class/union defined in the file; collect its member functions."""
+        """The type of a struct/class/union (laid out, its member functions collected) or enum specifier."""
         hit = self.records.get(s.start_byte) if self.override is None else None
         if hit is not None:
             return hit
         nm, body = s.child_by_field_name("name"), s.child_by_field_name("body")
+        if s.type == "enum_specifier":
+            t = Type(TypeKind.ENUM, self.text_of(nm) if nm is not None else "(anonymous)", 4, 4)
+            if nm is not None:
+                self.types.named[t.name] = t
+            nxt = 0
+            for en in (x for x in _named_kids(body) if x.type == "enumerator"):
+                val = en.child_by_field_name("value")
+                v = fold(self.expr(val)) if val is not None else nxt
+                if v is not None:
+                    name = self.text_of(en.child_by_field_name("name"))
+                    self.enums[name], self.enum_types[name], nxt = v, t, v + 1
+            self.records[s.start_byte] = t
+            return t
         name = self.text_of(nm) if nm is not None else typedef_name
         if nm is not None and nm.type == "template_type":
             name = self.text_of(nm.child_by_field_name("name"))
         if body is None:
             return self.types.get(name) if name else irt.UNKNOWN
-        members: list[tuple[str, Type]] = []
-        methods: list[tuple[N, list]] = []
+        members, methods = [], []  # (name, type); (definition, its own template parameters)
         for f in body.named_children:
             if f.type == "field_declaration" and "static" not in self.quals(f):
                 base = self.base_type(f)
@@ -652,9 +586,8 @@ class Lowering:
                 is_member, record = True, rec
         elif kind == "template_function":
             name = self.text_of(name_node.child_by_field_name("name"))
-        bounds = None
-        for ch in (ch for ch in c.named_children if ch.type == "launch_bounds"):
-            bounds = next((int(x) for x in re.findall(r"\b\d+\b", self.text_of(ch))), None)
+        lbs = [ch for ch in c.named_children if ch.type == "launch_bounds"]
+        bounds = next((int(x) for x in re.findall(r"\b\d+\b", self.text_of(lbs[-1]))), None) if lbs else None
         span_node = c.parent if c.parent is not None and c.parent.type == "template_declaration" else c
         fn = ir.Function(name=name, kind=_kind(self.quals(c)), span=self.span(span_node), return_type=ret,
                          template_params=list(tparams), launch_bounds=bounds, is_member=is_member)
@@ -680,13 +613,12 @@ class Lowering:
 
     # -- pass 2: function bodies
     def _body(self, c: N, fn: ir.Function, tparams: set, nontype: set, record: Optional[Type]) -> None:
-        depth = len(self.scopes)
+        saved, depth = (self.types.params, self.nontype), len(self.scopes)
         if record is not None:
             self.scopes.append({f.name: ("field", f) for f in record.fields})
         self.scopes.append({p.name: p for p in fn.params if p.name})
         self.host, self.returns = fn.kind.host, fn.return_type
-        self.types.params.append(tparams)
-        self.nontype.append(nontype)
+        self.types.params, self.nontype = [tparams], [nontype]
         try:
             fn.body = self.block(c.child_by_field_name("body"))
         except RecursionError:
@@ -694,8 +626,7 @@ class Lowering:
             fn.incomplete.append("expression nesting too deep to model")
         finally:
             del self.scopes[depth:]
-            self.types.params.pop()
-            self.nontype.pop()
+            self.types.params, self.nontype = saved
 
     # -- types of declarations
     def base_type(self, decl: N) -> Type:
@@ -706,21 +637,16 @@ class Lowering:
         if t is None:
             return _INT
         nm = t.child_by_field_name("name")
-        if t.type in _RECORD_NODES + ("enum_specifier",):
-            if t.child_by_field_name("body") is not None or nm is None:  # defined here
-                out = self.record(t, []) if t.type != "enum_specifier" else self.enum(t)
-            else:
-                out = self.types.get(self.text_of(nm))
+        if t.type in _SPECIFIERS and (t.child_by_field_name("body") is not None or nm is None):
+            out = self.record(t, [])  # defined here
         elif t.type == "placeholder_type_specifier":
             out = Type(TypeKind.UNKNOWN, "auto")
         else:
-            out = self.types.get(self.text_of(t))
+            out = self.types.get(self.text_of(nm if t.type in _SPECIFIERS else t))
         return replace(out, const=True) if const and not out.const else out
 
     def type_descriptor(self, td: Optional[N]) -> Type:
-        if td is None:
-            return irt.UNKNOWN
-        return self.declarator(td.child_by_field_name("declarator"), self.base_type(td))[1]
+        return self.declarator(td.child_by_field_name("declarator"), self.base_type(td))[1] if td else irt.UNKNOWN
 
     def declarator(self, d: Optional[N], base: Type):
         """(name, type, name node, initialiser node, array extent nodes) of a declarator over ``base``."""
@@ -740,8 +666,11 @@ class Lowering:
                 extents.insert(0, (size, d))
                 d = d.child_by_field_name("declarator")
             elif k == "function_declarator":
-                params = d.child_by_field_name("parameters")
-                if init is not None or not self._in_body(d) or any(
+                params, p = d.child_by_field_name("parameters"), d.parent
+                while p is not None and p.type not in ("parameter_list", "field_declaration_list", "translation_unit",
+                                                       "compound_statement"):
+                    p = p.parent
+                if init is not None or p is None or p.type != "compound_statement" or any(
                         p.type != "parameter_declaration" or p.child_by_field_name("declarator") is not None
                         or self.types.get(self.text_of(p)).kind != TypeKind.UNKNOWN for p in _named_kids(params)):
                     break  # a function's declaration
@@ -754,15 +683,6 @@ class Lowering:
             else:
                 break
         return "", t, None, init, extents
-
-    @staticmethod
-    def _in_body(n: N) -> bool:
-        p = n.parent
-        while p is not None and p.type not in ("parameter_list", "field_declaration_list", "translation_unit"):
-            if p.type == "compound_statement":
-                return True
-            p = p.parent
-        return False
 
     # -- declarations
     def declaration(self, c: N, storage: ir.Storage) -> list[tuple[ir.Variable, Optional[ir.Expr]]]:
@@ -777,9 +697,9 @@ class Lowering:
             if not name:
                 continue
             init = self.initializer(init_node, t) if init_node is not None else None
-            if init is not None and t.name == "auto" and t.kind == TypeKind.UNKNOWN:  # `auto` deduced
-                t = replace(_decay(init.type), const=True) if t.const else _decay(init.type)
             if init is not None:
+                if t.name == "auto" and t.kind == TypeKind.UNKNOWN:  # `auto` deduced
+                    t = replace(_decay(init.type), const=True) if t.const else _decay(init.type)
                 init = _copy(init, t)
             if isinstance(init, ir.InitList) and init.type.kind == TypeKind.UNKNOWN:
                 init.type = t
@@ -862,8 +782,7 @@ class Lowering:
     def _branch(self, c: N, every: bool = False) -> list[N]:
         # the nodes of an `#if`/`#ifdef`/`#elif`/`#else` the preprocessor keeps: the taken branch, when the
         # macros defined before it decide; else the first branch (`every`: all of them)
-        cond, name = c.child_by_field_name("condition"), c.child_by_field_name("name")
-        alt = c.child_by_field_name("alternative")
+        cond, name, alt = (c.child_by_field_name(f) for f in ("condition", "name", "alternative"))
         body = [x for x in c.named_children if x not in (cond, name, alt)]
         taken: Optional[int] = None
         if name is not None and self.macro_pos.get(self.text_of(name), c.start_byte) < c.start_byte:
@@ -905,7 +824,7 @@ class Lowering:
             if not kids:
                 return None
             if kids[0].type == "gnu_asm_expression":
-                return ir.Asm(self.span(kids[0]), self.spaced_text(kids[0]))
+                return ir.Asm(self.span(kids[0]), self.tokens_text(kids[0], spaced=True))
             return self._misparsed_decl(c, kids[0]) or ir.ExprStmt(self.span(kids[0]), self.expr(kids[0]))
         if k in ("if_statement", "for_statement", "while_statement", "do_statement", "for_range_loop",
                  "switch_statement"):
@@ -930,8 +849,7 @@ class Lowering:
         return ir.ExprStmt(sp, self.expr(c)) if c.is_named else None
 
     def _misparsed_decl(self, stmt: N, e: N) -> Optional[ir.Decl]:
-        """``cg::thread_block_tile<32> tile = ...;`` that the grammar read as ``(a < 32) > (tile = ...)``: the
-        declaration it is, when ``a`` names a class template."""
+        """``cg::thread_block_tile<32> tile = ...;``, read by the grammar as ``(a < 32) > (tile = ...)``."""
         lt, rhs = e.child_by_field_name("left"), e.child_by_field_name("right")
         if e.type != "binary_expression" or _op(e) != ">" or lt is None or lt.type != "binary_expression" \
                 or _op(lt) != "<" or rhs is None:
@@ -1029,18 +947,10 @@ class Lowering:
         text = self.text_of(c)
         if text[:1] in "+-":  # the grammar folds a sign into the literal: `-1e30f`
             digits = text[1:].lstrip()
-            inner = self.number_text(digits, sp if self.override else
-                                     replace(sp, column=sp.column + len(text) - len(digits)))
-            return ir.Unary(sp, text[0], inner, type=_promoted(inner.type))
-        return self.number_text(text, sp)
-
-    @staticmethod
-    def number_text(text: str, sp: Span) -> ir.Expr:
-        v = int_literal(text)
-        if v is None:
-            low = text.lower()
-            return ir.FloatLit(sp, type=_SCALARS["float" if low.endswith("f") and "x" not in low else "double"])
-        return ir.IntLit(sp, v, type=int_literal_type(text, v))
+            inner = number_literal(digits, sp if self.override else
+                                   replace(sp, column=sp.column + len(text) - len(digits)))
+            return ir.Unary(sp, text[0], inner, type=_arith(inner.type))
+        return number_literal(text, sp)
 
     def binary(self, c: N, sp: Span) -> ir.Expr:
         spine = [c]  # `a + b + c ...`: the left spine walked without recursion
@@ -1111,10 +1021,9 @@ class Lowering:
             return ir.IntLit(sp, self.enums[name], type=self.enum_types[name])
         if name in _CUDA_ENUMS:
             return ir.IntLit(sp, _CUDA_ENUMS[name][0], type=self.types.get(_CUDA_ENUMS[name][1]))
-        if name in self.macros and c.type in ("identifier", "type_identifier"):
-            e = self.expand(name, c, [])
-            if e is not None:
-                return e
+        if name in self.macros and c.type in ("identifier", "type_identifier") and \
+                (e := self.expand(name, c, [])) is not None:
+            return e
         if name not in self.unknown:
             self.unknown[name] = ir.Variable(name, irt.UNKNOWN, sp, storage=ir.Storage.FILE, in_main_file=False)
         return ir.Ref(sp, self.unknown[name], type=self.unknown[name].type)
@@ -1129,9 +1038,8 @@ class Lowering:
         base = self.expr(arg)
         bt = _pointee(_decay(base.type)) if arrow else _decay(base.type)
         f = bt.field(name) if bt.kind == TypeKind.RECORD else None
-        if f is None:
-            return ir.Member(sp, base, name, arrow, type=irt.UNKNOWN)
-        return ir.Member(sp, base, name, arrow, ir.FieldRef(f.offset, f.type), type=f.type)
+        return ir.Member(sp, base, name, arrow, ir.FieldRef(f.offset, f.type) if f else None,
+                         type=f.type if f else irt.UNKNOWN)
 
     def member_name(self, f: Optional[N]) -> str:
         return self.text_of(f.child_by_field_name("name") if f is not None and f.type == "template_method" else f)
@@ -1160,7 +1068,7 @@ class Lowering:
             return ir.Unary(sp, "!", e, type=_BOOL)
         if op in ("-", "+", "~", "compl"):
             return ir.Unary(sp, "~" if op == "compl" else op, e,
-                            type=_promoted(e.type) if _arith_name(e.type) else e.type)
+                            type=_arith(e.type) if _arith_name(e.type) else e.type)
         return ir.Opaque(sp, "value", [e])
 
     def size_of(self, c: N, sp: Span) -> ir.Expr:
@@ -1204,15 +1112,13 @@ class Lowering:
         ctype = self._type_callee(fn)
         if ctype is not None:  # `int(x)`, `dim3(16, 16)`, `std::vector<float>(n)`
             vals = self.args(arg_nodes)
-            if len(vals) == 1 and ctype.kind != TypeKind.RECORD:
-                return ir.Cast(sp, vals[0], type=ctype)
-            return self.construct(sp, vals, ctype)
+            return ir.Cast(sp, vals[0], type=ctype) if len(vals) == 1 and ctype.kind != TypeKind.RECORD \
+                else self.construct(sp, vals, ctype)
         name = self.callee_name(fn)
         target = self.lookup(name) if fn_type == "identifier" else None
-        if fn_type == "identifier" and name in self.fn_macros and target is None:
-            e = self.expand(name, c, arg_nodes)
-            if e is not None:
-                return e
+        if fn_type == "identifier" and name in self.fn_macros and target is None and \
+                (e := self.expand(name, c, arg_nodes)) is not None:
+            return e
         if isinstance(target, ir.Variable) and target.init in self.lambdas:  # `square(x)`: operator()
             op = self.lambdas[target.init]
             if op not in self.funcs.setdefault("operator()", []):
@@ -1272,10 +1178,9 @@ class Lowering:
         parts = []
         for a in _named_kids(cfg)[:4]:
             parts.append(self.expr(a))
-            parts[-1].text = self.spaced_text(a)
-        targs = []
-        if fn is not None and fn.type == "template_function":
-            targs = [self.template_arg(a) for a in _named_kids(fn.child_by_field_name("arguments"))]
+            parts[-1].text = self.tokens_text(a, spaced=True)
+        targs = [self.template_arg(a) for a in _named_kids(fn.child_by_field_name("arguments"))] \
+            if fn is not None and fn.type == "template_function" else []
         name = self.callee_name(fn)
         args = self.args(arg_nodes)
         func = self.resolve(name, len(arg_nodes))
@@ -1283,18 +1188,15 @@ class Lowering:
                          func if func is not None and func.kind == ir.FunctionKind.KERNEL else None, tuple(targs))
 
     def template_arg(self, a: N):
-        """An explicit template argument of a launch: an int, a Type, the spelling of a dependent type, or
-        an expression that could not be folded."""
+        """A launch's explicit template argument: an int, a Type, a dependent type's spelling, or an Expr."""
         text = self.text_of(a).strip()
         if a.type == "type_descriptor" and not (re.fullmatch(r"[A-Za-z_]\w*", text) and (
                 self.lookup(text) is not None or text in self.macros or text in self.enums
                 or any(text in s for s in self.nontype))):
             t = self.type_descriptor(a)
             return t.name if t.kind == TypeKind.PARAM else t
-        if a.type == "type_descriptor":  # `k<BLOCK>`: a value read as a type
-            e = self.name(a.child_by_field_name("type") or a, self.span(a))
-        else:
-            e = self.expr(a)
+        # `k<BLOCK>`: a value read as a type
+        e = self.name(a.child_by_field_name("type") or a, self.span(a)) if a.type == "type_descriptor" else self.expr(a)
         v = fold(e)
         return v if v is not None else e
 
