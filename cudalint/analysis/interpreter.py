@@ -159,6 +159,8 @@ class KernelInterpreter:
             self.push_guard(cond, s.span.line)
             e_then = env.copy()
             self.stmt(s.then, e_then)
+            self.pop_guard()
+            self.push_guard(negate(cond), s.span.line)  # the else branch runs where the condition fails
             e_else = env.copy()
             self.stmt(s.else_, e_else)
             self.pop_guard()
@@ -632,8 +634,8 @@ class KernelInterpreter:
                 return self.load(e, p, mode, record)
             return self.opaque("load", p)
         v = self.expr(e.operand, env, record=record)
-        if op == "!" and is_condition(v):
-            return sympy.Not(v)
+        if op == "!" and isinstance(v, sympy.Basic) and (is_condition(v) or v.is_integer):
+            return negate(v)
         if op == "-" and isinstance(v, sympy.Basic):
             return -v
         if op == "+" and isinstance(v, sympy.Basic):
@@ -704,6 +706,16 @@ class KernelInterpreter:
         if rets and all(isinstance(r, sympy.Basic) and r == rets[0] for r in rets):
             return rets[0]
         return self.opaque(fn.name, *rets) if rets else None
+
+
+def negate(v: Value) -> Value:
+    """The truth value of ``!v``: Not of a condition, ``v == 0`` of an integer (``!(tid & 1)``); any
+    other value unchanged (an opaque truth value: as uniform as ``v``)."""
+    if is_condition(v):
+        return sympy.Not(v)
+    if isinstance(v, sympy.Expr) and v.is_integer:
+        return sympy.Eq(v, 0)
+    return v
 
 
 def arr_elem(var: ir.Variable) -> Optional[Type]:

@@ -1,0 +1,92 @@
+"""Issue 10, causes 4, 5, 7 and 11: active lanes, vector merging, proven misalignment, costs in proportion.
+
+Each test lints a kernel of our own (as a user runs cudalint) and asserts the finding's code, line,
+metrics and message; the fixtures in fixtures/global/ hold the measured-style programs."""
+
+from pathlib import Path
+
+from cudalint.runner import RunOptions, lint_file
+
+
+def lint(tmp_path: Path, src: str):
+    p = tmp_path / "k.cu"
+    p.write_text(src)
+    return lint_file(str(p), RunOptions())
+
+
+def found(diags, code=None):
+    return [(d.code, d.line, d.metrics) for d in diags if code is None or d.code == code]
+
+
+# --- cause 4: active lanes -------------------------------------------------------------------------
+
+def test_one_active_lane_is_its_own_ideal_without_a_launch(tmp_path):
+    # no launch: blockDim unknown, yet `threadIdx.x == 0` leaves one lane, which needs one sector
+    src = """
+__global__ void k(const float *in, float *out) {
+  int tid = blockIdx.x * blockDim.x + threadIdx.x;
+  if (threadIdx.x == 0) out[blockIdx.x] = in[tid * 64];
+  out[tid] = in[tid * 64];
+}
+"""
+    assert found(lint(tmp_path, src)) == [
+        ("CL101", 5, {"sectors_per_request": 32, "ideal_sectors_per_request": 4, "efficiency": 0.125,
+                      "stride_bytes": 256})]
+
+
+def test_else_branch_gets_the_lanes_the_condition_leaves_out(tmp_path):
+    src = """
+__global__ void k(float *a, float *b) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (threadIdx.x % 32 < 8) a[32 * i] = 1.0f;
+  else b[32 * i] = 2.0f;
+}
+int main() { k<<<64, 256>>>(0, 0); }
+"""
+    got = found(lint(tmp_path, src))
+    assert [(c, ln, m["sectors_per_request"], m["ideal_sectors_per_request"]) for c, ln, m in got] == [
+        ("CL101", 4, 8, 1), ("CL101", 5, 24, 3)]
+
+
+def test_bit_test_guard_message_says_lanes_are_left_out_not_a_stride(tmp_path):
+    src = """
+__global__ void k(const float *in, float *out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (threadIdx.x & 1) out[i] = 1.0f;
+}
+int main() { k<<<64, 256>>>(0, 0); }
+"""
+    (d,) = lint(tmp_path, src)
+    assert (d.code, d.line, d.metrics["sectors_per_request"], d.metrics["ideal_sectors_per_request"]) == \
+        ("CL101", 4, 4, 2)
+    assert "the condition leaves lanes of each warp out" in d.message
+    assert "index by `tid / 2`" in d.message and "bytes apart" not in d.message
+
+
+def test_guard_depending_on_the_block_abstains(tmp_path):
+    # blocks differ in which lanes take `i < 1000`: every lane is counted (no 24-lane guess)
+    src = """
+__global__ void k(float *b) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < 1000) b[32 * i] = 2.0f;
+}
+int main() { k<<<64, 256>>>(0); }
+"""
+    assert found(lint(tmp_path, src))[0][2]["sectors_per_request"] == 32
+
+
+def test_loop_counter_guard_states_average_and_worst_trip(tmp_path):
+    src = """
+__global__ void k(const float *in, float *out) {
+  float acc = 0.0f;
+  for (int m = 0; m < 16; m++)
+    if (threadIdx.x <= m) acc += in[threadIdx.x * 16 + m];
+  out[threadIdx.x] = acc;
+}
+int main() { k<<<1, 16>>>(0, 0); }
+"""
+    d = lint(tmp_path, src)[0]
+    # trip m: lanes 0..m, 64 bytes apart (m + 1 sectors); 8.5 on average, 16 in the last trip
+    assert (d.code, d.line) == ("CL101", 5)
+    assert d.metrics["sectors_per_request"] == 8.5 and d.metrics["worst_sectors_per_request"] == 16
+    assert "8.50 sectors per request on average over the loop's trips (16 in the costliest)" in d.message
