@@ -90,3 +90,26 @@ int main() { k<<<1, 16>>>(0, 0); }
     assert (d.code, d.line) == ("CL101", 5)
     assert d.metrics["sectors_per_request"] == 8.5 and d.metrics["worst_sectors_per_request"] == 16
     assert "8.50 sectors per request on average over the loop's trips (16 in the costliest)" in d.message
+
+
+# --- cause 7: CL102 only on a misalignment the code shows -------------------------------------------
+
+def test_run_time_offset_alone_is_not_a_finding_but_a_constant_or_odd_rows_are(tmp_path):
+    src = """
+__global__ void k(const float *in, float *out, int offset, int width) {
+  int i = blockIdx.x * 256 + threadIdx.x;
+  out[i] = in[i + offset];
+  out[i] = in[blockIdx.x * width + threadIdx.x];
+  out[i] = in[i + 3];
+  out[i] = in[blockIdx.x * 300 + threadIdx.x];
+}
+int main() { k<<<64, 256>>>(0, 0, 32, 4096); }
+"""
+    got = [(d.code, d.line, d.metrics, d.message) for d in lint(tmp_path, src)]
+    assert [(c, ln, m["sectors_per_request"]) for c, ln, m, _ in got] == [("CL102", 6, 5), ("CL102", 7, 4.5)]
+    assert "its offset is 12 bytes past a 32-byte sector boundary" in got[0][3]
+    assert got[1][2]["worst_sectors_per_request"] == 5
+    assert "starts warps 0, 16 bytes past a 32-byte sector boundary" in got[1][3]
+    assert "4.50 sectors per request on average (5 in the worst case)" in got[1][3]
+    # the message never names a symbol it assumes aligned
+    assert all("width" not in msg and "offset`" not in msg for *_, msg in got)

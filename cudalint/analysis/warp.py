@@ -64,6 +64,9 @@ class WarpPicture:
     shifted: Optional[tuple[list[int], list[int]]] = None
     #: the values of the power-of-two loop variable whose trips ``warps`` holds (empty: no such loop)
     loop_values: tuple[int, ...] = ()
+    #: the residues the code itself shows: constants, blockIdx and loop-counter terms, every value equally
+    #: likely (a run-time parameter's part taken as a multiple of 32 bytes)
+    proven_residues: list[int] = field(default_factory=list)
     #: guards leave some lanes of a warp out (``if (tid & 1)``): fewer requesting lanes, not a stride
     masked: bool = False
     #: the picture of each trip of that loop (or of a loop whose counter a guard compares with threadIdx)
@@ -299,8 +302,9 @@ def picture(offset: sympy.Expr, shape: LaunchShape, symbols: Symbols, space: str
 
     # The uniform part: residues modulo 32 bytes.
     const = 0
-    gcd = SECTOR
+    gcd = proven_gcd = SECTOR
     pitch_syms: set[str] = set()
+    counters = set(BID) | set(BDIM) | symbols.trip_counters
     for term in uniform_terms:
         if term.is_Integer:
             const += int(term)
@@ -311,13 +315,17 @@ def picture(offset: sympy.Expr, shape: LaunchShape, symbols: Symbols, space: str
                               if s not in BDIM and not str(s).startswith(("blockIdx", "k@", "threadIdx")))
             continue
         gcd = math.gcd(gcd, div)
+        if term.free_symbols <= counters:
+            proven_gcd = math.gcd(proven_gcd, div)
     if pitch_syms:
         names = ", ".join(sorted(pitch_syms))
         assumptions.append(f"row pitch ({names}) assumed a multiple of 32 bytes")
     if gcd == 0:
         gcd = SECTOR
     residues = sorted({(const + k * gcd) % SECTOR for k in range(SECTOR // gcd)})
-    return WarpPicture(warps=warps, residues=residues, exact_residue=len(residues) == 1,
+    proven_gcd = proven_gcd or SECTOR
+    proven = sorted({(const + k * proven_gcd) % SECTOR for k in range(SECTOR // proven_gcd)})
+    return WarpPicture(warps=warps, residues=residues, exact_residue=len(residues) == 1, proven_residues=proven,
                        stride=stride, assumptions=assumptions, shifted=shifted,
                        masked=any(0 < len(w) < WARP for w in warps) and active is not None)
 
@@ -330,6 +338,7 @@ def _combine(pics: list["WarpPicture"], offset, notes: list[str], values: tuple)
         warps=[w for p in pics for w in p.warps],
         residues=sorted(set().union(*(p.residues for p in pics))),
         exact_residue=all(p.exact_residue for p in pics) and len({tuple(p.residues) for p in pics}) == 1,
+        proven_residues=sorted(set().union(*(p.proven_residues for p in pics))),
         stride=int(stride) if stride.is_Integer else stride,
         assumptions=notes + pics[0].assumptions, loop_values=values, trips=pics,
         masked=any(p.masked for p in pics))
@@ -368,6 +377,20 @@ def _distinct_warps(pic: "WarpPicture", period: int) -> list[tuple[list[int], in
         else:
             groups[key] = [w, 1]
     return [(g[0], g[1]) for g in groups.values()]
+
+
+def mean_sectors(pic: WarpPicture, size: int, residues: list[int]) -> tuple[float, int]:
+    """(sectors per request averaged over the warps and over ``residues`` taken equally likely, the worst
+    residue's): a block index times a row of 1200 bytes starts odd blocks 16 bytes into a sector.  A
+    picture of a loop's trips averages its trips (each with its own residues); the worst is the worst trip's."""
+    if pic.trips:
+        per_trip = [mean_sectors(t, size, t.proven_residues) for t in pic.trips if any(t.warps)]
+        worst = max(per_trip)
+        return sum(m for m, _ in per_trip) / len(per_trip), worst[1]
+    groups = _distinct_warps(pic, SECTOR)
+    n = sum(k for _, k in groups)
+    per = [sum(sectors(w, size, r) * k for w, k in groups) / n for r in residues]
+    return sum(per) / len(per), residues[per.index(max(per))]
 
 
 def ideal_sectors(active: int, size: int) -> int:
