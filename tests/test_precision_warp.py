@@ -113,3 +113,30 @@ int main() { k<<<64, 256>>>(0, 0, 32, 4096); }
     assert "4.50 sectors per request on average (5 in the worst case)" in got[1][3]
     # the message never names a symbol it assumes aligned
     assert all("width" not in msg and "offset`" not in msg for *_, msg in got)
+
+
+# --- cause 5: what nvcc emits (SASS evidence in cudalint/analysis/merge.py) --------------------------
+
+def test_vector_fields_merge_into_one_access_as_nvcc_emits(tmp_path):
+    src = """
+struct P { float x, y; };
+__global__ void k(const float2 *p, const float4 *q, const P *r, const float *f, float *out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = p[i].x + p[i].y;
+  out[i] = q[i].x + q[i].z;
+  out[i] = r[i].x + r[i].y;
+  out[i] = f[2 * i] + f[2 * i + 1];
+}
+__global__ void s(float *out) {
+  __shared__ float t[512];
+  t[threadIdx.x] = 0.0f;
+  __syncthreads();
+  out[threadIdx.x] = t[2 * threadIdx.x] + t[2 * threadIdx.x + 1];
+}
+int main() { k<<<64, 256>>>(0, 0, 0, 0, 0); s<<<64, 256>>>(0); }
+"""
+    got = [(d.code, d.line, d.metrics["sectors_per_request"]) for d in lint(tmp_path, src)]
+    # float2 .x + .y: one LDG.E.64 (clean); float4 .x + .z: two LDG.E (16 sectors each, a gap between);
+    # struct {float x, y} (align 4): two LDG.E; through float*: two LDG.E; shared t[2t], t[2t+1]: LDS.64
+    assert got == [("CL101", 6, 16), ("CL101", 6, 16), ("CL101", 7, 8), ("CL101", 7, 8),
+                   ("CL101", 8, 8), ("CL101", 8, 8)]

@@ -10,6 +10,7 @@ from ..ir import nodes as ir
 from ..ir.types import Type, TypeKind
 from ..model import Kernel, TranslationUnitModel
 from .interpreter import _SPACES, array_decl, interpret
+from .merge import merge_accesses
 from .launches import collect_launches, template_arg_text
 from .symbols import Symbols
 
@@ -52,6 +53,7 @@ def build_model(tu: ir.TranslationUnit) -> TranslationUnitModel:
                         f"template parameter {tp.name} assumed 4 bytes (no instantiation in this file)")
         kernel.incomplete.extend(fn.incomplete)
         interpret(fn, kernel, symbols, globals_, bindings, values)
+        merge_accesses(kernel)
         model.kernels.append(kernel)
     return model
 

@@ -470,7 +470,8 @@ class KernelInterpreter:
                     if f.type.kind == TypeKind.ARRAY:
                         et = f.type.pointee
                         return Pointer(ptr.array, ptr.offset + f.offset, self.size_of(et) or 1, (), (), et)
-                    return self.load(e, fptr, mode, record, field_offset=f.offset, elem_size=ptr.elem_size)
+                    return self.load(e, fptr, mode, record, field_offset=f.offset, elem_size=ptr.elem_size,
+                                     align=(ptr.pointee.align or 0) if ptr.pointee is not None else 0)
             return self.opaque(e.name, ptr)
         v = self.expr(base, env, record=record)
         return self.opaque(e.name, v)
@@ -500,7 +501,7 @@ class KernelInterpreter:
         return self.load(e, ptr, mode, record)
 
     def load(self, e: ir.Expr, ptr: Pointer, mode: str, record: bool, field_offset: int = 0,
-             elem_size: int = 0) -> Value:
+             elem_size: int = 0, align: int = 0) -> Value:
         """Record the access at ``ptr`` (a load unless ``mode`` says store) and return the loaded value.
 
         A struct whose alignment is smaller than its size (``struct {float x, y;}``) is moved by nvcc as
@@ -517,7 +518,8 @@ class KernelInterpreter:
                     array=ptr.array, offset=sympy.expand(ptr.offset + off), size=sz,
                     is_read=mode in ("read", "rw"), is_write=mode in ("write", "rw"), span=e.span,
                     subscripts=ptr.subscripts, field_offset=field_offset + off,
-                    elem_size=elem_size or ptr.elem_size, split=len(parts), guards=guards))
+                    elem_size=elem_size or ptr.elem_size, split=len(parts), guards=guards,
+                    align=align or ((ptr.pointee.align or 0) if ptr.pointee is not None else 0)))
         if mode == "write":
             return None
         return self.opaque("load", ptr)

@@ -54,7 +54,7 @@ class UncoalescedGlobalAccess(Rule):
                     fix = ("use a structure of arrays, or align the struct to its size "
                            "(`__align__(" + str(acc.elem_size) + ")`) so it moves in one vector access")
                 elif aos:
-                    why = (f"array of structs: each lane reads {acc.size} of every {acc.elem_size} bytes "
+                    why = (f"array of structs: each lane {'writes' if acc.kind == 'store' else 'reads'} {acc.size} of every {acc.elem_size} bytes "
                            f"(field at byte {acc.field_offset})")
                     fix = "store the field in its own array (structure of arrays)"
                 elif pic.masked and stride == acc.size:
