@@ -70,6 +70,8 @@ class Access:
     elem_size: int = 0
     split: int = 1
     guards: tuple[sympy.Basic, ...] = ()
+    #: alignment in bytes of the element the access lies in (the struct's for a field; 0 unknown)
+    align: int = 0
 
     @property
     def kind(self) -> str:

@@ -55,7 +55,8 @@ def test_deeply_nested_statements_and_long_expressions(tmp_path):
     nested.write_text("__global__ void k(float* a) { int i = threadIdx.x; " + "if (i) {" * 200
                       + "a[32 * i] = 0;" + "}" * 200 + "}\n")
     (d,) = lint_file(str(nested), RunOptions())
-    assert (d.code, d.metrics["sectors_per_request"]) == ("CL101", 32)
+    # `if (i)` leaves lane 0 of the first warp out: (31 + 7 * 32) / 8 sectors per request
+    assert (d.code, d.metrics["sectors_per_request"]) == ("CL101", 31.88)
     long_expr = tmp_path / "long.cu"
     long_expr.write_text("__global__ void k(float* a) { a[threadIdx.x" + " + 1" * 501 + "] = 0; }\n")
     (d,) = lint_file(str(long_expr), RunOptions())

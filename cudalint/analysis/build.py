@@ -10,6 +10,7 @@ from ..ir import nodes as ir
 from ..ir.types import Type, TypeKind
 from ..model import Kernel, TranslationUnitModel
 from .interpreter import _SPACES, array_decl, interpret
+from .merge import merge_accesses
 from .launches import collect_launches, template_arg_text
 from .symbols import Symbols
 
@@ -60,4 +61,5 @@ def _kernel(fn: ir.Function, targs: tuple, symbols: Symbols, globals_: dict) -> 
                 f"template parameter {tp.name} assumed 4 bytes (no instantiation in this file)")
     kernel.incomplete.extend(fn.incomplete)
     interpret(fn, kernel, symbols, globals_, bindings, values)
+    merge_accesses(kernel)
     return kernel

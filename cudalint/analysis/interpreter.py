@@ -175,13 +175,10 @@ class KernelInterpreter:
             e_then = env.copy()
             self.stmt(s.then, e_then)
             self.pop_guard()
+            self.push_guard(negate(cond), s.span.line)  # the else branch runs where the condition fails
             e_else = env.copy()
-            if s.else_ is not None:
-                self.push_guard(cond, s.span.line)
-                self.guards[-1] = (sympy.Not(self.guards[-1][0]) if is_condition(self.guards[-1][0])
-                                   else self.guards[-1][0], s.span.line)
-                self.stmt(s.else_, e_else)
-                self.pop_guard()
+            self.stmt(s.else_, e_else)
+            self.pop_guard()
             self.merge(env, [e_then, e_else], cond)
         elif isinstance(s, ir.Loop):
             self.loop(s, env)
@@ -506,7 +503,8 @@ class KernelInterpreter:
                     if f.type.kind == TypeKind.ARRAY:
                         et = f.type.pointee
                         return Pointer(ptr.array, ptr.offset + f.offset, self.size_of(et) or 1, (), (), et)
-                    return self.load(e, fptr, mode, record, field_offset=f.offset, elem_size=ptr.elem_size)
+                    return self.load(e, fptr, mode, record, field_offset=f.offset, elem_size=ptr.elem_size,
+                                     align=(ptr.pointee.align or 0) if ptr.pointee is not None else 0)
             return self.opaque(e.name, ptr)
         v = self.expr(base, env, record=record)
         return self.opaque(e.name, v)
@@ -536,7 +534,7 @@ class KernelInterpreter:
         return self.load(e, ptr, mode, record)
 
     def load(self, e: ir.Expr, ptr: Pointer, mode: str, record: bool, field_offset: int = 0,
-             elem_size: int = 0) -> Value:
+             elem_size: int = 0, align: int = 0) -> Value:
         """Record the access at ``ptr`` (a load unless ``mode`` says store) and return the loaded value.
 
         A struct whose alignment is smaller than its size (``struct {float x, y;}``) is moved by nvcc as
@@ -555,7 +553,8 @@ class KernelInterpreter:
                     array=ptr.array, offset=sympy.expand(ptr.offset + off), size=sz,
                     is_read=mode in ("read", "rw"), is_write=mode in ("write", "rw"), span=e.span,
                     subscripts=ptr.subscripts, field_offset=field_offset + off,
-                    elem_size=elem_size or ptr.elem_size, split=len(parts), guards=guards))
+                    elem_size=elem_size or ptr.elem_size, split=len(parts), guards=guards,
+                    align=align or ((ptr.pointee.align or 0) if ptr.pointee is not None else 0)))
         if mode == "write":
             return None
         t = e.type
@@ -697,10 +696,8 @@ class KernelInterpreter:
                 return self.load(e, p, mode, record)
             return self.opaque("load", p)
         v = self.expr(e.operand, env, record=record)
-        if op == "!" and is_condition(v):
-            return sympy.Not(v)
-        if op == "!" and isinstance(v, sympy.Basic):
-            return sympy.Eq(v, 0)
+        if op == "!" and isinstance(v, sympy.Basic) and (is_condition(v) or v.is_integer):
+            return negate(v)
         if op == "-" and isinstance(v, sympy.Basic):
             return -v
         if op == "+" and isinstance(v, sympy.Basic):
@@ -795,6 +792,16 @@ def is_memory(var: ir.Variable) -> bool:
     file-scope variable), not in a thread's registers."""
     return var.type.kind != TypeKind.ARRAY and (var.space not in (ir.Space.LOCAL, ir.Space.CONSTANT)
                                                 or var.storage in (ir.Storage.FILE, ir.Storage.STATIC))
+
+
+def negate(v: Value) -> Value:
+    """The truth value of ``!v``: Not of a condition, ``v == 0`` of an integer (``!(tid & 1)``); any
+    other value unchanged (an opaque truth value: as uniform as ``v``)."""
+    if is_condition(v):
+        return sympy.Not(v)
+    if isinstance(v, sympy.Expr) and v.is_integer:
+        return sympy.Eq(v, 0)
+    return v
 
 
 def arr_elem(var: ir.Variable) -> Optional[Type]:

@@ -24,7 +24,7 @@ from typing import Optional
 
 import sympy
 
-from .symbols import BDIM, GDIM, REPRESENTATIVE_BLOCK_X, REPRESENTATIVE_SCALE, TID, Symbols
+from .symbols import BDIM, BID, GDIM, REPRESENTATIVE_BLOCK_X, REPRESENTATIVE_SCALE, TID, Symbols
 
 WARP = 32
 SECTOR = 32
@@ -64,6 +64,13 @@ class WarpPicture:
     shifted: Optional[tuple[list[int], list[int]]] = None
     #: the values of the power-of-two loop variable whose trips ``warps`` holds (empty: no such loop)
     loop_values: tuple[int, ...] = ()
+    #: the residues the code itself shows: constants, blockIdx and loop-counter terms, every value equally
+    #: likely (a run-time parameter's part taken as a multiple of 32 bytes)
+    proven_residues: list[int] = field(default_factory=list)
+    #: guards leave some lanes of a warp out (``if (tid & 1)``): fewer requesting lanes, not a stride
+    masked: bool = False
+    #: the picture of each trip of that loop (or of a loop whose counter a guard compares with threadIdx)
+    trips: list = field(default_factory=list)
 
 
 class NotModelled(Exception):
@@ -137,15 +144,66 @@ def _loop_values(sym, shape: LaunchShape, symbols: Symbols) -> Optional[list[int
     return values or None
 
 
+_MODULES = [{"floor": math.floor, "Mod": lambda a, b: a % b, "Min": min, "Max": max}, "math"]
+#: blocks a guard mixing blockIdx and threadIdx is evaluated in: the same lanes in all of them, or abstain
+_SAMPLE_BLOCKS = ((0, 0, 0), (1, 0, 0), (2, 1, 1), (3, 2, 1), (7, 3, 2))
+
+
+def _active_lanes(guards: tuple, shape: LaunchShape) -> Optional[list[bool]]:
+    """Which threads of a block (by linear id) take every guard that can be decided per lane: a guard of
+    threadIdx (and of blockDim once known; only threadIdx.x when blockDim is not known), a negated one (the
+    else branch), an integer used as a truth value (``tid % 2``, ``tid & 1``), or one that also reads
+    blockIdx when it selects the same lanes in every sampled block.  Others (a run-time bound ``i < n``)
+    leave all lanes active.  None: no guard restricts the lanes."""
+    known = {BDIM[i]: shape.block[i] for i in range(3)} if shape.block else {}
+    tids = set(TID) if shape.block else {TID[0]}
+    bx, by, bz = shape.block or (REPRESENTATIVE_BLOCK_X, 1, 1)
+    coords = [(lin % bx, (lin // bx) % by, lin // (bx * by)) for lin in range(bx * by * bz)]
+    active: Optional[list[bool]] = None
+    conjuncts = [c for g in guards if isinstance(g, sympy.Basic) for c in sympy.And.make_args(g)]
+    for g in conjuncts:
+        g = g.xreplace(known)
+        if isinstance(g, sympy.Expr):
+            g = sympy.Ne(g, 0)  # `if (tid % 2)`
+        fs = g.free_symbols
+        if not isinstance(g, sympy.logic.boolalg.Boolean) or not fs & tids or fs - tids - set(BID):
+            continue
+        try:
+            fn = sympy.lambdify(TID + BID, g, modules=_MODULES)
+            masks = {tuple(bool(fn(x, y, z, *b)) for x, y, z in coords)
+                     for b in (_SAMPLE_BLOCKS if fs & set(BID) else _SAMPLE_BLOCKS[:1])}
+        except (TypeError, ValueError, ZeroDivisionError, NameError):
+            continue
+        if len(masks) != 1:
+            continue  # depends on the block: abstain
+        mask = masks.pop()
+        active = list(mask) if active is None else [a and m for a, m in zip(active, mask)]
+    return active
+
+
+def _trip_values(sym, guards: tuple, shape: LaunchShape) -> Optional[list[int]]:
+    """The values a loop trip counter takes, from the loop's own condition (a guard of that counter
+    alone, blockDim substituted when known): 0, 1, ... while it holds (at most 64 trips), else None."""
+    known = {BDIM[i]: shape.block[i] for i in range(3)} if shape.block else {}
+    conds = [g.xreplace(known) for g in guards if isinstance(g, sympy.Basic)
+             and isinstance(g, sympy.logic.boolalg.Boolean) and g.xreplace(known).free_symbols == {sym}]
+    if not conds:
+        return None
+    for v in range(65):
+        if not all(c.xreplace({sym: v}) is sympy.true for c in conds):
+            return list(range(v)) or None
+    return None
+
+
 def picture(offset: sympy.Expr, shape: LaunchShape, symbols: Symbols, space: str,
             guards: tuple = ()) -> WarpPicture:
     """Enumerate the lanes of each warp of a block for a byte ``offset`` expression.
 
-    ``guards`` are the conditions the access sits under: those that depend only on threadIdx (once
-    blockDim is known) decide which lanes are active (``if (tid < s)``, ``if (index < blockDim.x)``);
-    warps left with no active lane do not issue the access.  A power-of-two loop variable with a constant
-    start (``for (s = 1; s < blockDim.x; s *= 2)``) is enumerated over its values: the picture then holds
-    the warps of every trip.
+    ``guards`` are the conditions the access sits under: those that can be decided per lane decide which
+    lanes are active (:func:`_active_lanes`); warps left with no active lane do not issue the access.  A
+    power-of-two loop variable with a constant start (``for (s = 1; s < blockDim.x; s *= 2)``), and a loop
+    counter that a guard compares with threadIdx (``for (m = 0; m < 16; m++) if (tx <= m)``), are
+    enumerated over their values: the picture then holds the warps of every trip (``trips``: each one's).
 
     Raises :class:`NotModelled` when the offset depends on a thread-varying opaque value, or (for
     ``space='shared'``) when the stride between lanes depends on a run-time value.
@@ -158,15 +216,19 @@ def picture(offset: sympy.Expr, shape: LaunchShape, symbols: Symbols, space: str
             pics = [picture(offset.xreplace({sym: v}), shape, symbols, space,
                             tuple(g.xreplace({sym: v}) for g in guards)) for v in values]
             name = str(sym).split("#")[0]
-            stride = sympy.diff(sympy.expand(offset), TID[0])
-            return WarpPicture(
-                warps=[w for p in pics for w in p.warps],
-                residues=sorted(set().union(*(p.residues for p in pics))),
-                exact_residue=all(p.exact_residue for p in pics) and len({tuple(p.residues) for p in pics}) == 1,
-                stride=int(stride) if stride.is_Integer else stride,
-                assumptions=[f"loop variable {name} takes {', '.join(map(str, values))} "
-                             f"(every trip's warps are counted)"] + pics[0].assumptions,
-                loop_values=tuple(values))
+            return _combine(pics, offset, [f"loop variable {name} takes {', '.join(map(str, values))} "
+                                           f"(every trip's warps are counted)"], tuple(values))
+    # A guard comparing threadIdx with a loop counter (`if (tx <= m)`): enumerate the trips.
+    for sym in sorted({s for g in guards if isinstance(g, sympy.Basic) for s in g.free_symbols
+                       if s in symbols.trip_counters and g.free_symbols & set(TID)}, key=str)[:1]:
+        values = _trip_values(sym, guards, shape)
+        if values:
+            pics = [picture(offset.xreplace({sym: v}), shape, symbols, space,
+                            tuple(g.xreplace({sym: v}) for g in guards if isinstance(g, sympy.Basic)))
+                    for v in values]
+            return _combine(pics, offset, [f"the loop's {len(values)} trips are counted "
+                                           "(the lanes its condition leaves out do not issue the access)"],
+                            tuple(values))
     assumptions: list[str] = []
     expr = sympy.expand(offset)
     if shape.block is not None:
@@ -203,15 +265,7 @@ def picture(offset: sympy.Expr, shape: LaunchShape, symbols: Symbols, space: str
             assumptions.append(f"{s} = {subs[s]} (a representative large run-time value)")
         thread_part = thread_part.subs(subs)
 
-    # Active lanes: guards that depend only on threadIdx once blockDim is substituted.
-    lane_guards = []
-    if shape.block is not None:
-        known = {BDIM[i]: shape.block[i] for i in range(3)}
-        for g in guards:
-            g = g.xreplace(known) if isinstance(g, sympy.Basic) else g
-            if isinstance(g, sympy.logic.boolalg.Boolean) and g.free_symbols and g.free_symbols <= set(TID):
-                lane_guards.append(sympy.lambdify(TID, g, modules=[{"floor": math.floor,
-                                                                    "Mod": lambda a, b: a % b}, "math"]))
+    active = _active_lanes(guards, shape)
 
     # Lane enumeration over plain ints.
     f = _lane_function(thread_part)
@@ -220,7 +274,7 @@ def picture(offset: sympy.Expr, shape: LaunchShape, symbols: Symbols, space: str
     n_threads = bx * by * bz
     warps: list[list[int]] = []
     affine = getattr(f, "affine", None)
-    if affine is not None and bx % WARP == 0 and not lane_guards:
+    if affine is not None and bx % WARP == 0 and active is None:
         # Every warp is 32 consecutive x of one (y, z) row: the same lane pattern, shifted.
         cx, cy, cz, c0 = affine
         pattern = [cx * lane for lane in range(WARP)]
@@ -242,14 +296,15 @@ def picture(offset: sympy.Expr, shape: LaunchShape, symbols: Symbols, space: str
             x, y, z = lin % bx, (lin // bx) % by, lin // (bx * by)
             if shape.block is None:
                 y = z = 0
-            if all(g(x, y, z) for g in lane_guards):
+            if active is None or active[lin]:
                 lanes.append(int(f(x, y, z)))
         warps.append(lanes)
 
     # The uniform part: residues modulo 32 bytes.
     const = 0
-    gcd = SECTOR
+    gcd = proven_gcd = SECTOR
     pitch_syms: set[str] = set()
+    counters = set(BID) | set(BDIM) | symbols.trip_counters
     for term in uniform_terms:
         if term.is_Integer:
             const += int(term)
@@ -260,14 +315,33 @@ def picture(offset: sympy.Expr, shape: LaunchShape, symbols: Symbols, space: str
                               if s not in BDIM and not str(s).startswith(("blockIdx", "k@", "threadIdx")))
             continue
         gcd = math.gcd(gcd, div)
+        if term.free_symbols <= counters:
+            proven_gcd = math.gcd(proven_gcd, div)
     if pitch_syms:
         names = ", ".join(sorted(pitch_syms))
         assumptions.append(f"row pitch ({names}) assumed a multiple of 32 bytes")
     if gcd == 0:
         gcd = SECTOR
     residues = sorted({(const + k * gcd) % SECTOR for k in range(SECTOR // gcd)})
-    return WarpPicture(warps=warps, residues=residues, exact_residue=len(residues) == 1,
-                       stride=stride, assumptions=assumptions, shifted=shifted)
+    proven_gcd = proven_gcd or SECTOR
+    proven = sorted({(const + k * proven_gcd) % SECTOR for k in range(SECTOR // proven_gcd)})
+    return WarpPicture(warps=warps, residues=residues, exact_residue=len(residues) == 1, proven_residues=proven,
+                       stride=stride, assumptions=assumptions, shifted=shifted,
+                       masked=any(0 < len(w) < WARP for w in warps) and active is not None)
+
+
+def _combine(pics: list["WarpPicture"], offset, notes: list[str], values: tuple) -> "WarpPicture":
+    """One picture holding the warps of every trip of a loop (costs average over them; ``trips`` keeps
+    each trip's picture for the worst)."""
+    stride = sympy.diff(sympy.expand(offset), TID[0])
+    return WarpPicture(
+        warps=[w for p in pics for w in p.warps],
+        residues=sorted(set().union(*(p.residues for p in pics))),
+        exact_residue=all(p.exact_residue for p in pics) and len({tuple(p.residues) for p in pics}) == 1,
+        proven_residues=sorted(set().union(*(p.proven_residues for p in pics))),
+        stride=int(stride) if stride.is_Integer else stride,
+        assumptions=notes + pics[0].assumptions, loop_values=values, trips=pics,
+        masked=any(p.masked for p in pics))
 
 
 # --- global memory -------------------------------------------------------------------------------
@@ -305,6 +379,20 @@ def _distinct_warps(pic: "WarpPicture", period: int) -> list[tuple[list[int], in
     return [(g[0], g[1]) for g in groups.values()]
 
 
+def mean_sectors(pic: WarpPicture, size: int, residues: list[int]) -> tuple[float, int]:
+    """(sectors per request averaged over the warps and over ``residues`` taken equally likely, the worst
+    residue's): a block index times a row of 1200 bytes starts odd blocks 16 bytes into a sector.  A
+    picture of a loop's trips averages its trips (each with its own residues); the worst is the worst trip's."""
+    if pic.trips:
+        per_trip = [mean_sectors(t, size, t.proven_residues) for t in pic.trips if any(t.warps)]
+        worst = max(per_trip)
+        return sum(m for m, _ in per_trip) / len(per_trip), worst[1]
+    groups = _distinct_warps(pic, SECTOR)
+    n = sum(k for _, k in groups)
+    per = [sum(sectors(w, size, r) * k for w, k in groups) / n for r in residues]
+    return sum(per) / len(per), residues[per.index(max(per))]
+
+
 def ideal_sectors(active: int, size: int) -> int:
     return max(1, -(-active * size // SECTOR))
 
@@ -318,6 +406,7 @@ class GlobalCost:
     ideal_sectors_per_request: float
     efficiency: float                   # requested bytes / (sectors * 32), capped at 1
     worst_residue: int
+    worst_trip_sectors: Optional[float] = None  # the costliest loop trip (pictures with ``trips``)
 
 
 def global_cost(pic: WarpPicture, size: int) -> GlobalCost:
@@ -336,7 +425,8 @@ def global_cost(pic: WarpPicture, size: int) -> GlobalCost:
             worst, worst_r = s, r
     requested = mean(lambda w: len(w) * size)
     eff = min(1.0, requested / (worst * SECTOR))
-    return GlobalCost(worst, aligned, ideal, eff, worst_r)
+    trip = max((global_cost(t, size).sectors_per_request for t in pic.trips if any(t.warps)), default=None)
+    return GlobalCost(worst, aligned, ideal, eff, worst_r, trip)
 
 
 # --- shared memory -------------------------------------------------------------------------------

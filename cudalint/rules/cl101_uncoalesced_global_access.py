@@ -41,6 +41,8 @@ class UncoalescedGlobalAccess(Rule):
                     "efficiency": round(eff, 4),
                 }
                 stride = pic.stride
+                if cost.worst_trip_sectors is not None and cost.worst_trip_sectors != sectors:
+                    metrics["worst_sectors_per_request"] = metric(cost.worst_trip_sectors)
                 if stride is not None:
                     metrics["stride_bytes"] = stride if isinstance(stride, int) else spell(stride)
                 aos = acc.elem_size > acc.size and stride == acc.elem_size
@@ -52,9 +54,12 @@ class UncoalescedGlobalAccess(Rule):
                     fix = ("use a structure of arrays, or align the struct to its size "
                            "(`__align__(" + str(acc.elem_size) + ")`) so it moves in one vector access")
                 elif aos:
-                    why = (f"array of structs: each lane reads {acc.size} of every {acc.elem_size} bytes "
+                    why = (f"array of structs: each lane {'writes' if acc.kind == 'store' else 'reads'} {acc.size} of every {acc.elem_size} bytes "
                            f"(field at byte {acc.field_offset})")
                     fix = "store the field in its own array (structure of arrays)"
+                elif pic.masked and stride == acc.size:
+                    why = "the condition leaves lanes of each warp out, so the active ones are spread over it"
+                    fix = "give the work to consecutive lanes (e.g. index by `tid / 2` in half as many threads)"
                 elif stride is not None:
                     why = f"lanes are {spell(stride)} bytes apart"
                     fix = ("make consecutive threads access consecutive elements (transpose through shared "
@@ -62,7 +67,9 @@ class UncoalescedGlobalAccess(Rule):
                 else:
                     why = "lanes are scattered"
                     fix = "make consecutive threads access consecutive elements"
-                msg = (f"{what}: {why}; a warp touches {fmt(sectors)} sectors per request instead of "
+                trips = (f" on average over the loop's trips ({fmt(cost.worst_trip_sectors)} in the costliest)"
+                         if "worst_sectors_per_request" in metrics else "")
+                msg = (f"{what}: {why}; a warp touches {fmt(sectors)} sectors per request{trips} instead of "
                        f"{fmt(cost.ideal_sectors_per_request)} ({used}% of fetched bytes used); {fix}")
                 sev = Severity.INFO if eff >= 0.5 else Severity.WARNING
                 yield self.diagnostic(kernel, acc, msg, severity=sev, metrics=metrics,

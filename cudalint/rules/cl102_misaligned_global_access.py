@@ -1,9 +1,13 @@
-"""CL102 misaligned-global-access: unit-stride global access whose base is not 32-byte aligned.
+"""CL102 misaligned-global-access: unit-stride global access whose base the code shows is not 32-byte aligned.
 
 Hardware fact: ``cudaMalloc`` returns 256-byte-aligned bases and sectors are 32 bytes (CUDA C++
 Programming Guide, "Device Memory Accesses"), so a warp reading 128 contiguous bytes that start off a
 32-byte boundary touches 5 sectors instead of 4.  Measured on an H200 (GROUND_TRUTH.md): ``a[i+1]``
 5 sectors/request, 80 % efficiency; seed 001's readOffset with offset 11: the same.
+Only a misalignment the code shows is reported: a constant offset that is not a multiple of 32 bytes, or
+a block index / loop counter times a row that is not (their values taken equally likely: rows of 1200
+bytes start odd blocks 16 bytes into a sector, 4.5 sectors per request on average).  A run-time
+parameter may well be a multiple of 32 bytes: taken as one (listed in ``assumptions``), never a finding.
 Severity: info.
 """
 
@@ -14,6 +18,7 @@ from typing import Iterator
 from ..analysis.context import AnalysisContext
 from ..diagnostics import Diagnostic, Severity
 from ..model import AddressSpace, TranslationUnitModel
+from ..analysis.warp import mean_sectors
 from . import Rule, fmt, metric
 
 
@@ -34,29 +39,43 @@ class MisalignedGlobalAccess(Rule):
                 cost = ctx.global_cost(kernel, acc)
                 if cost.aligned_sectors_per_request > cost.ideal_sectors_per_request:
                     continue  # CL101's finding
-                if cost.sectors_per_request <= cost.ideal_sectors_per_request:
+                if pic.proven_residues == [0]:
+                    continue  # only a run-time value could misalign it: not shown by the code
+                mean, worst_r = mean_sectors(pic, acc.size, pic.proven_residues)
+                if mean <= cost.ideal_sectors_per_request:
                     continue
+                worst = max(mean_sectors(t, acc.size, t.proven_residues)[0] for t in pic.trips if any(t.warps)) \
+                    if pic.trips else mean_sectors(pic, acc.size, [worst_r])[0]
+                eff = min(1.0, cost.efficiency * cost.sectors_per_request / mean)
                 metrics = {
-                    "sectors_per_request": metric(cost.sectors_per_request),
+                    "sectors_per_request": metric(mean),
                     "ideal_sectors_per_request": metric(cost.ideal_sectors_per_request),
-                    "efficiency": round(cost.efficiency, 4),
+                    "efficiency": round(eff, 4),
                 }
-                runtime = sorted(str(s) for s in acc.offset.free_symbols if s in ctx.symbols.params)
-                if pic.exact_residue:
-                    why = f"its offset is {cost.worst_residue} bytes past a 32-byte sector boundary"
+                if pic.trips:
+                    metrics["worst_sectors_per_request"] = metric(worst)
+                    why = "the loop's trips shift its offset off a 32-byte sector boundary in some trips"
+                    fix = ("keep each trip's offset a multiple of 32 bytes, or load the aligned block and shift in "
+                           "registers/shared memory")
+                    how = f"{fmt(mean)} sectors per request on average over the trips ({fmt(worst)} in the worst)"
+                elif len(pic.proven_residues) == 1:
+                    why = f"its offset is {worst_r} bytes past a 32-byte sector boundary"
                     fix = "shift the index to a multiple of 32 bytes or pad the array's start"
+                    how = f"{fmt(mean)} sectors per request"
                 else:
-                    names = ", ".join(f"`{n}`" for n in runtime)
-                    why = (f"the run-time offset {names} need not be a multiple of 32 bytes" if names
-                           else "a run-time part of the offset need not be a multiple of 32 bytes")
-                    fix = ("keep offsets a multiple of 32 bytes (e.g. round to 8 floats) or load the aligned "
-                           "block and shift in registers/shared memory")
-                msg = (f"misaligned global {acc.kind} of `{acc.array.name}`: {why}; a warp touches up to "
-                       f"{fmt(cost.sectors_per_request)} sectors per request instead of "
-                       f"{fmt(cost.ideal_sectors_per_request)} ({cost.efficiency * 100:.0f}% of fetched bytes "
+                    metrics["worst_sectors_per_request"] = metric(worst)
+                    shown = ", ".join(str(r) for r in pic.proven_residues)
+                    why = (f"the block index or loop counter in its offset starts warps {shown} bytes past a "
+                           "32-byte sector boundary")
+                    fix = "pad each row (or block's chunk) to a multiple of 32 bytes"
+                    how = f"{fmt(mean)} sectors per request on average ({fmt(worst)} in the worst case)"
+                if acc.offset is not None and pic.stride == -acc.size:
+                    why = "lanes walk the array backwards (a reversed unit stride), so " + why
+                msg = (f"misaligned global {acc.kind} of `{acc.array.name}`: {why}; a warp touches {how} "
+                       f"instead of {fmt(cost.ideal_sectors_per_request)} ({eff * 100:.0f}% of fetched bytes "
                        f"used); {fix}")
                 assumptions = ctx.assumptions(kernel, pic)
-                if not pic.exact_residue:
-                    assumptions.append("worst case over the run-time offset's possible residues modulo 32 "
-                                       f"bytes ({len(pic.residues)} values)")
+                if pic.residues != pic.proven_residues:
+                    assumptions.append("run-time parts of the offset (kernel parameters) taken as multiples of "
+                                       "32 bytes")
                 yield self.diagnostic(kernel, acc, msg, metrics=metrics, assumptions=assumptions)

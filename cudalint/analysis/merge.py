@@ -1,0 +1,99 @@
+"""What nvcc emits: adjacent accesses of one thread merged into one vector access.
+
+Rules, each from nvcc 13 ``-arch=sm_90 -O3`` SASS (``cuobjdump -sass``; fixtures/global/vector_merge.cu):
+
+* accesses in the same statement line, under the same guards, of the same array, loads with loads and
+  stores with stores, with no store to that memory space listed between them, whose byte offsets differ
+  by constants, are packed greedily into contiguous chunks of 2, 4, 8 or 16 bytes;
+* a chunk needs its start provably aligned to its size: for global memory the element type's alignment
+  (``p[i].x`` + ``p[i].y`` of ``float2`` -> ``LDG.E.64``, stores ``STG.E.64``; the four bytes of a
+  ``uchar4`` -> ``LDG.E``; ``float4`` x..w -> ``LDG.E.128``; ``float4`` y, z -> two ``LDG.E``; through a
+  ``float *`` ``in[2*i]`` + ``in[2*i+1]`` -> two ``LDG.E``, as a pointer parameter is only 4-byte
+  aligned; ``struct {float x, y;}`` (align 4) -> two ``LDG.E``); for shared memory the element alignment,
+  or 16 bytes for the only shared array a kernel uses or an ``extern __shared__`` one, with every term of
+  the offset a multiple of the chunk (``s[2*t]`` + ``s[2*t+1]`` -> ``LDS.64``; ``s[4*t]`` ..
+  ``s[4*t+3]`` -> ``LDS.128``; ``s[r][2*c]`` of ``float s[16][65]`` -> two ``LDS``, the odd row pitch;
+  a second shared array in the kernel -> two ``LDS``);
+* a load of a contiguous run longer than half an aligned chunk, from its start, is widened to it
+  (``float4`` x, y, z -> ``LDG.E.128``); ``float4`` x, z (a gap) stay two ``LDG.E``; a store is never
+  widened (``uchar4`` x, y, z -> ``STG.E.U16`` + ``STG.E.U8``);
+* an access made twice (``p[i].x`` read twice in one statement) is one load.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import sympy
+
+from ..model import Access, AddressSpace, Kernel
+
+
+def _multiple(expr: sympy.Expr, n: int) -> bool:
+    """Every value of ``expr`` is a multiple of ``n`` (all its integer coefficients are)."""
+    g = 0
+    for term in sympy.Add.make_args(sympy.expand(expr)):
+        c, _ = term.as_coeff_Mul()
+        if not c.is_Integer:
+            return False
+        g = math.gcd(g, int(c))
+    return g % n == 0
+
+
+def _base_align(acc: Access, shared_arrays: int) -> int:
+    if acc.array.space == AddressSpace.SHARED and (shared_arrays == 1 or (acc.array.dims and acc.array.dims[0] is None)):
+        return 16
+    return acc.align or 0
+
+
+def merge_accesses(kernel: Kernel) -> None:
+    """Replace, in ``kernel.accesses``, each group of accesses nvcc moves as one vector access by it."""
+    accs = kernel.accesses
+    shared = len({id(a.array) for a in accs if a.array.space == AddressSpace.SHARED})
+    out: list[Access] = []
+    used: set[int] = set()
+    for i, a in enumerate(accs):
+        if id(a) in used:
+            continue
+        group = [a]
+        if a.is_read != a.is_write and a.offset is not None:
+            for b in accs[i + 1:]:
+                if b.span.line != a.span.line or b.guards != a.guards:
+                    break
+                if b.array is a.array and (b.is_read, b.is_write) == (a.is_read, a.is_write) \
+                        and b.offset is not None and (b.offset - a.offset).is_Integer and id(b) not in used:
+                    group.append(b)
+                elif b.is_write and b.array.space == a.array.space:
+                    break  # a store between them: nvcc keeps the order
+        used.update(id(g) for g in group)
+        out.extend(_pack(group, _base_align(a, shared)) if len(group) > 1 else group)
+    kernel.accesses = out
+
+
+def _pack(group: list[Access], align: int) -> list[Access]:
+    """Greedy: at each access, the largest aligned chunk its successors fill exactly becomes one access."""
+    base = group[0].offset
+    parts = sorted({(int(g.offset - base), g.size): g for g in group}.items(), key=lambda p: p[0])
+    out: list[Access] = []
+    k = 0
+    while k < len(parts):
+        (off, size), acc = parts[k]
+        step, merged = 1, acc
+        for chunk in (16, 8, 4, 2):
+            if chunk > align or chunk <= size or not _multiple(base + off, chunk):
+                continue
+            end, n = off, k
+            while n < len(parts) and parts[n][0][0] == end and end + parts[n][0][1] <= off + chunk:
+                end += parts[n][0][1]
+                n += 1
+            # a load of a contiguous run from the chunk's start is widened to the chunk (x, y, z of a
+            # float4 -> LDG.E.128); a store never writes bytes it was not given (x, y, z of a uchar4 ->
+            # STG.E.U16 + STG.E.U8)
+            widen = acc.is_read and end - off > chunk // 2 and n - k > 1 and (n == len(parts) or parts[n][0][0] != end)
+            if end == off + chunk or widen:
+                step, merged = n - k, replace(acc, size=chunk, split=1)
+                break
+        out.append(merged)
+        k += step
+    return out
