@@ -73,6 +73,33 @@ KNOWN = {
         "managed memory last written by the CPU blocks the host 10.9 ms (median of 3), like a pageable copy "
         "(10.7-13.5 ms): the pages live in host memory and the driver copies them through its staging path. "
         "A false negative of CL601 (managed memory would need cudaMemPrefetchAsync to overlap)."),
+    ("global__active_lanes", "splitWarp"): (
+        {"global_st_sectors_per_request"},
+        "CL101 predicts the else branch's store b[32 * i] (24 active lanes 128 bytes apart: 24 sectors); the "
+        "kernel's other store a[i] (lanes 0-7, unit stride: 1 sector) shares the counter: (24 + 1) / 2 = "
+        "12.5, as measured. Per-kernel counters mix the accesses of a kernel."),
+    ("global__derived_pointers", "fieldPointer"): (
+        {"global_ld_sectors_per_request"},
+        "CL101 predicts the 32-sector load through rows[blockIdx.x].data; the uniform 8-byte load of the pointer "
+        "itself (LDG.E.64, 1 sector) shares the counter: (32 + 1) / 2 = 16.5, as measured."),
+    ("global__derived_pointers", "perThreadPointer"): (
+        {"global_ld_sectors_per_request"},
+        "CL101 predicts rows[i].data (16 sectors, 8 ideal); the load through the per-thread pointer is not "
+        "modelled (no finding) and measures 32: (16 + 32) / 2 = 24, as measured."),
+    ("global__derived_pointers", "sharedByReference"): (
+        {"shared_ld_wavefronts_per_instruction", "shared_st_wavefronts_per_instruction"},
+        "CL201 predicts the 2-way update of s[2 * tid] through the reference (2 wavefronts); the kernel's "
+        "conflict-free s[tid] load and two s[tid] stores share the counters: loads (2 + 1) / 2 = 1.5, stores "
+        "(2 + 1 + 1) / 3 = 1.33, as measured."),
+    ("shared__template_instances", "reduceInterleaved"): (
+        {"shared_ld_wavefronts_per_instruction", "shared_st_wavefronts_per_instruction"},
+        "two instantiations share the base name this comparison matches kernels by: <int, 256> measures 3.88 "
+        "load wavefronts per instruction (CL201 predicts 3.92), <double, 256> 6.46 (CL201 predicts 6.58); the "
+        "store side mixes the conflict-free sdata[tid] store as in dynamic_shared (2.77 and 4.82)."),
+    ("suppress__suppressions", "gatherKnownStrided"): (
+        {"global_ld_sectors_per_request"},
+        "the 32-sector CL101 of this kernel is suppressed on purpose (the fixture tests suppression comments): "
+        "the measurement shows the suppressed finding is real."),
     ("host__stack_array", "(host)"): (
         {"copy_call_ms"},
         "CL601, but the copy is 1 MiB: staging it blocks the host 0.108 ms (median of 3), 2.2x the 0.050 ms "
@@ -106,6 +133,10 @@ SYNCCHECK_UNREPORTED = {
         "returnBeforeSync: n equals the grid size, so no thread takes the early return at run time; and NVIDIA "
         "GPUs count exited threads as arrived at a barrier, so even a taken exit is not reported (CL302 warns "
         "about other targets and future hardware)."),
+    ("sync__uniform_trips", 31): (
+        "unevenTrips, block of 256: threads 0-43 run a second trip and wait at the barrier while threads 44-255 "
+        "leave the loop and exit the kernel; exited threads count as arrived (as for CL302), so synccheck sees "
+        "no divergent warp. The trip counts still differ across the block: undefined by the Programming Guide."),
     ("sync__divergent_exit", 36): "continueBeforeSync: the `continue` is never taken at run time (n = grid size).",
     ("sync__divergent_exit", 50): "breakBeforeSync: the `break` is never taken at run time (limit 1e30).",
 }
