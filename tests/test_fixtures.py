@@ -55,3 +55,13 @@ def test_fixture_compiles_with_nvcc(path: Path, tmp_path: Path) -> None:
     r = subprocess.run(["nvcc", "-arch=sm_90", "-o", str(tmp_path / "a.out"), str(path)],
                        capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
+
+
+@pytest.mark.parametrize("path", FIXTURES, ids=_id)
+def test_no_internal_value_names_in_findings(path: Path) -> None:
+    """Opaque values are named `hint#n` inside cudalint; a user never sees the `#n`."""
+    import re
+    diags, _ = analysed(path)
+    for d in diags:
+        for text in [d.message, *d.assumptions]:
+            assert not re.search(r"#\d*\b", text), text

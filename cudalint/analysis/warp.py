@@ -262,7 +262,7 @@ def picture(offset: sympy.Expr, shape: LaunchShape, symbols: Symbols, space: str
                 subs[s] = REPRESENTATIVE_BLOCK_X if s == BDIM[0] else REPRESENTATIVE_SCALE
             else:
                 subs[s] = REPRESENTATIVE_SCALE
-            assumptions.append(f"{s} = {subs[s]} (a representative large run-time value)")
+            assumptions.append(f"{str(s).split('#')[0]} = {subs[s]} (a representative large run-time value)")
         thread_part = thread_part.subs(subs)
 
     active = _active_lanes(guards, shape)
@@ -311,7 +311,7 @@ def picture(offset: sympy.Expr, shape: LaunchShape, symbols: Symbols, space: str
             continue
         div, is_pitch = _term_divisor(term, shape.block is None)
         if is_pitch and div % SECTOR:
-            pitch_syms.update(str(s) for s in term.free_symbols
+            pitch_syms.update(str(s).split("#")[0] for s in term.free_symbols
                               if s not in BDIM and not str(s).startswith(("blockIdx", "k@", "threadIdx")))
             continue
         gcd = math.gcd(gcd, div)
