@@ -120,6 +120,7 @@ class KernelInterpreter:
         self.breakable: list[str] = []    # 'loop' / 'switch': what a `break` leaves
         self.call_chain: list[tuple[str, int]] = []
         self.order = 0
+        self.fence = 0                    # accesses before this index may not serve a later load again
 
     # ---- bookkeeping
     def push_guard(self, value: Value, line: int) -> None:
@@ -138,6 +139,7 @@ class KernelInterpreter:
         return self.order
 
     def barrier(self, name: str, node: ir.Node) -> None:
+        self.fence = len(self.kernel.accesses)
         self.kernel.barriers.append(Barrier(name, node.span, tuple(self.guards), tuple(self.loops), self.tick(),
                                             tuple(self.call_chain)))
 
@@ -388,12 +390,14 @@ class KernelInterpreter:
             cond_val = sympy.Integer(1)  # for (;;): exits only through break/return
         self.push_guard(cond_val, s.span.line)
         self.loops.append(self.tick())
+        self.fence = len(self.kernel.accesses)
         self.breakable.append("loop")
         self.stmt(s.body, loop_env)
         for x in s.step:
             self.expr(x, loop_env)
         self.breakable.pop()
         self.loops.pop()
+        self.fence = len(self.kernel.accesses)
         self.pop_guard()
         for var in modified:
             if var in env.vars:
@@ -569,15 +573,14 @@ class KernelInterpreter:
         return self.opaque("load", ptr)
 
     def reloads(self, arr: ArrayDecl, offset: sympy.Expr, size: int, span: ir.Span, guards: tuple) -> bool:
-        """Whether a load repeats one of the same statement line with no store to the array in between
-        (``(lat - p->lat) * (lat - p->lat)``): nvcc loads the value once."""
-        for a in reversed(self.kernel.accesses):
-            if a.span.line != span.line or a.span.path != span.path:
+        """Whether a load repeats an earlier load or store of the same thread (same address, size and
+        guards) with no other store, barrier, atomic or loop boundary in between (``(lat - p->lat) * (lat - p->lat)``, a field
+        read again on the next line): nvcc keeps the value in a register and loads it once."""
+        for a in reversed(self.kernel.accesses[self.fence:]):
+            if a.array is arr and a.size == size and a.offset == offset and a.guards == guards:
+                return True  # loaded before, or stored by this thread (``d[p] = d[p] + s; t = d[p];``)
+            if a.is_write:
                 return False
-            if a.array is arr and a.is_write:
-                return False
-            if a.array is arr and a.is_read and a.size == size and a.offset == offset and a.guards == guards:
-                return True
         return False
 
     def binary(self, e: ir.Binary, env: Env, record: bool) -> Value:
@@ -733,6 +736,7 @@ class KernelInterpreter:
         if name == "dim3" or e.type.name in ("dim3", "uint3"):
             return self.opaque("dim3", *vals)
         if name in VARYING_CALLS:
+            self.fence = len(self.kernel.accesses)
             return self.symbols.opaque(name, varying=True)
         return self.opaque(name or "call", *vals) if vals else self.symbols.opaque(name or "call", varying=False)
 
