@@ -190,6 +190,7 @@ class AsyncCopy:
     allocation: dict[str, str] = field(default_factory=dict)
     alloc_name: dict[str, str] = field(default_factory=dict)
     helper: dict[str, str] = field(default_factory=dict)
+    bytes: Optional[int] = None  # the size copied, when it folds to a constant
 
 
 @dataclass
