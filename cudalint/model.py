@@ -130,6 +130,7 @@ class Division:
     pow2: bool
     divisor_text: str
     dividend_varying: bool = True
+    in_loop: bool = False  # inside a loop of the kernel (or of a helper it calls there)
 
 
 @dataclass

@@ -65,6 +65,14 @@ __global__ void tree(float *buf) {
 """
     diags = [d for d in lint(tmp_path, src) if d.code == "CL501"]
     assert len(diags) == 1 and diags[0].line == 5 and "(2 * s)" in diags[0].message
+    assert diags[0].severity.value == "warning" and "once per thread" not in diags[0].message
+
+
+def test_cl501_index_arithmetic_once_per_thread_is_info(tmp_path):
+    src = "__global__ void k(int *o) { int i = blockIdx.x * blockDim.x + threadIdx.x; o[i / warpSize] = i; }\n"
+    (d,) = [d for d in lint(tmp_path, src) if d.code == "CL501"]
+    assert (d.line, d.severity.value, d.metrics) == (1, "info", {"instructions_ratio": 2.99})
+    assert d.message.endswith("`>> 5` on an unsigned value; executed once per thread here, outside any loop")
 
 
 def test_cl102_message_without_a_named_run_time_value_reads_well(tmp_path):
