@@ -128,4 +128,8 @@ int main() { float* o; rows<<<1, dim3(16, 4)>>>(o); }
     (d,) = lint(tmp_path, src)
     assert (d.code, d.line, d.metrics["bank_conflict_ways"]) == ("CL201", 4, 2)
     assert "the warp spans several rows (threadIdx.y) whose words land in the same banks" in d.message
-    assert d.message.endswith("; pad each row to an odd number of words")
+    # the pad that removes it: the second row must start 16 banks on (161 words, odd, would still conflict)
+    assert d.message.endswith("; pad each row from 160 to 176 elements")
+    (d,) = lint(tmp_path, src.replace("160", "17"))  # already odd: 17 + 31 = 48 = 16 (mod 32)
+    assert (d.line, d.metrics["bank_conflict_ways"]) == (4, 2)
+    assert d.message.endswith("; pad each row from 17 to 48 elements")
