@@ -130,6 +130,7 @@ class Division:
     pow2: bool
     divisor_text: str
     dividend_varying: bool = True
+    in_loop: bool = False  # inside a loop of the kernel (or of a helper it calls there)
 
 
 @dataclass
@@ -190,6 +191,7 @@ class AsyncCopy:
     allocation: dict[str, str] = field(default_factory=dict)
     alloc_name: dict[str, str] = field(default_factory=dict)
     helper: dict[str, str] = field(default_factory=dict)
+    bytes: Optional[int] = None  # the size copied, when it folds to a constant
 
 
 @dataclass

@@ -65,6 +65,14 @@ __global__ void tree(float *buf) {
 """
     diags = [d for d in lint(tmp_path, src) if d.code == "CL501"]
     assert len(diags) == 1 and diags[0].line == 5 and "(2 * s)" in diags[0].message
+    assert diags[0].severity.value == "warning" and "once per thread" not in diags[0].message
+
+
+def test_cl501_index_arithmetic_once_per_thread_is_info(tmp_path):
+    src = "__global__ void k(int *o) { int i = blockIdx.x * blockDim.x + threadIdx.x; o[i / warpSize] = i; }\n"
+    (d,) = [d for d in lint(tmp_path, src) if d.code == "CL501"]
+    assert (d.line, d.severity.value, d.metrics) == (1, "info", {"instructions_ratio": 2.99})
+    assert d.message.endswith("`>> 5` on an unsigned value; executed once per thread here, outside any loop")
 
 
 def test_cl102_message_without_a_named_run_time_value_reads_well(tmp_path):
@@ -120,4 +128,8 @@ int main() { float* o; rows<<<1, dim3(16, 4)>>>(o); }
     (d,) = lint(tmp_path, src)
     assert (d.code, d.line, d.metrics["bank_conflict_ways"]) == ("CL201", 4, 2)
     assert "the warp spans several rows (threadIdx.y) whose words land in the same banks" in d.message
-    assert d.message.endswith("; pad each row to an odd number of words")
+    # the pad that removes it: the second row must start 16 banks on (161 words, odd, would still conflict)
+    assert d.message.endswith("; pad each row from 160 to 176 elements")
+    (d,) = lint(tmp_path, src.replace("160", "17"))  # already odd: 17 + 31 = 48 = 16 (mod 32)
+    assert (d.line, d.metrics["bank_conflict_ways"]) == (4, 2)
+    assert d.message.endswith("; pad each row from 17 to 48 elements")

@@ -236,9 +236,36 @@ def test_json_output_has_the_exact_range_of_the_call(tmp_path, capsys):
     first = out[0]
     assert first["code"] == "CL601" and first["name"] == "pageable-memcpy-async"
     assert first["severity"] == "warning" and first["kernel"] is None and first["fix"] is None
-    assert first["metrics"] == {"host_pointer": "h", "allocation": "malloc"}
+    assert first["metrics"] == {"host_pointer": "h", "allocation": "malloc", "bytes": 1 << 20}
     assert first["assumptions"][0] == "h allocated with malloc at copy.cu:6"
     assert "`h` was allocated with malloc at copy.cu:6" in first["message"]
     assert "36-37 ms" in first["message"] and "cudaHostRegister" in first["message"]
+    assert "5-10 GB/s: 0.1-0.21 ms for these 1 MiB" in first["message"]
     assert out[1]["message"].startswith("cudaMemcpyAsync to pageable host memory")
 
+
+
+def test_copy_cost_follows_its_size_and_graph_capture_records_copies(tmp_path, capsys):
+    """A copy inside cudaStreamBeginCapture/EndCapture of its stream is recorded into a graph (no finding);
+    the message costs a copy of known size (info below a pinned call's 0.05 ms); unknown size: measured only."""
+    p = tmp_path / "g.cu"
+    p.write_text("""#include <cstdlib>
+void f(size_t n, cudaStream_t s, cudaStream_t t, cudaGraph_t* g) {
+    float* h = (float*)malloc(n);
+    float* d; cudaMalloc(&d, n);
+    cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+    cudaMemcpyAsync(d, h, n, cudaMemcpyHostToDevice, s);
+    cudaMemcpyAsync(d, h, 2 * sizeof(float), cudaMemcpyHostToDevice, t);
+    cudaStreamEndCapture(s, g);
+    cudaMemcpyAsync(d, h, n, cudaMemcpyHostToDevice, s);
+    cudaMemcpy2DAsync(d, 4096, h, 4096, 4096, 1024, cudaMemcpyHostToDevice, s);
+}
+""")
+    main(["check", str(p), "--format", "json"])
+    out = json.loads(capsys.readouterr().out)
+    assert [(d["line"], d["severity"], d["metrics"].get("bytes")) for d in out] == [
+        (7, "info", 8), (9, "warning", None), (10, "warning", 4 << 20)]
+    assert "5-10 GB/s: under 0.01 ms for these 8 B" in out[0]["message"]
+    assert "256 MiB 36-37 ms from pageable memory, vs 0.01-0.05 ms from cudaMallocHost memory)" in out[1]["message"]
+    assert "GB/s" not in out[1]["message"]
+    assert "5-10 GB/s: 0.42-0.84 ms for these 4 MiB" in out[2]["message"]

@@ -104,11 +104,11 @@ KNOWN = {
         {"copy_call_ms"},
         "CL601, but the copy is 1 MiB: staging it blocks the host 0.108 ms (median of 3), 2.2x the 0.050 ms "
         "pinned call, not 10x. Pageable copies block for about their size at 5-10 GB/s (64 MiB: 10.7-13.5 "
-        "ms); the rule reports every pageable async copy, whatever its size."),
+        "ms); CL601 still warns, with the 0.1-0.21 ms it predicts for 1 MiB."),
     ("host__to_symbol_stack", "(host)"): (
         {"copy_call_ms"},
         "CL601, but cudaMemcpyToSymbolAsync copies 1 KiB: the call returns in 0.019 ms (median of 3), as fast "
-        "as a pinned call; for so small a copy the staging is a memcpy of 1 KiB. The rule does not weigh size."),
+        "as a pinned call; for so small a copy the staging is a memcpy of 1 KiB (CL601 is info for it)."),
 }
 
 # CL301/CL302 findings that synccheck does not report, line by line (case, line) -> why; see NOTES.md.

@@ -166,6 +166,7 @@ class _Fn:
         self.returns: list[Optional[Provenance]] = []
         self.registers: set = set()
         self.unregisters: set = set()
+        self.capturing: set = set()  # streams between cudaStreamBeginCapture and cudaStreamEndCapture
 
 
 # --- small IR helpers --------------------------------------------------------------------------------
@@ -398,6 +399,9 @@ class HostAnalysis:
         if (name in REGISTER or name in UNREGISTER) and args:
             self.register(args[0], c, env, ctx, name in REGISTER)
             return
+        if name.endswith(("StreamBeginCapture", "StreamEndCapture")) and args:
+            (ctx.capturing.add if "Begin" in name else ctx.capturing.discard)(args[0].text)
+            return
         if name in COPY_APIS and _is_api(c):
             if ctx.record:
                 self.copy_call(c, name, env, ctx)
@@ -470,6 +474,10 @@ class HostAnalysis:
             elif default_kind is not None:
                 kind_text = _kind_name(name, default_kind) + (" (default)" if kind_i is not None else "")
         written = stream_i is not None and _written(c, stream_i)
+        if written and args[stream_i].text in ctx.capturing:
+            return  # recorded into a CUDA graph by stream capture, not executed here
+        size_i = (4, 5) if "2D" in name else () if "3D" in name else (2,)
+        sizes = [fold(args[i]) if i < len(args) else None for i in size_i]
         self.copies.append(AsyncCopy(
             api=name, span=c.span, kind=kind_text, host_side=host_side(kind, "dst" in provs, "src" in provs),
             provenance={r: (p.kind if p is not None else UNKNOWN) for r, p in provs.items()}, pointer_text=texts,
@@ -478,7 +486,8 @@ class HostAnalysis:
             alloc_name={r: p.name for r, p in provs.items() if p is not None and p.name},
             helper={r: p.via for r, p in provs.items() if p is not None and p.via},
             stream=(args[stream_i].text or None) if written else None,
-            function=ctx.fn.name if ctx.fn is not None else ""))
+            function=ctx.fn.name if ctx.fn is not None else "",
+            bytes=functools.reduce(int.__mul__, sizes) if sizes and None not in sizes else None))
 
     # -- locations
     def lvalue(self, e: ir.Expr) -> Optional[tuple]:

@@ -600,7 +600,8 @@ class KernelInterpreter:
             return  # folded by the compiler
         pow2 = isinstance(b, sympy.Basic) and self.symbols.is_pow2(b)
         varying = not isinstance(a, sympy.Basic) or self.symbols.is_varying(a)
-        self.kernel.divisions.append(Division(op, e.span, e.type.signed, b, pow2, divisor.text, varying))
+        self.kernel.divisions.append(Division(op, e.span, e.type.signed, b, pow2, divisor.text, varying,
+                                                bool(self.loops)))
 
     def arith(self, op: Optional[str], a: Value, b: Value) -> Value:
         if isinstance(a, Pointer) or isinstance(b, Pointer):

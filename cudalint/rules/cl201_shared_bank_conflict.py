@@ -16,6 +16,7 @@ from typing import Iterator, Optional
 import sympy
 
 from ..analysis.context import AnalysisContext
+from ..analysis.symbols import TID
 from ..analysis.warp import NotModelled, picture, shared_cost
 from ..diagnostics import Diagnostic, Edit, Fix, Severity
 from ..model import Access, AddressSpace, ArrayDecl, Kernel, TranslationUnitModel
@@ -45,17 +46,14 @@ class SharedBankConflict(Rule):
     default_severity = Severity.WARNING
     summary = "Shared-memory access with an n-way bank conflict (n >= 2)"
 
-    def padding(self, kernel: Kernel, arr: ArrayDecl, ctx: AnalysisContext) -> Optional[int]:
-        """Smallest padded row width that removes the conflicts of every access to ``arr``."""
-        if len(arr.dims) < 2 or arr.dims[-1] is None or not arr.dim_spans:
-            return None
-        accs = [a for a in kernel.accesses if a.array is arr]
+    def padding(self, kernel: Kernel, accs: list, ctx: AnalysisContext, shifted) -> Optional[int]:
+        """Smallest pad p (1..MAX_PAD) that makes every access of ``accs`` conflict-free, where
+        ``shifted(access, p)`` is its offset with rows p elements longer (None: not modelled)."""
         shape = ctx.launch_shape(kernel)
         for pad in range(1, MAX_PAD + 1):
-            row = arr.dims[-1] + pad
             worst = 1
             for a in accs:
-                off = _offset_with_row(a, arr, row)
+                off = shifted(a, pad)
                 if off is None:
                     return None
                 try:
@@ -64,7 +62,7 @@ class SharedBankConflict(Rule):
                     return None
                 worst = max(worst, shared_cost(pic, a.size).bank_conflict_ways)
             if worst == 1:
-                return row
+                return pad
         return None
 
     def check(self, model: TranslationUnitModel, ctx: AnalysisContext) -> Iterator[Diagnostic]:
@@ -86,7 +84,10 @@ class SharedBankConflict(Rule):
                     # consecutive lanes are conflict-free along x: the conflict comes from the warp's other
                     # rows (threadIdx.y varies inside a warp when blockDim.x < 32) landing in the same banks
                     words = "the warp spans several rows (threadIdx.y) whose words land in the same banks"
-                    row_hint = "; pad each row to an odd number of words"
+                    es, c = arr.elem_size, sympy.expand(acc.offset).coeff(TID[1])
+                    pad = self.padding(kernel, [acc], ctx, lambda a, p: a.offset + p * es * TID[1]) \
+                        if c.is_Integer and c > 0 and c % es == 0 else None
+                    row_hint = f"; pad each row from {c // es} to {c // es + pad} elements" if pad else ""
                 elif isinstance(stride, int) and stride % 4 == 0:
                     words = f"lanes are {stride // 4} words apart"
                 elif stride is not None:
@@ -101,7 +102,11 @@ class SharedBankConflict(Rule):
                             f"over the block's warps{' and the loop trips' if pic.loop_values else ''})")
                 fix = None
                 msg += row_hint if not (len(arr.dims) >= 2 and arr.dim_spans) else ""
-                row = self.padding(kernel, arr, ctx)
+                row = None
+                if len(arr.dims) >= 2 and arr.dims[-1] is not None and arr.dim_spans:
+                    row = self.padding(kernel, [a for a in kernel.accesses if a.array is arr], ctx,
+                                       lambda a, p: _offset_with_row(a, arr, arr.dims[-1] + p))
+                    row = row and arr.dims[-1] + row
                 if row is not None:
                     span = arr.dim_spans[-1]
                     text = arr.dim_texts[-1]
@@ -112,7 +117,8 @@ class SharedBankConflict(Rule):
                     msg += f"; pad the row: `{decl}`"
                     fix = Fix(message=f"Pad `{arr.name}` to `{arr.name}{dims}`",
                               edits=(Edit(span.line, span.column, span.end_line, span.end_column, content),))
-                elif isinstance(stride, int) and stride % 4 == 0 and len(arr.dims) < 2 and not row_hint:
+                elif isinstance(stride, int) and stride % 4 == 0 and len(arr.dims) < 2 \
+                        and math.gcd(stride // 4, 32) > 1:
                     msg += "; make consecutive lanes use consecutive words (or an odd word stride)"
                 yield self.diagnostic(kernel, acc, msg, metrics={"bank_conflict_ways": ways,
                                                                 "wavefronts_per_request": metric(cost.wavefronts_per_request)},

@@ -8,7 +8,8 @@ time), ``v / warpSize`` 523 M (2.99x, 3.1x the time; warpSize is a run-time regi
 two 653 M (3.73x, 4.1x the time).  Unsigned by a constant power of two is free: no finding.
 ``v % (1u << k)`` is not reported: nvcc sees the shift and emits a mask itself (measured on the H200,
 fixtures/arith/div_mod.cu kernel byShiftedParameter: 2.62 M instructions vs 2.36 M for shift/mask).
-Severity: warning for warpSize and run-time powers of two, info for signed operands.  A signed division
+Severity: warning for warpSize and run-time powers of two inside a loop; info when executed once per thread
+(index arithmetic) and for signed operands.  A signed division
 (or any of these) whose dividend is block-uniform (``n / TILE``, ``blockDim.x / warpSize``) is computed
 once and hoisted out of loops: not reported.
 """
@@ -59,6 +60,8 @@ class SlowIntDivMod(Rule):
                            f"unsigned if it is never negative")
                 else:
                     continue
+                if not d.in_loop:
+                    sev, msg = Severity.INFO, msg + "; executed once per thread here, outside any loop"
                 s = d.span
                 yield Diagnostic(code=self.code, name=self.name, severity=sev, path=s.path, line=s.line,
                                  column=s.column, end_line=s.end_line, end_column=s.end_column, message=msg,

@@ -78,6 +78,8 @@ CUDALINT_RT_DEV cudaError_t cudaStreamDestroy(cudaStream_t stream);
 CUDALINT_RT cudaError_t cudaStreamSynchronize(cudaStream_t stream);
 CUDALINT_RT cudaError_t cudaStreamQuery(cudaStream_t stream);
 CUDALINT_RT_DEV cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags = 0);
+CUDALINT_RT cudaError_t cudaStreamBeginCapture(cudaStream_t stream, enum cudaStreamCaptureMode mode);
+CUDALINT_RT cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph);
 CUDALINT_RT cudaError_t cudaDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPriority);
 
 /* events */
