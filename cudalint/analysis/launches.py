@@ -28,7 +28,6 @@ def _is_dim3(t: Type) -> bool:
 class _Link:
     """The value a variable held when it was copied (``dim3 b(threads)``): known where a ``case`` of a
     ``switch (threads)`` binds it, forgotten when the variable is assigned."""
-
     var: ir.Variable
 
 

@@ -58,6 +58,7 @@ _OPERATOR_CALLS = {"+", "-", "*", "/", "%", "<<", ">>", "&"}
 _ASSIGN_CALLS = {"=", "+=", "-=", "*=", "/="}
 _CASTS = (K.CSTYLE_CAST_EXPR, K.CXX_STATIC_CAST_EXPR, K.CXX_REINTERPRET_CAST_EXPR, K.CXX_CONST_CAST_EXPR,
           K.CXX_DYNAMIC_CAST_EXPR, K.CXX_FUNCTIONAL_CAST_EXPR)
+_JUMPS = {K.BREAK_STMT: ir.JumpKind.BREAK, K.CONTINUE_STMT: ir.JumpKind.CONTINUE, K.GOTO_STMT: ir.JumpKind.GOTO}
 _SKIP = (K.TYPE_REF, K.NAMESPACE_REF, K.TEMPLATE_REF)
 _FUNCS = (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE, K.CXX_METHOD, K.CONSTRUCTOR, K.DESTRUCTOR, K.CONVERSION_FUNCTION)
 _SCOPES = (K.NAMESPACE, K.LINKAGE_SPEC, K.UNEXPOSED_DECL)
@@ -73,16 +74,12 @@ _SIZED = {TK.BOOL, TK.CONSTANTARRAY, TK.RECORD, TK.ENUM, *_INTS, *_FLOATS}
 _INLINE_NS = re.compile(r"\b__v?\d+::")
 
 
-def libcxx_dir() -> Path:
-    return Path(ci.__file__).parent / "native" / "libcxx"
-
-
 def base_args() -> list[str]:
     """The clang arguments every file is parsed with (see the module docstring)."""
     return [
         "-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_90", "-nocudainc", "-nocudalib",
         "--cuda-path=/nonexistent/cudalint", "-std=c++17", "-ferror-limit=0", "-w",
-        "-nostdinc++", "-isystem", str(libcxx_dir()), "-isystem", str(SHIMS),
+        "-nostdinc++", "-isystem", str(Path(ci.__file__).parent / "native" / "libcxx"), "-isystem", str(SHIMS),
         "-include", "cudalint_prelude.h", "-idirafter", str(SHIMS / "fallback"),
     ]
 
@@ -173,12 +170,7 @@ class Lowering:
     # -- locations
     def in_main(self, c: ci.Cursor) -> bool:
         f = c.location.file
-        if f is None:
-            return False
-        name = f.name
-        if name not in self._files:
-            self._files[name] = os.path.abspath(name) == self.abs_path
-        return self._files[name]
+        return f is not None and self._main_name(f.name)
 
     def _included(self, c: ci.Cursor) -> bool:
         """A definition in a user header (not a system one) analysed with this translation unit: a kernel,
@@ -252,10 +244,7 @@ class Lowering:
         name = _INLINE_NS.sub("", canon.spelling.replace("const ", "").replace("volatile ", "").strip())
         size = align = None
         if k in _SIZED:  # clang_Type_getSizeOf crashes on some dependent and function types
-            size = canon.get_size()
-            size = size if size and size > 0 else None
-            align = canon.get_align()
-            align = align if align and align > 0 else None
+            size, align = (v if v and v > 0 else None for v in (canon.get_size(), canon.get_align()))
         if k == TK.BOOL:
             return irt.Type(irt.TypeKind.BOOL, "bool", size, align, const=const)
         if k in _INTS:
@@ -541,31 +530,22 @@ class Lowering:
             return self.if_stmt(c)
         if k in (K.FOR_STMT, K.WHILE_STMT, K.DO_STMT, K.CXX_FOR_RANGE_STMT):
             return self.loop(c)
+        if k in (K.CASE_STMT, K.DEFAULT_STMT, K.LABEL_STMT):
+            kids = list(c.get_children())
+            value = self.expr(kids[0]) if k == K.CASE_STMT and len(kids) > 1 else None
+            body = self.stmt(kids[-1]) if kids else None
+            return ir.Label(self.span(c), c.spelling, body) if k == K.LABEL_STMT else ir.Case(self.span(c), value, body)
+        if k in _JUMPS:
+            return ir.Jump(self.span(c), _JUMPS[k], c.spelling if k == K.GOTO_STMT else "")
         if k == K.SWITCH_STMT:
             kids = list(c.get_children())
             pre, cond = self._condition(kids[:1])
             body = ir.Block(self.span(c), [s for s in (self.stmt(x) for x in kids[1:]) if s is not None])
             sw = ir.Switch(self.span(c), cond, body)
             return ir.Block(self.span(c), pre + [sw]) if pre else sw
-        if k == K.CASE_STMT:
-            kids = list(c.get_children())
-            return ir.Case(self.span(c), self.expr(kids[0]) if len(kids) > 1 else None,
-                           self.stmt(kids[-1]) if kids else None)
-        if k == K.DEFAULT_STMT:
-            kids = list(c.get_children())
-            return ir.Case(self.span(c), None, self.stmt(kids[-1]) if kids else None)
-        if k == K.LABEL_STMT:
-            kids = list(c.get_children())
-            return ir.Label(self.span(c), c.spelling, self.stmt(kids[-1]) if kids else None)
         if k == K.RETURN_STMT:
             kids = [ch for ch in c.get_children() if ch.kind.is_expression()]
             return ir.Return(self.span(c), self.expr(kids[0]) if kids else None)
-        if k == K.BREAK_STMT:
-            return ir.Jump(self.span(c), ir.JumpKind.BREAK)
-        if k == K.CONTINUE_STMT:
-            return ir.Jump(self.span(c), ir.JumpKind.CONTINUE)
-        if k == K.GOTO_STMT:
-            return ir.Jump(self.span(c), ir.JumpKind.GOTO, c.spelling)
         if k == K.NULL_STMT:
             return None
         if k == K.ASM_STMT:
@@ -606,17 +586,15 @@ class Lowering:
             cond = ir.Ref(pre[-1].span, pre[-1].var, type=pre[-1].var.type)
         return [p for p in pre if p is not None], cond
 
-    def _else_before(self, a: ci.Cursor, b: ci.Cursor) -> bool:
-        """Whether the token ``else`` is written between the end of ``a`` and the start of ``b``."""
-        try:
-            rng = ci.SourceRange.from_locations(a.extent.end, b.extent.start)
-            return any(t.spelling == "else" for t in self.ctu.get_tokens(extent=rng))
-        except Exception:  # pragma: no cover
-            return False
-
     def if_stmt(self, c: ci.Cursor) -> ir.Stmt:
         kids = list(c.get_children())
-        has_else = len(kids) >= 3 and self._else_before(kids[-2], kids[-1])
+        has_else = False
+        if len(kids) >= 3:  # the token ``else`` between the last two children
+            try:
+                rng = ci.SourceRange.from_locations(kids[-2].extent.end, kids[-1].extent.start)
+                has_else = any(t.spelling == "else" for t in self.ctu.get_tokens(extent=rng))
+            except Exception:  # pragma: no cover
+                pass
         branches = kids[-2:] if has_else else kids[-1:]
         pre, cond = self._condition(kids[:len(kids) - len(branches)])
         then = self.stmt(branches[0]) or ir.Block(self.span(branches[0]))
