@@ -69,8 +69,7 @@ def internal_error(path: str, component: str, e: BaseException) -> Diagnostic:
 def read_source(path: str) -> str:
     """Read a file as UTF-8 (a BOM is dropped). Raises OSError or UnicodeDecodeError."""
     with open(path, "rb") as fh:
-        data = fh.read()
-    return data.decode("utf-8-sig")
+        return fh.read().decode("utf-8-sig")
 
 
 def compile_flags(path: str, compile_db: Optional[Path]) -> list[str]:
@@ -134,15 +133,13 @@ def build_model(path: str, text: str, opts: RunOptions) -> TranslationUnitModel:
 def incomplete_diagnostics(model: TranslationUnitModel) -> list[Diagnostic]:
     """CL000 for kernels that clang could not fully parse (errors inside their body)."""
     out = []
+    more = " (unresolved includes: " + ", ".join(model.missing_includes) + ")" if model.missing_includes else ""
     for k in model.kernels:
         errs = [(ln, msg) for ln, msg in model.errors
                 if k.span.path == model.path and k.span.line <= ln <= k.span.end_line]
         reasons = [f"line {ln}: {msg}" for ln, msg in errs[:3]] + k.incomplete[:3]
         if not reasons:
             continue
-        more = ""
-        if model.missing_includes:
-            more = " (unresolved includes: " + ", ".join(model.missing_includes) + ")"
         out.append(cl000(k.span.path, f"kernel `{k.name}` is only partly modelled: " + "; ".join(reasons) + more,
                          line=k.span.line, column=k.span.column, kernel=k.name))
     return out

@@ -127,9 +127,7 @@ class _Walker:
 
     def expr(self, e: Optional[ir.Expr], env: _Env) -> None:
         """Record the launches in ``e`` (in evaluation order) and apply its side effects to ``env``."""
-        if e is None:
-            return
-        if isinstance(e, ir.Lambda):
+        if e is None or isinstance(e, ir.Lambda):
             return
         if isinstance(e, ir.Launch):
             for a in (e.grid, e.block, e.shared_mem, e.stream, *e.args):

@@ -36,15 +36,13 @@ MAX_NESTING = 8_000
 RECURSION_LIMIT = 50_000
 
 _lib = ci.conf.lib
-_lib.clang_Cursor_Evaluate.argtypes = [ci.Cursor]
-_lib.clang_Cursor_Evaluate.restype = ctypes.c_void_p
-_lib.clang_EvalResult_getKind.argtypes = [ctypes.c_void_p]
-_lib.clang_EvalResult_getKind.restype = ctypes.c_int
-_lib.clang_EvalResult_getAsLongLong.argtypes = [ctypes.c_void_p]
-_lib.clang_EvalResult_getAsLongLong.restype = ctypes.c_longlong
+for _name, _arg, _res in (("clang_Cursor_Evaluate", ci.Cursor, ctypes.c_void_p),
+                          ("clang_EvalResult_getKind", ctypes.c_void_p, ctypes.c_int),
+                          ("clang_EvalResult_getAsLongLong", ctypes.c_void_p, ctypes.c_longlong),
+                          ("clang_getCursorUnaryOperatorKind", ci.Cursor, ctypes.c_int)):
+    getattr(_lib, _name).argtypes = [_arg]
+    getattr(_lib, _name).restype = _res
 _lib.clang_EvalResult_dispose.argtypes = [ctypes.c_void_p]
-_lib.clang_getCursorUnaryOperatorKind.argtypes = [ci.Cursor]
-_lib.clang_getCursorUnaryOperatorKind.restype = ctypes.c_int
 
 #: CXUnaryOperatorKind (clang-c/Index.h) -> the IR's unary operator
 _UNARY = {1: "post++", 2: "post--", 3: "pre++", 4: "pre--", 5: "&", 6: "*", 7: "+", 8: "-", 9: "~", 10: "!"}
@@ -135,11 +133,6 @@ def _strip(c: ci.Cursor) -> ci.Cursor:
     return c
 
 
-def token_text(c: ci.Cursor) -> str:
-    """The source text of an expression, tokens re-joined: ``h_buf + off``, ``&v[0]``, ``v.data()``."""
-    return join_tokens(t.spelling for t in c.get_tokens())
-
-
 def _loc(fn: str, loc: ci.SourceLocation) -> tuple[Optional[int], int, int]:
     f, line, col, off = ctypes.c_void_p(), ctypes.c_uint(), ctypes.c_uint(), ctypes.c_uint()
     getattr(_lib, fn)(loc, ctypes.byref(f), ctypes.byref(line), ctypes.byref(col), ctypes.byref(off))
@@ -151,7 +144,6 @@ class Lowering:
 
     def __init__(self, path: str, text: str, tu: ci.TranslationUnit):
         self.path = path
-        self.text = text
         self.lines = text.splitlines()
         self.abs_path = os.path.abspath(path)
         self.ctu = tu
@@ -814,8 +806,8 @@ class Lowering:
             e = self.expr(a)
             if a.extent.start.line > 0 and a.extent.start.file is not None:
                 written = len(out) + 1
-                if self.host:
-                    e.text = token_text(a)
+                if self.host:  # the tokens re-joined: ``h_buf + off``, ``&v[0]``, ``v.data()``
+                    e.text = join_tokens(t.spelling for t in a.get_tokens())
             out.append(e)
         return out, written
 

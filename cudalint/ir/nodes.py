@@ -5,18 +5,9 @@ it was written in (a header's own path, not the includer's); an expression produ
 span of the macro's use.  Expressions carry their resolved :class:`~cudalint.ir.types.Type`
 (:data:`~cudalint.ir.types.UNKNOWN` where the front-end could not tell).
 
-Shapes (all dataclasses; lists are in source order):
-
-* :class:`TranslationUnit` -> functions (kernels, device and host functions, members included) and
-  file-scope variables;
-* :class:`Function` -> parameters (:class:`Variable`) and a :class:`Block` body;
-* statements: :class:`Block`, :class:`Decl`, :class:`ExprStmt`, :class:`If`, :class:`Loop`,
-  :class:`Switch`, :class:`Case`, :class:`Label`, :class:`Return`, :class:`Jump` (break/continue/goto),
-  :class:`Asm`;
-* expressions: :class:`IntLit`, :class:`FloatLit`, :class:`Ref`, :class:`Builtin`, :class:`TemplateArg`,
-  :class:`Unary`, :class:`Binary`, :class:`Assign`, :class:`Cond`, :class:`Cast`, :class:`Call`,
-  :class:`Member`, :class:`Index`, :class:`Construct`, :class:`InitList`, :class:`New`,
-  :class:`Launch`, :class:`Lambda`, :class:`Opaque`.
+A :class:`TranslationUnit` holds functions (kernels, device and host functions, members included) and
+file-scope variables; a :class:`Function` its parameters and a :class:`Block` body.  All nodes are
+dataclasses, their lists in source order.
 
 Variables are identified by object identity (``eq=False``): a front-end creates one :class:`Variable` per
 declaration and every :class:`Ref` to it points to that object.
