@@ -394,9 +394,8 @@ class Lowering:
         except Exception:  # libclang raises on null cursors
             return None
         for cand in cands:
-            if cand is None or cand.kind not in _FUNCS or cand.location.is_in_system_header:
-                continue
-            if not self._has_body(cand):
+            if cand is None or cand.kind not in _FUNCS or cand.location.is_in_system_header \
+                    or not self._has_body(cand):
                 continue
             key = decl_key(cand)
             if key in self.funcs:
