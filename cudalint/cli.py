@@ -116,17 +116,19 @@ def format_text(diags: list[Diagnostic], n_files: int) -> str:
     return "\n".join(lines + [summary]) + "\n"
 
 
-def _check(args: argparse.Namespace) -> int:
+def _compile_db(args: argparse.Namespace):
+    """``-p BUILD_DIR``'s ``compile_commands.json`` (None without ``-p``)."""
     from pathlib import Path
+    db = Path(args.build_dir) / "compile_commands.json" if args.build_dir else None
+    if db is not None and not db.is_file():
+        raise UsageError(f"no compile_commands.json in {args.build_dir}")
+    return db
 
-    from .runner import discover
-    compile_db = None
-    if args.build_dir:
-        compile_db = Path(args.build_dir) / "compile_commands.json"
-        if not compile_db.is_file():
-            raise UsageError(f"no compile_commands.json in {args.build_dir}")
+
+def _check(args: argparse.Namespace) -> int:
+    compile_db = _compile_db(args)
     from . import fix as fixes
-    from .config import Overrides, Resolver
+    from .config import Overrides, Resolver, discover
     resolver = Resolver(Overrides(select=args.select, extend_select=args.extend_select, ignore=args.ignore,
                                   block_dim=args.block_dim, compile_db=compile_db,
                                   warn_unused_ignores=args.warn_unused_ignores, config=args.config,
@@ -190,10 +192,7 @@ def _dump_ir(args: argparse.Namespace) -> int:
         text = read_source(path)
     except (OSError, UnicodeDecodeError) as e:
         raise UsageError(f"cannot read {path}: {e}") from e
-    db = Path(args.build_dir) / "compile_commands.json" if args.build_dir else None
-    if db is not None and not db.is_file():
-        raise UsageError(f"no compile_commands.json in {args.build_dir}")
-    unit = lower(path, text, RunOptions(frontend=args.frontend, compile_db=db))
+    unit = lower(path, text, RunOptions(frontend=args.frontend, compile_db=_compile_db(args)))
     if function and not any(f.name == function for f in unit.functions):
         raise UsageError(f"no function `{function}` in {path}")
     sys.stdout.write(dump(unit, function or None))
@@ -228,10 +227,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             return _dump_ir(args)
         if args.command == "rules":
             from .runner import CL001
-            rows = [(CL000[0], CL000[1], CL000[2].value, CL000[3]), (CL001[0], CL001[1], CL001[2].value, CL001[3])]
-            rows += [(r.code, r.name, r.default_severity.value, r.summary) for r in all_rules()]
-            for row in rows:
-                sys.stdout.write(f"{row[0]}  {row[1]:<32} {row[2]:<8} {row[3]}\n")
+            rows = [CL000, CL001] + [(r.code, r.name, r.default_severity, r.summary) for r in all_rules()]
+            for code, name, sev, summary in rows:
+                sys.stdout.write(f"{code}  {name:<32} {sev.value:<8} {summary}\n")
             return 0
     except (UsageError, RuleError) as e:
         sys.stderr.write(f"cudalint: error: {e}\n")

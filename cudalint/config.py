@@ -84,7 +84,6 @@ def parse_block_dim(value: Any) -> Optional[tuple[int, int, int]]:
 @dataclass
 class Config:
     """One configuration file's settings (``path`` None: the defaults), patterns relative to ``root``."""
-
     path: Optional[Path] = None
     root: Path = field(default_factory=Path.cwd)
     select: Optional[list[str]] = None
@@ -186,25 +185,25 @@ def load_config(path: Path, data: Optional[dict] = None) -> Config:
     def codes(key: str, value: Any) -> list[str]:
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise fail(key, 'a list of rule codes such as ["CL101", "CL2"]', value)
-        out = []
-        for v in value:
-            problem = code_problem(v.strip().upper(), known)
-            if problem:
-                raise UsageError(f"{where}: `{key}`: {problem}")
-            out.append(v.strip().upper())
+        out = [v.strip().upper() for v in value]
+        for v in out:
+            check(key, v)
         return out
+
+    def check(key: str, code: str) -> None:
+        problem = code_problem(code, known)
+        if problem:
+            raise UsageError(f"{where}: `{key}`: {problem}")
 
     for key, value in table.items():
         if key not in KEYS:
             near = difflib.get_close_matches(key, KEYS, n=1)
             hint = f" (did you mean `{near[0]}`?)" if near else ""
             raise UsageError(f"{where}: unknown key `{key}`{hint}")
-        if key == "select":
-            cfg.select = codes(key, value)
-        elif key == "extend-select":
-            cfg.extend_select = codes(key, value)
-        elif key == "ignore":
-            cfg.ignore = codes(key, value)
+        if key in ("select", "extend-select", "ignore"):
+            setattr(cfg, key.replace("-", "_"), codes(key, value))
+        elif key in ("include", "exclude"):
+            setattr(cfg, key, strings(key, value))
         elif key == "per-file-ignores":
             if not isinstance(value, dict):
                 raise fail(key, 'a table of glob = ["CODE", ...]', value)
@@ -214,9 +213,7 @@ def load_config(path: Path, data: Optional[dict] = None) -> Config:
             if not isinstance(value, dict):
                 raise fail(key, 'a table of CODE = "info" | "warning" | "error"', value)
             for code, sev in value.items():
-                problem = code_problem(code.upper(), known)
-                if problem:
-                    raise UsageError(f"{where}: `{key}`: {problem}")
+                check(key, code.upper())
                 if sev not in ("info", "warning", "error"):
                     raise fail(f"{key}.{code}", '"info", "warning" or "error"', sev)
                 cfg.severity[code.upper()] = Severity(sev)
@@ -225,13 +222,8 @@ def load_config(path: Path, data: Optional[dict] = None) -> Config:
             if dims is None:
                 raise fail(key, '[x, y, z] or "x,y,z" (1 to 3 positive integers, at most 1024 threads)', value)
             cfg.block_dim = dims
-        elif key == "include":
-            cfg.include = strings(key, value)
-        elif key == "exclude":
-            cfg.exclude = strings(key, value)
         elif key == "extensions":
-            exts = strings(key, value)
-            cfg.extensions = tuple(e if e.startswith(".") else "." + e for e in exts if e)
+            cfg.extensions = tuple(e if e.startswith(".") else "." + e for e in strings(key, value) if e)
         elif key == "frontend":
             if value not in FRONTENDS:
                 raise fail(key, '"auto", "clang" or "tree-sitter"', value)
@@ -239,11 +231,10 @@ def load_config(path: Path, data: Optional[dict] = None) -> Config:
         elif key == "include-paths":
             cfg.include_paths = [os.path.normpath(os.path.join(cfg.root, p)) for p in strings(key, value)]
         elif key == "defines":
-            defs = strings(key, value)
-            for d in defs:
-                if not _DEFINE.fullmatch(d):
-                    raise fail(key, 'a list of "NAME" or "NAME=VALUE"', d)
-            cfg.defines = defs
+            cfg.defines = strings(key, value)
+            bad = next((d for d in cfg.defines if not _DEFINE.fullmatch(d)), None)
+            if bad is not None:
+                raise fail(key, 'a list of "NAME" or "NAME=VALUE"', bad)
     return cfg
 
 
@@ -286,7 +277,6 @@ def find_config_file(folder: str) -> Optional[tuple[Path, dict]]:
 @dataclass
 class Overrides:
     """What the command line says; each field left at its default leaves the file's value in force."""
-
     select: Optional[list[str]] = None
     extend_select: list[str] = field(default_factory=list)
     ignore: list[str] = field(default_factory=list)
@@ -350,9 +340,6 @@ class Resolver:
                           warn_unused_ignores=o.warn_unused_ignores,
                           frontend=o.frontend if o.frontend != "auto" else cfg.frontend)
 
-    def discover(self, paths: Iterable[str]) -> list[str]:
-        return discover(paths, self)
-
     def lint(self, files: Iterable[str], jobs: Optional[int] = None,
              timeout: Optional[float] = None, cache=None) -> list[Diagnostic]:
         """Lint ``files`` (already discovered), each with its own configuration, in ``jobs`` worker
@@ -395,11 +382,9 @@ class _GitIgnore:
 
     def ignored(self, path: str, is_dir: bool) -> bool:
         path = os.path.abspath(path)
-        rel_to_stop = os.path.relpath(os.path.dirname(path), self.stop)
         chain = [self.stop]
-        if rel_to_stop != os.curdir:
-            for part in rel_to_stop.split(os.sep):
-                chain.append(os.path.join(chain[-1], part))
+        for part in Path(os.path.relpath(os.path.dirname(path), self.stop)).parts:
+            chain.append(os.path.join(chain[-1], part))
         decision = False
         for folder in chain:  # a deeper .gitignore overrides a shallower one; the last matching pattern wins
             spec = self._spec(folder)
@@ -436,17 +421,11 @@ def discover(paths: Iterable[str], resolver: Optional[Resolver] = None) -> list[
         git = _GitIgnore(p)
         for root, dirs, files in os.walk(p):
             cfg = resolver.config_for_dir(root)
-            keep = []
-            for d in sorted(dirs):
-                full = os.path.join(root, d)
-                if d.startswith(".") or git.ignored(full, True) or cfg.excluded(full, True):
-                    continue
-                keep.append(d)
-            dirs[:] = keep
+            dirs[:] = [d for d in sorted(dirs) if not d.startswith(".") and not git.ignored(os.path.join(root, d), True)
+                       and not cfg.excluded(os.path.join(root, d), True)]
             for f in sorted(files):
                 full = os.path.join(root, f)
-                if not f.endswith(cfg.extensions) or not cfg.included(full) or cfg.excluded(full) \
-                        or git.ignored(full, False):
-                    continue
-                add(full)
+                if f.endswith(cfg.extensions) and cfg.included(full) and not cfg.excluded(full) \
+                        and not git.ignored(full, False):
+                    add(full)
     return out

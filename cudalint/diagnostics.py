@@ -20,7 +20,6 @@ class Severity(str, enum.Enum):
 @dataclass(frozen=True)
 class Edit:
     """Replace the text between (line, column) and (end_line, end_column), 1-based, end exclusive."""
-
     line: int
     column: int
     end_line: int
@@ -28,11 +27,8 @@ class Edit:
     content: str
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "content": self.content,
-            "location": {"row": self.line, "column": self.column},
-            "end_location": {"row": self.end_line, "column": self.end_column},
-        }
+        return {"content": self.content, "location": {"row": self.line, "column": self.column},
+                "end_location": {"row": self.end_line, "column": self.end_column}}
 
 
 @dataclass(frozen=True)
@@ -42,11 +38,8 @@ class Fix:
     applicability: str = "safe"
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "message": self.message,
-            "applicability": self.applicability,
-            "edits": [e.to_json() for e in self.edits],
-        }
+        return {"message": self.message, "applicability": self.applicability,
+                "edits": [e.to_json() for e in self.edits]}
 
 
 @dataclass
@@ -72,21 +65,10 @@ class Diagnostic:
         return (self.path, self.line, self.column, self.code, self.message)
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "code": self.code,
-            "name": self.name,
-            "severity": self.severity.value,
-            "path": self.path,
-            "line": self.line,
-            "column": self.column,
-            "end_line": self.end_line,
-            "end_column": self.end_column,
-            "kernel": self.kernel,
-            "message": self.message,
-            "metrics": dict(self.metrics),
-            "assumptions": list(self.assumptions),
-            "fix": self.fix.to_json() if self.fix else None,
-        }
+        return {"code": self.code, "name": self.name, "severity": self.severity.value, "path": self.path,
+                "line": self.line, "column": self.column, "end_line": self.end_line, "end_column": self.end_column,
+                "kernel": self.kernel, "message": self.message, "metrics": dict(self.metrics),
+                "assumptions": list(self.assumptions), "fix": self.fix.to_json() if self.fix else None}
 
     def to_text(self) -> str:
         return f"{self.path}:{self.line}:{self.column}: {self.code} [{self.name}] {self.message}"
@@ -94,12 +76,10 @@ class Diagnostic:
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> "Diagnostic":
         """The inverse of :meth:`to_json` (used by the result cache). Raises KeyError/ValueError."""
-        fix = None
-        if d.get("fix"):
-            f = d["fix"]
-            fix = Fix(message=f["message"], applicability=f.get("applicability", "safe"), edits=tuple(
-                Edit(e["location"]["row"], e["location"]["column"], e["end_location"]["row"],
-                     e["end_location"]["column"], e["content"]) for e in f["edits"]))
+        f = d.get("fix")
+        fix = Fix(message=f["message"], applicability=f.get("applicability", "safe"), edits=tuple(
+            Edit(e["location"]["row"], e["location"]["column"], e["end_location"]["row"],
+                 e["end_location"]["column"], e["content"]) for e in f["edits"])) if f else None
         return cls(code=d["code"], name=d["name"], severity=Severity(d["severity"]), path=d["path"],
                    line=d["line"], column=d["column"], end_line=d["end_line"], end_column=d["end_column"],
                    message=d["message"], kernel=d.get("kernel"), metrics=dict(d.get("metrics") or {}),

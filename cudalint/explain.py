@@ -32,11 +32,8 @@ def parse_location(text: str) -> tuple[str, int]:
 
 def lane_coords(shape, warp: int) -> list[tuple[int, int, int]]:
     bx, by, bz = shape.block or (256, 1, 1)
-    n = bx * by * bz
-    out = []
-    for lin in range(warp * WARP, min((warp + 1) * WARP, n)):
-        out.append((lin % bx, (lin // bx) % by, lin // (bx * by)))
-    return out
+    lins = range(warp * WARP, min((warp + 1) * WARP, bx * by * bz))
+    return [(lin % bx, (lin // bx) % by, lin // (bx * by)) for lin in lins]
 
 
 def _global(console: Console, acc: Access, lanes: list[int], coords, residue: int) -> None:

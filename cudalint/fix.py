@@ -10,6 +10,7 @@ written files are linted again; ``--diff`` prints a unified diff and writes noth
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import os
 import stat
@@ -50,11 +51,7 @@ class FixReport:
 
 def _offsets(data: bytes) -> list[int]:
     """Byte offset of the start of each line (1-based lines at index line - 1)."""
-    starts = [0]
-    for i, b in enumerate(data):
-        if b == 0x0A:
-            starts.append(i + 1)
-    return starts
+    return [0] + [i + 1 for i, b in enumerate(data) if b == 0x0A]
 
 
 def _span(e: Edit, starts: list[int]) -> tuple[int, int]:
@@ -72,26 +69,20 @@ def apply_fixes(text: str, diags: Iterable[Diagnostic]) -> tuple[str, list[Diagn
     with_fix.sort(key=lambda d: min(_span(e, starts) for e in d.fix.edits))  # type: ignore[union-attr]
     for d in with_fix:
         spans = []
-        ok = True
         for e in d.fix.edits:  # type: ignore[union-attr]
             if not (1 <= e.line <= len(starts) and 1 <= e.end_line <= len(starts)):
-                ok = False
                 break
             s, t = _span(e, starts)
             if s > t or t > len(data):
-                ok = False
                 break
             if (s, t) in taken and taken[(s, t)] == e.content:
                 continue  # the same edit from another finding
             if any(s < b and a < t or s == t == a or (s == a and t == b) for a, b in taken):
-                ok = False
                 break
             spans.append(((s, t), e.content))
-        if not ok:
-            continue
-        for k, v in spans:
-            taken[k] = v
-        fixed.append(d)
+        else:  # every edit fits
+            taken.update(spans)
+            fixed.append(d)
     out = data
     for (s, t), content in sorted(taken.items(), reverse=True):
         out = out[:s] + content.encode("utf-8") + out[t:]
@@ -103,13 +94,6 @@ def parse_errors(path: str, text: str, extra_args: list[str]) -> Counter:
     from .frontend.libclang import file_diagnostics, parse
     errors, missing = file_diagnostics(path, parse(path, text, extra_args))
     return Counter(msg for _, msg in errors) + Counter(f"'{h}' file not found" for h in missing)
-
-
-def new_errors(path: str, original: str, fixed: str, extra_args: list[str]) -> list[str]:
-    """Errors the fixed text has and the original does not."""
-    before = parse_errors(path, original, extra_args)
-    after = parse_errors(path, fixed, extra_args)
-    return sorted((after - before).elements())
 
 
 def plan(diags: list[Diagnostic], options_for: Callable[[str], RunOptions]) -> FixReport:
@@ -132,7 +116,8 @@ def plan(diags: list[Diagnostic], options_for: Callable[[str], RunOptions]) -> F
             continue
         p = FilePlan(path, original, fixed, fixed_diags, bom)
         opts = options_for(path)
-        errors = new_errors(path, original, fixed, opts.extra_args + compile_flags(path, opts.compile_db))
+        args = opts.extra_args + compile_flags(path, opts.compile_db)
+        errors = sorted((parse_errors(path, fixed, args) - parse_errors(path, original, args)).elements())  # new ones
         if errors:
             p.refused = f"the fixed text would not parse ({errors[0]})"
         report.plans.append(p)
@@ -161,10 +146,8 @@ def write_atomic(path: str, data: bytes) -> None:
         os.chmod(tmp, mode)
         os.replace(tmp, target)
     except BaseException:
-        try:
+        with contextlib.suppress(OSError):
             os.unlink(tmp)
-        except OSError:
-            pass
         raise
 
 

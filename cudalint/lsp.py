@@ -26,6 +26,7 @@ import re
 from typing import Any, Optional, Sequence
 
 from lsprotocol import types as lsp
+from lsprotocol.converters import get_converter
 from pebble import ProcessExpired, ProcessPool
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
@@ -54,6 +55,7 @@ _SEVERITY = {
     Severity.INFO: lsp.DiagnosticSeverity.Information,
 }
 _CODE = re.compile(r"CL\d{3}\Z")
+_CONVERTER = get_converter()
 # an existing ``// cudalint: ignore[...]`` on the line, to extend rather than add a second one
 _IGNORE_LIST = re.compile(r"//\s*cudalint:\s*ignore\[([A-Z0-9,\s]*)\]")
 
@@ -102,11 +104,6 @@ class Positions:
             end = start
         return lsp.Range(start=start, end=end)
 
-    def end_of_line(self, row: int) -> lsp.Position:
-        """The position after the last non-blank character of 0-based ``row``."""
-        text = self.lines[row] if row < len(self.lines) else ""
-        return lsp.Position(line=row, character=self.codec.client_num_units(text.rstrip()))
-
     def text_in(self, rng: lsp.Range) -> Optional[str]:
         """The text of a single-line range (None for a multi-line or out-of-range one)."""
         if rng.start.line != rng.end.line or rng.start.line >= len(self.lines):
@@ -125,7 +122,7 @@ def to_lsp(d: Diagnostic, pos: Positions, uri: str) -> lsp.Diagnostic:
         edits = []
         for e in d.fix.edits:
             er = pos.range(e.line, e.column, e.end_line, e.end_column)
-            edits.append({"range": _range_json(er), "newText": e.content, "oldText": pos.text_in(er)})
+            edits.append({"range": _CONVERTER.unstructure(er), "newText": e.content, "oldText": pos.text_in(er)})
         data["fix"] = {"message": d.fix.message, "applicability": d.fix.applicability, "edits": edits}
     related = [lsp.DiagnosticRelatedInformation(location=lsp.Location(uri=uri, range=rng), message=a)
                for a in d.assumptions] or None
@@ -133,16 +130,6 @@ def to_lsp(d: Diagnostic, pos: Positions, uri: str) -> lsp.Diagnostic:
         range=rng, severity=_SEVERITY.get(d.severity, lsp.DiagnosticSeverity.Warning), code=d.code,
         code_description=lsp.CodeDescription(href=RULE_URL.format(code=d.code)), source=SOURCE,
         message=d.message, related_information=related, data=data)
-
-
-def _range_json(r: lsp.Range) -> dict:
-    return {"start": {"line": r.start.line, "character": r.start.character},
-            "end": {"line": r.end.line, "character": r.end.character}}
-
-
-def _range_from_json(r: dict) -> lsp.Range:
-    return lsp.Range(start=lsp.Position(line=int(r["start"]["line"]), character=int(r["start"]["character"])),
-                     end=lsp.Position(line=int(r["end"]["line"]), character=int(r["end"]["character"])))
 
 
 # -- linting (runs in the worker process)
@@ -156,24 +143,16 @@ def lint_document(path: str, text: str, typing: bool = False) -> list[Diagnostic
     against about 0.4 s for clang; both give the same findings on every fixture, see
     tests/test_frontend_parity.py), unless the configuration names a front-end; opening and saving use
     the configured one (clang by default: exact types and headers)."""
+    from .config import Resolver
     from .runner import cl000, lint_text
     try:
-        opts = _options_for(path)
+        opts = Resolver().options_for(path)  # a fresh resolver: configuration files may change while editing
         if typing and opts.frontend == "auto":
             opts.frontend = "tree-sitter"
         return lint_text(path, text, opts)
     except Exception as e:  # noqa: BLE001 - the server must survive anything
         log.exception("linting %s failed", path)
         return [cl000(path, f"cudalint failed on this document ({type(e).__name__}: {e})")]
-
-
-def _options_for(path: str):
-    try:
-        from .config import Resolver
-    except ImportError:  # pragma: no cover - a tree without configuration support
-        from .runner import RunOptions
-        return RunOptions()
-    return Resolver().options_for(path)  # a fresh resolver: configuration files may change while editing
 
 
 # -- the server
@@ -206,12 +185,16 @@ class CudalintServer(LanguageServer):
     # scheduling
     def schedule(self, uri: str, delay: float, typing: bool = False) -> None:
         """Lint ``uri`` after ``delay`` seconds, cancelling a lint still waiting for it."""
-        old = self.pending.pop(uri, None)
-        if old is not None:
-            old.cancel()
-        self.generation[uri] = self.generation.get(uri, 0) + 1
-        gen = self.generation[uri]
+        gen = self._cancel(uri)
         self.pending[uri] = asyncio.get_running_loop().create_task(self._lint_later(uri, delay, gen, typing))
+
+    def _cancel(self, uri: str) -> int:
+        """Cancel a lint still waiting for ``uri``; the new generation (a late result of an older one is dropped)."""
+        task = self.pending.pop(uri, None)
+        if task is not None:
+            task.cancel()
+        self.generation[uri] = self.generation.get(uri, 0) + 1
+        return self.generation[uri]
 
     async def _lint_later(self, uri: str, delay: float, gen: int, typing: bool = False) -> None:
         try:
@@ -235,12 +218,11 @@ class CudalintServer(LanguageServer):
         try:
             future = self.executor.schedule(lint_document, args=(path, text, typing), timeout=LINT_TIMEOUT_S)
             diags = await asyncio.wrap_future(future)
-        except ProcessExpired as e:
+        except Exception as e:  # noqa: BLE001 - a crash, a time-out, or the pool shut down
             from .runner import cl000
-            diags = [cl000(path, f"the front-end crashed on this document (worker exit code {e.exitcode})")]
-        except Exception as e:  # noqa: BLE001 - a time-out, or the pool shut down
-            from .runner import cl000
-            diags = [cl000(path, f"cudalint failed on this document ({type(e).__name__}: {e})")]
+            diags = [cl000(path, f"the front-end crashed on this document (worker exit code {e.exitcode})"
+                           if isinstance(e, ProcessExpired) else
+                           f"cudalint failed on this document ({type(e).__name__}: {e})")]
         if self.generation.get(uri) != gen:
             return  # changed, saved again or closed meanwhile: a newer lint publishes
         pos = Positions(text, self.workspace.position_encoding)
@@ -250,10 +232,7 @@ class CudalintServer(LanguageServer):
             lsp.PublishDiagnosticsParams(uri=uri, diagnostics=items, version=version))
 
     def forget(self, uri: str) -> None:
-        task = self.pending.pop(uri, None)
-        if task is not None:
-            task.cancel()
-        self.generation[uri] = self.generation.get(uri, 0) + 1
+        self._cancel(uri)
         self.published.pop(uri, None)
         self.languages.pop(uri, None)
 
@@ -277,7 +256,7 @@ def code_actions(uri: str, text: str, diagnostics: Sequence[lsp.Diagnostic],
         if fix and fix.get("edits"):
             edits, stale = [], False
             for e in fix["edits"]:
-                rng = _range_from_json(e["range"])
+                rng = _CONVERTER.structure(e["range"], lsp.Range)
                 if e.get("oldText") is not None and pos.text_in(rng) != e["oldText"]:
                     stale = True  # the buffer changed under the finding: the next lint offers it again
                 edits.append(lsp.TextEdit(range=rng, new_text=e["newText"]))
@@ -318,7 +297,7 @@ def suppression_edit(pos: Positions, row: int, code: str) -> Optional[lsp.TextEd
         return lsp.TextEdit(range=lsp.Range(start=where, end=where), new_text=("," if codes else "") + code)
     if text.rstrip().endswith("\\"):
         return None
-    end = pos.end_of_line(row)
+    end = lsp.Position(line=row, character=pos.codec.client_num_units(text.rstrip()))  # after the last non-blank
     sep = " " if text.strip() else ""
     return lsp.TextEdit(range=lsp.Range(start=end, end=end), new_text=f"{sep}// cudalint: ignore[{code}]")
 

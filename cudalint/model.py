@@ -36,7 +36,6 @@ class ArrayDecl:
     for an unsized dimension (``extern __shared__ T s[]``) or a pointer.  ``dim_spans`` holds the source
     range of each extent's expression (for the padding fix) and ``dim_texts`` its spelling.
     """
-
     name: str
     space: AddressSpace
     elem_type: str
@@ -58,7 +57,6 @@ class Access:
     ``split`` > 1 when a whole struct is moved as that many separate field accesses (its alignment is
     smaller than its size, as for ``struct {float x, y;}``).
     """
-
     array: ArrayDecl
     offset: Optional[sympy.Expr]
     size: int
@@ -87,7 +85,6 @@ class Barrier:
     ``guards`` are the conditions (sympy values) of every if/switch/?:/loop it sits under, ``loops`` the
     ids of its enclosing loops, ``order`` its position in the interpreter's visit order, ``call_chain`` the
     device functions it was reached through (outermost first)."""
-
     name: str
     span: Span
     guards: tuple[object, ...] = ()
@@ -106,7 +103,6 @@ class ExitKind(str, enum.Enum):
 @dataclass
 class Exit:
     """A ``return`` (of the kernel itself), ``break``, ``continue`` or ``goto``, with its guards."""
-
     kind: ExitKind
     span: Span
     guards: tuple[object, ...] = ()
@@ -122,7 +118,6 @@ class Division:
     ``pow2``: the divisor is known to be a power of two (constant, ``1 << k``, or a loop variable doubled
     or halved each trip); ``divisor_text``: its spelling; ``dividend_varying``: the dividend differs between
     threads (a block-uniform dividend is computed once and hoisted, so its cost does not matter)."""
-
     op: str
     span: Span
     signed: bool
@@ -136,7 +131,6 @@ class Division:
 @dataclass
 class LaunchSite:
     """A ``kernel<<<grid, block, ...>>>(...)`` site; dims are ints where constant, else None."""
-
     kernel: str
     grid: tuple[Optional[int], Optional[int], Optional[int]]
     block: tuple[Optional[int], Optional[int], Optional[int]]
@@ -178,7 +172,6 @@ class AsyncCopy:
     ``helper``: role -> the function of the file that allocated it.  ``stream``: the stream argument's text (None: default stream).
     ``function``: the host function the call is in.
     """
-
     api: str
     span: Span
     kind: Optional[str]

@@ -20,10 +20,6 @@ from .diagnostics import Diagnostic
 DEFAULT_FILE_TIMEOUT = 300.0
 
 
-def default_jobs() -> int:
-    return max(1, os.cpu_count() or 1)
-
-
 def _lint_worker(path: str, opts) -> tuple[list[Diagnostic], list[str], bool]:
     """Findings of ``path``, the files its translation unit read, and whether the result may be cached."""
     from .runner import analyse_file
@@ -60,7 +56,6 @@ def lint_many(tasks: Iterable[tuple[str, object]], jobs: Optional[int] = None,
     A file whose worker dies or runs past ``timeout`` seconds yields a CL000 naming the file and the
     reason; the other files are unaffected.  With a :class:`cudalint.cache.Cache`, files whose entry is
     still valid are not linted again."""
-    from .runner import cl000
     results: list[tuple[str, list[Diagnostic], list[str]]] = []
     todo = []
     for path, opts in tasks:
@@ -78,7 +73,7 @@ def lint_many(tasks: Iterable[tuple[str, object]], jobs: Optional[int] = None,
 
 def _run(todo, jobs, timeout, cache, results) -> None:
     from .runner import cl000
-    jobs = min(jobs or default_jobs(), len(todo))
+    jobs = min(jobs or max(1, os.cpu_count() or 1), len(todo))
     pool = ProcessPool(max_workers=jobs)
     try:
         futures = [(path, key, pool.schedule(_lint_worker, args=(path, opts), timeout=timeout))

@@ -17,7 +17,6 @@ from .diagnostics import Diagnostic, Severity
 from .model import TranslationUnitModel
 from .rules import CL000, Rule, all_rules
 
-EXTENSIONS = (".cu", ".cuh")
 # ``ignore[CODES]`` or a bare ``ignore`` (every code); not ``ignore-file``
 _IGNORE = re.compile(r"//\s*cudalint:\s*ignore(?:\[([A-Z0-9,\s]+)\]|(?![\w\[-]))")
 _IGNORE_FILE = re.compile(r"//\s*cudalint:\s*ignore-file\[([A-Z0-9,\s]+)\]")
@@ -46,15 +45,6 @@ class RunOptions:
     frontend: str = "auto"
 
 
-def discover(paths: Iterable[str], resolver=None) -> list[str]:
-    """Expand directories into their ``.cu``/``.cuh`` files (sorted, hidden folders and ``.gitignore``d
-    paths skipped; with a :class:`cudalint.config.Resolver`, each folder's configuration applies).
-
-    Raises :class:`UsageError` for a path that does not exist."""
-    from .config import discover as _discover  # config imports this module
-    return _discover(paths, resolver)
-
-
 def selected(code: str, opts: RunOptions) -> bool:
     """ruff-style prefix selection: ``--select CL1`` selects CL101 and CL102."""
     if opts.select is not None and not any(code.startswith(s) for s in opts.select):
@@ -79,8 +69,7 @@ def internal_error(path: str, component: str, e: BaseException) -> Diagnostic:
 def read_source(path: str) -> str:
     """Read a file as UTF-8 (a BOM is dropped). Raises OSError or UnicodeDecodeError."""
     with open(path, "rb") as fh:
-        data = fh.read()
-    return data.decode("utf-8-sig")
+        return fh.read().decode("utf-8-sig")
 
 
 def compile_flags(path: str, compile_db: Optional[Path]) -> list[str]:
@@ -103,19 +92,15 @@ def compile_flags(path: str, compile_db: Optional[Path]) -> list[str]:
         while i < len(argv):
             a = argv[i]
             for flag in ("-I", "-isystem", "-D", "-U", "-include"):
-                if a == flag and i + 1 < len(argv):
-                    val = argv[i + 1]
-                    if flag in ("-I", "-isystem") and not os.path.isabs(val):
-                        val = os.path.join(d, val)
-                    out += [flag, val]
-                    i += 1
-                    break
-                if a.startswith(flag) and len(a) > len(flag) and flag in ("-I", "-D", "-U"):
-                    val = a[len(flag):]
-                    if flag == "-I" and not os.path.isabs(val):
-                        val = os.path.join(d, val)
-                    out.append(flag + val)
-                    break
+                joined = a.startswith(flag) and len(a) > len(flag) and flag in ("-I", "-D", "-U")
+                if not joined and not (a == flag and i + 1 < len(argv)):
+                    continue
+                val = a[len(flag):] if joined else argv[i + 1]
+                if flag in ("-I", "-isystem") and not os.path.isabs(val):
+                    val = os.path.join(d, val)
+                out += [flag + val] if joined else [flag, val]
+                i += 0 if joined else 1
+                break
             if a.startswith("-std="):
                 out.append(a)
             i += 1
@@ -148,15 +133,13 @@ def build_model(path: str, text: str, opts: RunOptions) -> TranslationUnitModel:
 def incomplete_diagnostics(model: TranslationUnitModel) -> list[Diagnostic]:
     """CL000 for kernels that clang could not fully parse (errors inside their body)."""
     out = []
+    more = " (unresolved includes: " + ", ".join(model.missing_includes) + ")" if model.missing_includes else ""
     for k in model.kernels:
         errs = [(ln, msg) for ln, msg in model.errors
                 if k.span.path == model.path and k.span.line <= ln <= k.span.end_line]
         reasons = [f"line {ln}: {msg}" for ln, msg in errs[:3]] + k.incomplete[:3]
         if not reasons:
             continue
-        more = ""
-        if model.missing_includes:
-            more = " (unresolved includes: " + ", ".join(model.missing_includes) + ")"
         out.append(cl000(k.span.path, f"kernel `{k.name}` is only partly modelled: " + "; ".join(reasons) + more,
                          line=k.span.line, column=k.span.column, kernel=k.name))
     return out
@@ -191,25 +174,12 @@ def suppressed(diags: list[Diagnostic], lines: list[str], used: Optional[set] = 
         if d.internal:  # cudalint's own failure is not the code's: never silenced
             out.append(d)
             continue
-        hit = False
-        for ln, (codes, _) in files.items():
-            for c in codes:
-                if d.code.startswith(c):
-                    hit = True
-                    used.add((ln, c))
+        hits = {(ln, c) for ln, (codes, _) in files.items() for c in codes if d.code.startswith(c)}
         for ln in (d.line, d.line - 1):
-            if ln not in here:
-                continue
-            codes, _ = here[ln]
-            if codes is None:
-                hit = True
-                used.add((ln, None))
-                continue
-            for c in codes:
-                if d.code.startswith(c):
-                    hit = True
-                    used.add((ln, c))
-        if not hit:
+            codes = here[ln][0] if ln in here else []
+            hits |= {(ln, None)} if codes is None else {(ln, c) for c in codes if d.code.startswith(c)}
+        used |= hits
+        if not hits:
             out.append(d)
     return out
 
@@ -365,15 +335,6 @@ def _one_per_site(diags: list[Diagnostic], layer_of: dict, model: TranslationUni
             d.message += " (in " + ", ".join(f"`{lab}`" for _, lab in group) + ")"
             out.append(d)
     return out
-
-
-def lint_paths(paths: Iterable[str], opts: Optional[RunOptions] = None) -> list[Diagnostic]:
-    """Lint files and directories with one set of options, in worker processes (:mod:`cudalint.parallel`);
-    raises :class:`UsageError` for a missing path.  The CLI uses :class:`cudalint.config.Resolver`, which
-    gives each file the configuration that applies to it."""
-    from .parallel import lint_many
-    opts = opts or RunOptions()
-    return lint_many([(f, opts) for f in discover(paths)])
 
 
 def failing(diags: list[Diagnostic], threshold: Severity = Severity.INFO) -> bool:

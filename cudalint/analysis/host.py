@@ -36,7 +36,6 @@ from ..model import AsyncCopy
 
 class Memory(str, enum.Enum):
     """Where a host pointer's memory came from (``null``: the pointer is null)."""
-
     PAGEABLE = "pageable"
     PINNED = "pinned"
     DEVICE = "device"
@@ -57,7 +56,6 @@ class Provenance:
     call or the declaration; it identifies the allocation for ``cudaHostRegister``), ``name`` (the variable the
     memory was first stored in or declared as), ``via`` (the helper function of the file that allocated it),
     ``registered`` (the ``cudaHostRegister`` call that pinned pageable memory)."""
-
     kind: str
     how: str = ""
     site: Optional[Span] = None
@@ -149,7 +147,6 @@ class HostEnv:
 @dataclass
 class Summary:
     """What a helper function of the file does to its caller's pointers."""
-
     returns: Optional[Provenance] = None
     outs: dict = field(default_factory=dict)  # (param index, suffix tuple) -> Provenance
     registers: set = field(default_factory=set)  # param indices passed to cudaHostRegister
@@ -252,7 +249,6 @@ class HostAnalysis:
             ctx, env = self.walk_function(fn, record=False, env=HostEnv())
         finally:
             self.in_progress.discard(fn)
-        s = Summary()
         s = Summary(registers=set(ctx.registers), unregisters=set(ctx.unregisters))
         if ctx.returns and all(r is not None for r in ctx.returns):
             merged = functools.reduce(_merge1, ctx.returns)

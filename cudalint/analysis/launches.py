@@ -28,7 +28,6 @@ def _is_dim3(t: Type) -> bool:
 class _Link:
     """The value a variable held when it was copied (``dim3 b(threads)``): known where a ``case`` of a
     ``switch (threads)`` binds it, forgotten when the variable is assigned."""
-
     var: ir.Variable
 
 
@@ -128,9 +127,7 @@ class _Walker:
 
     def expr(self, e: Optional[ir.Expr], env: _Env) -> None:
         """Record the launches in ``e`` (in evaluation order) and apply its side effects to ``env``."""
-        if e is None:
-            return
-        if isinstance(e, ir.Lambda):
+        if e is None or isinstance(e, ir.Lambda):
             return
         if isinstance(e, ir.Launch):
             for a in (e.grid, e.block, e.shared_mem, e.stream, *e.args):

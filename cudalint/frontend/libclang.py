@@ -36,15 +36,13 @@ MAX_NESTING = 8_000
 RECURSION_LIMIT = 50_000
 
 _lib = ci.conf.lib
-_lib.clang_Cursor_Evaluate.argtypes = [ci.Cursor]
-_lib.clang_Cursor_Evaluate.restype = ctypes.c_void_p
-_lib.clang_EvalResult_getKind.argtypes = [ctypes.c_void_p]
-_lib.clang_EvalResult_getKind.restype = ctypes.c_int
-_lib.clang_EvalResult_getAsLongLong.argtypes = [ctypes.c_void_p]
-_lib.clang_EvalResult_getAsLongLong.restype = ctypes.c_longlong
+for _name, _arg, _res in (("clang_Cursor_Evaluate", ci.Cursor, ctypes.c_void_p),
+                          ("clang_EvalResult_getKind", ctypes.c_void_p, ctypes.c_int),
+                          ("clang_EvalResult_getAsLongLong", ctypes.c_void_p, ctypes.c_longlong),
+                          ("clang_getCursorUnaryOperatorKind", ci.Cursor, ctypes.c_int)):
+    getattr(_lib, _name).argtypes = [_arg]
+    getattr(_lib, _name).restype = _res
 _lib.clang_EvalResult_dispose.argtypes = [ctypes.c_void_p]
-_lib.clang_getCursorUnaryOperatorKind.argtypes = [ci.Cursor]
-_lib.clang_getCursorUnaryOperatorKind.restype = ctypes.c_int
 
 #: CXUnaryOperatorKind (clang-c/Index.h) -> the IR's unary operator
 _UNARY = {1: "post++", 2: "post--", 3: "pre++", 4: "pre--", 5: "&", 6: "*", 7: "+", 8: "-", 9: "~", 10: "!"}
@@ -58,6 +56,7 @@ _OPERATOR_CALLS = {"+", "-", "*", "/", "%", "<<", ">>", "&"}
 _ASSIGN_CALLS = {"=", "+=", "-=", "*=", "/="}
 _CASTS = (K.CSTYLE_CAST_EXPR, K.CXX_STATIC_CAST_EXPR, K.CXX_REINTERPRET_CAST_EXPR, K.CXX_CONST_CAST_EXPR,
           K.CXX_DYNAMIC_CAST_EXPR, K.CXX_FUNCTIONAL_CAST_EXPR)
+_JUMPS = {K.BREAK_STMT: ir.JumpKind.BREAK, K.CONTINUE_STMT: ir.JumpKind.CONTINUE, K.GOTO_STMT: ir.JumpKind.GOTO}
 _SKIP = (K.TYPE_REF, K.NAMESPACE_REF, K.TEMPLATE_REF)
 _FUNCS = (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE, K.CXX_METHOD, K.CONSTRUCTOR, K.DESTRUCTOR, K.CONVERSION_FUNCTION)
 _SCOPES = (K.NAMESPACE, K.LINKAGE_SPEC, K.UNEXPOSED_DECL)
@@ -73,16 +72,12 @@ _SIZED = {TK.BOOL, TK.CONSTANTARRAY, TK.RECORD, TK.ENUM, *_INTS, *_FLOATS}
 _INLINE_NS = re.compile(r"\b__v?\d+::")
 
 
-def libcxx_dir() -> Path:
-    return Path(ci.__file__).parent / "native" / "libcxx"
-
-
 def base_args() -> list[str]:
     """The clang arguments every file is parsed with (see the module docstring)."""
     return [
         "-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_90", "-nocudainc", "-nocudalib",
         "--cuda-path=/nonexistent/cudalint", "-std=c++17", "-ferror-limit=0", "-w",
-        "-nostdinc++", "-isystem", str(libcxx_dir()), "-isystem", str(SHIMS),
+        "-nostdinc++", "-isystem", str(Path(ci.__file__).parent / "native" / "libcxx"), "-isystem", str(SHIMS),
         "-include", "cudalint_prelude.h", "-idirafter", str(SHIMS / "fallback"),
     ]
 
@@ -138,11 +133,6 @@ def _strip(c: ci.Cursor) -> ci.Cursor:
     return c
 
 
-def token_text(c: ci.Cursor) -> str:
-    """The source text of an expression, tokens re-joined: ``h_buf + off``, ``&v[0]``, ``v.data()``."""
-    return join_tokens(t.spelling for t in c.get_tokens())
-
-
 def _loc(fn: str, loc: ci.SourceLocation) -> tuple[Optional[int], int, int]:
     f, line, col, off = ctypes.c_void_p(), ctypes.c_uint(), ctypes.c_uint(), ctypes.c_uint()
     getattr(_lib, fn)(loc, ctypes.byref(f), ctypes.byref(line), ctypes.byref(col), ctypes.byref(off))
@@ -154,7 +144,6 @@ class Lowering:
 
     def __init__(self, path: str, text: str, tu: ci.TranslationUnit):
         self.path = path
-        self.text = text
         self.lines = text.splitlines()
         self.abs_path = os.path.abspath(path)
         self.ctu = tu
@@ -173,12 +162,7 @@ class Lowering:
     # -- locations
     def in_main(self, c: ci.Cursor) -> bool:
         f = c.location.file
-        if f is None:
-            return False
-        name = f.name
-        if name not in self._files:
-            self._files[name] = os.path.abspath(name) == self.abs_path
-        return self._files[name]
+        return f is not None and self._main_name(f.name)
 
     def _included(self, c: ci.Cursor) -> bool:
         """A definition in a user header (not a system one) analysed with this translation unit: a kernel,
@@ -252,10 +236,7 @@ class Lowering:
         name = _INLINE_NS.sub("", canon.spelling.replace("const ", "").replace("volatile ", "").strip())
         size = align = None
         if k in _SIZED:  # clang_Type_getSizeOf crashes on some dependent and function types
-            size = canon.get_size()
-            size = size if size and size > 0 else None
-            align = canon.get_align()
-            align = align if align and align > 0 else None
+            size, align = (v if v and v > 0 else None for v in (canon.get_size(), canon.get_align()))
         if k == TK.BOOL:
             return irt.Type(irt.TypeKind.BOOL, "bool", size, align, const=const)
         if k in _INTS:
@@ -413,9 +394,8 @@ class Lowering:
         except Exception:  # libclang raises on null cursors
             return None
         for cand in cands:
-            if cand is None or cand.kind not in _FUNCS or cand.location.is_in_system_header:
-                continue
-            if not self._has_body(cand):
+            if cand is None or cand.kind not in _FUNCS or cand.location.is_in_system_header \
+                    or not self._has_body(cand):
                 continue
             key = decl_key(cand)
             if key in self.funcs:
@@ -541,31 +521,22 @@ class Lowering:
             return self.if_stmt(c)
         if k in (K.FOR_STMT, K.WHILE_STMT, K.DO_STMT, K.CXX_FOR_RANGE_STMT):
             return self.loop(c)
+        if k in (K.CASE_STMT, K.DEFAULT_STMT, K.LABEL_STMT):
+            kids = list(c.get_children())
+            value = self.expr(kids[0]) if k == K.CASE_STMT and len(kids) > 1 else None
+            body = self.stmt(kids[-1]) if kids else None
+            return ir.Label(self.span(c), c.spelling, body) if k == K.LABEL_STMT else ir.Case(self.span(c), value, body)
+        if k in _JUMPS:
+            return ir.Jump(self.span(c), _JUMPS[k], c.spelling if k == K.GOTO_STMT else "")
         if k == K.SWITCH_STMT:
             kids = list(c.get_children())
             pre, cond = self._condition(kids[:1])
             body = ir.Block(self.span(c), [s for s in (self.stmt(x) for x in kids[1:]) if s is not None])
             sw = ir.Switch(self.span(c), cond, body)
             return ir.Block(self.span(c), pre + [sw]) if pre else sw
-        if k == K.CASE_STMT:
-            kids = list(c.get_children())
-            return ir.Case(self.span(c), self.expr(kids[0]) if len(kids) > 1 else None,
-                           self.stmt(kids[-1]) if kids else None)
-        if k == K.DEFAULT_STMT:
-            kids = list(c.get_children())
-            return ir.Case(self.span(c), None, self.stmt(kids[-1]) if kids else None)
-        if k == K.LABEL_STMT:
-            kids = list(c.get_children())
-            return ir.Label(self.span(c), c.spelling, self.stmt(kids[-1]) if kids else None)
         if k == K.RETURN_STMT:
             kids = [ch for ch in c.get_children() if ch.kind.is_expression()]
             return ir.Return(self.span(c), self.expr(kids[0]) if kids else None)
-        if k == K.BREAK_STMT:
-            return ir.Jump(self.span(c), ir.JumpKind.BREAK)
-        if k == K.CONTINUE_STMT:
-            return ir.Jump(self.span(c), ir.JumpKind.CONTINUE)
-        if k == K.GOTO_STMT:
-            return ir.Jump(self.span(c), ir.JumpKind.GOTO, c.spelling)
         if k == K.NULL_STMT:
             return None
         if k == K.ASM_STMT:
@@ -606,17 +577,15 @@ class Lowering:
             cond = ir.Ref(pre[-1].span, pre[-1].var, type=pre[-1].var.type)
         return [p for p in pre if p is not None], cond
 
-    def _else_before(self, a: ci.Cursor, b: ci.Cursor) -> bool:
-        """Whether the token ``else`` is written between the end of ``a`` and the start of ``b``."""
-        try:
-            rng = ci.SourceRange.from_locations(a.extent.end, b.extent.start)
-            return any(t.spelling == "else" for t in self.ctu.get_tokens(extent=rng))
-        except Exception:  # pragma: no cover
-            return False
-
     def if_stmt(self, c: ci.Cursor) -> ir.Stmt:
         kids = list(c.get_children())
-        has_else = len(kids) >= 3 and self._else_before(kids[-2], kids[-1])
+        has_else = False
+        if len(kids) >= 3:  # the token ``else`` between the last two children
+            try:
+                rng = ci.SourceRange.from_locations(kids[-2].extent.end, kids[-1].extent.start)
+                has_else = any(t.spelling == "else" for t in self.ctu.get_tokens(extent=rng))
+            except Exception:  # pragma: no cover
+                pass
         branches = kids[-2:] if has_else else kids[-1:]
         pre, cond = self._condition(kids[:len(kids) - len(branches)])
         then = self.stmt(branches[0]) or ir.Block(self.span(branches[0]))
@@ -836,8 +805,8 @@ class Lowering:
             e = self.expr(a)
             if a.extent.start.line > 0 and a.extent.start.file is not None:
                 written = len(out) + 1
-                if self.host:
-                    e.text = token_text(a)
+                if self.host:  # the tokens re-joined: ``h_buf + off``, ``&v[0]``, ``v.data()``
+                    e.text = join_tokens(t.spelling for t in a.get_tokens())
             out.append(e)
         return out, written
 

@@ -5,18 +5,9 @@ it was written in (a header's own path, not the includer's); an expression produ
 span of the macro's use.  Expressions carry their resolved :class:`~cudalint.ir.types.Type`
 (:data:`~cudalint.ir.types.UNKNOWN` where the front-end could not tell).
 
-Shapes (all dataclasses; lists are in source order):
-
-* :class:`TranslationUnit` -> functions (kernels, device and host functions, members included) and
-  file-scope variables;
-* :class:`Function` -> parameters (:class:`Variable`) and a :class:`Block` body;
-* statements: :class:`Block`, :class:`Decl`, :class:`ExprStmt`, :class:`If`, :class:`Loop`,
-  :class:`Switch`, :class:`Case`, :class:`Label`, :class:`Return`, :class:`Jump` (break/continue/goto),
-  :class:`Asm`;
-* expressions: :class:`IntLit`, :class:`FloatLit`, :class:`Ref`, :class:`Builtin`, :class:`TemplateArg`,
-  :class:`Unary`, :class:`Binary`, :class:`Assign`, :class:`Cond`, :class:`Cast`, :class:`Call`,
-  :class:`Member`, :class:`Index`, :class:`Construct`, :class:`InitList`, :class:`New`,
-  :class:`Launch`, :class:`Lambda`, :class:`Opaque`.
+A :class:`TranslationUnit` holds functions (kernels, device and host functions, members included) and
+file-scope variables; a :class:`Function` its parameters and a :class:`Block` body.  All nodes are
+dataclasses, their lists in source order.
 
 Variables are identified by object identity (``eq=False``): a front-end creates one :class:`Variable` per
 declaration and every :class:`Ref` to it points to that object.
@@ -34,7 +25,6 @@ from .types import UNKNOWN, Type
 @dataclass(frozen=True, order=True)
 class Span:
     """A source range, 1-based lines and columns, the end one past the last character (clang style)."""
-
     path: str
     line: int
     column: int
@@ -47,7 +37,6 @@ NOWHERE = Span("", 0, 0, 0, 0)
 
 class Space(str, enum.Enum):
     """Where a variable lives (CUDA C++ Programming Guide, "Variable Memory Space Specifiers")."""
-
     LOCAL = "local"          # automatic variables of device code; host variables
     SHARED = "shared"        # __shared__
     CONSTANT = "constant"    # __constant__
@@ -71,7 +60,6 @@ class Variable:
     extent as written (``("TILE", span)``), for the padding fix; empty when the front-end cannot give them.
     ``in_main_file``: declared in the linted file itself (not in an included header).
     """
-
     name: str
     type: Type
     span: Span
@@ -103,7 +91,6 @@ class Expr:
 class IntLit(Expr):
     """An integer constant: a literal, ``true``/``false``, a character, an enumerator, ``sizeof``, or any
     integer expression the front-end folded (a macro such as ``TILE``)."""
-
     value: int
 
 
@@ -115,14 +102,12 @@ class FloatLit(Expr):
 @dataclass(eq=False)
 class Ref(Expr):
     """A use of a variable."""
-
     var: Variable
 
 
 @dataclass(eq=False)
 class Builtin(Expr):
     """``threadIdx.x`` ... ``gridDim.z`` (``axis`` "x"/"y"/"z") and ``warpSize`` (``axis`` None)."""
-
     name: str
     axis: Optional[str] = None
 
@@ -130,7 +115,6 @@ class Builtin(Expr):
 @dataclass(eq=False)
 class TemplateArg(Expr):
     """A use of a non-type template parameter (``BLOCK`` in ``template <int BLOCK>``)."""
-
     name: str
 
 
@@ -140,7 +124,6 @@ UNARY_OPS = ("-", "+", "!", "~", "*", "&", "pre++", "pre--", "post++", "post--")
 @dataclass(eq=False)
 class Unary(Expr):
     """``op`` is one of :data:`UNARY_OPS` (``*`` dereferences, ``&`` takes the address)."""
-
     op: str
     operand: Expr
 
@@ -152,7 +135,6 @@ BINARY_OPS = ("+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^", "<", ">", "<="
 @dataclass(eq=False)
 class Binary(Expr):
     """``op`` is one of :data:`BINARY_OPS`; overloaded operators on class types are lowered to this too."""
-
     op: str
     lhs: Expr
     rhs: Expr
@@ -161,7 +143,6 @@ class Binary(Expr):
 @dataclass(eq=False)
 class Assign(Expr):
     """``target op value``: ``op`` is ``=`` or a compound assignment (``+=``, ``<<=`` ...)."""
-
     op: str
     target: Expr
     value: Expr
@@ -170,7 +151,6 @@ class Assign(Expr):
 @dataclass(eq=False)
 class Cond(Expr):
     """``cond ? then : else_``."""
-
     cond: Expr
     then: Expr
     else_: Expr
@@ -179,7 +159,6 @@ class Cond(Expr):
 @dataclass(eq=False)
 class Cast(Expr):
     """An explicit conversion (C-style, functional ``int(x)``, ``static_cast`` ...) to ``self.type``."""
-
     operand: Expr
 
 
@@ -190,7 +169,6 @@ class Call(Expr):
     to summarise), else None (an API such as ``cudaMemcpyAsync``); ``receiver``: the object of a member call
     (``block`` in ``block.sync()``; an overloaded operator's object is its first argument instead);
     ``args``: the arguments, default arguments included after the written ones."""
-
     name: str
     args: list[Expr] = field(default_factory=list)
     func: Optional["Function"] = None
@@ -203,7 +181,6 @@ class Call(Expr):
 class Member(Expr):
     """``base.name`` / ``base->name`` (``arrow``).  ``field`` is the resolved data member (with its byte
     offset) when the base's record type is known."""
-
     base: Expr
     name: str
     arrow: bool = False
@@ -213,7 +190,6 @@ class Member(Expr):
 @dataclass(frozen=True)
 class FieldRef:
     """The data member a :class:`Member` names: its byte offset in the record, type and size."""
-
     offset: int
     type: Type
 
@@ -221,7 +197,6 @@ class FieldRef:
 @dataclass(eq=False)
 class Index(Expr):
     """``base[index]`` (also written ``index[base]``: front-ends keep the written order)."""
-
     base: Expr
     index: Expr
 
@@ -230,21 +205,18 @@ class Index(Expr):
 class Construct(Expr):
     """An object built from arguments: ``dim3(16, 16)``, ``float4{...}``, ``Buf c = b`` (a copy),
     ``std::vector<float> v(n)``."""
-
     args: list[Expr] = field(default_factory=list)
 
 
 @dataclass(eq=False)
 class InitList(Expr):
     """``{a, b, c}``."""
-
     items: list[Expr] = field(default_factory=list)
 
 
 @dataclass(eq=False)
 class New(Expr):
     """``new T`` / ``new T[n]`` (``array``); ``placement``: ``new (p) T``."""
-
     array: bool = False
     placement: bool = False
     args: list[Expr] = field(default_factory=list)
@@ -259,7 +231,6 @@ LaunchTemplateArg = Union[int, Type, str, "Expr"]
 class Launch(Expr):
     """``kernel<<<grid, block, shared_mem, stream>>>(args)``.  ``template_args``: the explicit template
     arguments (an int, a :class:`Type`, or the text of an argument the front-end could not resolve)."""
-
     kernel: str
     grid: Optional[Expr] = None
     block: Optional[Expr] = None
@@ -273,7 +244,6 @@ class Launch(Expr):
 @dataclass(eq=False)
 class Lambda(Expr):
     """A lambda expression; its body runs where the lambda is called, not where it is written."""
-
     params: list[Variable] = field(default_factory=list)
     body: Optional["Block"] = None
 
@@ -283,7 +253,6 @@ class Opaque(Expr):
     """Anything the IR does not model (``this``, ``delete``, a GNU statement expression, an unresolved
     construct): ``what`` names it (the hint of the opaque value it evaluates to); ``children`` are still
     evaluated for their accesses."""
-
     what: str
     children: list[Expr] = field(default_factory=list)
 
@@ -304,7 +273,6 @@ class Block(Stmt):
 class Decl(Stmt):
     """A variable's declaration with its initialiser (``T x = e``, ``T x(args)`` as a :class:`Construct`,
     ``T x{...}`` as an :class:`InitList`)."""
-
     var: Variable
     init: Optional[Expr] = None
 
@@ -318,7 +286,6 @@ class ExprStmt(Stmt):
 class If(Stmt):
     """``if (init; cond) then else else_``; a condition declaration (``if (T x = e)``) is an ``init``
     :class:`Decl` and a ``cond`` :class:`Ref` to it."""
-
     cond: Optional[Expr]
     then: Stmt
     else_: Optional[Stmt] = None
@@ -336,7 +303,6 @@ class LoopKind(str, enum.Enum):
 class Loop(Stmt):
     """``for (init; cond; step) body``, ``while (cond) body``, ``do body while (cond)``, and the range
     ``for (var : range) body``.  ``cond`` None: no condition written (``for (;;)``)."""
-
     kind: LoopKind
     body: Stmt
     init: list[Stmt] = field(default_factory=list)
@@ -355,7 +321,6 @@ class Switch(Stmt):
 @dataclass(eq=False)
 class Case(Stmt):
     """A ``case value:`` (``value`` None: ``default:``) label and the statement it labels."""
-
     value: Optional[Expr]
     body: Optional[Stmt]
 
@@ -386,7 +351,6 @@ class Jump(Stmt):
 @dataclass(eq=False)
 class Asm(Stmt):
     """Inline assembly; ``text`` is its template string(s) as written."""
-
     text: str
 
 
@@ -417,7 +381,6 @@ class TemplateParam:
 class Function:
     """A function definition.  ``span``: the whole definition; ``name_span``: where its name is written.
     ``launch_bounds``: the first argument of ``__launch_bounds__`` (max threads per block)."""
-
     name: str
     kind: FunctionKind
     span: Span
@@ -442,7 +405,6 @@ class TranslationUnit:
     ``errors``: (line, message) of the file's parse errors; ``missing_includes``: ``#include`` targets not
     found; ``dependencies``: every file included (absolute paths, for the result cache); ``frontend``: which
     front-end lowered it ("clang" or "tree-sitter")."""
-
     path: str
     frontend: str
     functions: list[Function] = field(default_factory=list)
@@ -459,52 +421,26 @@ class TranslationUnit:
 Node = Union[Expr, Stmt]
 
 
+#: each node class's sub-node fields in source order (a list field is spread)
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {
+    Block: ("body",), Decl: ("init",), ExprStmt: ("expr",), If: ("init", "cond", "then", "else_"),
+    Loop: ("init", "range", "cond", "body", "step"), Switch: ("cond", "body"), Case: ("value", "body"),
+    Label: ("body",), Return: ("value",), Unary: ("operand",), Binary: ("lhs", "rhs"), Assign: ("target", "value"),
+    Cond: ("cond", "then", "else_"), Cast: ("operand",), Call: ("receiver", "args"), Member: ("base",),
+    Index: ("base", "index"), Construct: ("args",), New: ("args",), InitList: ("items",),
+    Launch: ("grid", "block", "shared_mem", "stream", "args"), Opaque: ("children",), Lambda: ("body",)}
+
+
 def children(n: Node) -> list[Node]:
     """The direct sub-nodes of ``n`` in source order (for walks)."""
     out: list = []
-    if isinstance(n, Block):
-        out = list(n.body)
-    elif isinstance(n, Decl):
-        out = [n.init]
-    elif isinstance(n, ExprStmt):
-        out = [n.expr]
-    elif isinstance(n, If):
-        out = [n.init, n.cond, n.then, n.else_]
-    elif isinstance(n, Loop):
-        out = [*n.init, n.range, n.cond, n.body, *n.step]
-    elif isinstance(n, Switch):
-        out = [n.cond, n.body]
-    elif isinstance(n, (Case, Label)):
-        out = [getattr(n, "value", None), n.body]
-    elif isinstance(n, Return):
-        out = [n.value]
-    elif isinstance(n, Unary):
-        out = [n.operand]
-    elif isinstance(n, Binary):
-        out = [n.lhs, n.rhs]
-    elif isinstance(n, Assign):
-        out = [n.target, n.value]
-    elif isinstance(n, Cond):
-        out = [n.cond, n.then, n.else_]
-    elif isinstance(n, Cast):
-        out = [n.operand]
-    elif isinstance(n, Call):
-        out = [n.receiver, *n.args]
-    elif isinstance(n, Member):
-        out = [n.base]
-    elif isinstance(n, Index):
-        out = [n.base, n.index]
-    elif isinstance(n, (Construct, New)):
-        out = list(n.args)
-    elif isinstance(n, InitList):
-        out = list(n.items)
-    elif isinstance(n, Launch):
-        out = [n.grid, n.block, n.shared_mem, n.stream, *n.args]
-    elif isinstance(n, Opaque):
-        out = list(n.children)
-    elif isinstance(n, Lambda):
-        out = [n.body]
-    return [c for c in out if c is not None]
+    for name in _CHILD_FIELDS.get(type(n), ()):
+        v = getattr(n, name)
+        if isinstance(v, (list, tuple)):
+            out += [c for c in v if c is not None]
+        elif v is not None:
+            out.append(v)
+    return out
 
 
 def walk(n: Optional[Node]):

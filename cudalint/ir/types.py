@@ -34,7 +34,6 @@ class TypeKind(str, enum.Enum):
 @dataclass(frozen=True)
 class Field:
     """A data member of a record: its name, type and byte offset from the record's start."""
-
     name: str
     type: "Type"
     offset: int
@@ -54,7 +53,6 @@ class Type:
       its own record (``Node *next``) holds a record with no fields (a cycle is never built).
     * ``const``: the object is const-qualified (``const float *p``: the pointee is const).
     """
-
     kind: TypeKind
     name: str
     size: Optional[int] = None
@@ -73,14 +71,6 @@ class Type:
     @property
     def is_pointer(self) -> bool:
         return self.kind == TypeKind.POINTER
-
-    @property
-    def is_array(self) -> bool:
-        return self.kind == TypeKind.ARRAY
-
-    @property
-    def is_record(self) -> bool:
-        return self.kind == TypeKind.RECORD
 
     def field(self, name: str) -> Optional[Field]:
         return next((f for f in self.fields if f.name == name), None)

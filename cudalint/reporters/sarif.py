@@ -51,15 +51,11 @@ def what_it_does(page: Optional[str]) -> Optional[str]:
 def _rule_descriptor(code: str, name: str, severity: Severity, summary: str,
                      page: Optional[str] = None) -> dict[str, Any]:
     page = page if page is not None else rule_page(code)
-    d: dict[str, Any] = {"id": code, "name": name, "shortDescription": {"text": summary or name}}
     full = what_it_does(page)
-    if full:
-        d["fullDescription"] = {"text": full}
-    if page:
-        d["help"] = {"text": page, "markdown": page}
-    d["helpUri"] = PAGE_URI.format(code=code)
-    d["defaultConfiguration"] = {"level": LEVEL[Severity(severity)]}
-    return d
+    return {"id": code, "name": name, "shortDescription": {"text": summary or name},
+            **({"fullDescription": {"text": full}} if full else {}),
+            **({"help": {"text": page, "markdown": page}} if page else {}),
+            "helpUri": PAGE_URI.format(code=code), "defaultConfiguration": {"level": LEVEL[Severity(severity)]}}
 
 
 def rule_descriptors() -> list[dict[str, Any]]:
@@ -76,17 +72,14 @@ class _Columns:
     def __init__(self) -> None:
         self._lines: dict[str, Optional[list[str]]] = {}
 
-    def _file(self, path: str) -> Optional[list[str]]:
+    def __call__(self, path: str, line: int, column: int) -> int:
         if path not in self._lines:
             try:
                 with open(path, "rb") as fh:
                     self._lines[path] = fh.read().decode("utf-8-sig").split("\n")
             except (OSError, UnicodeDecodeError):
                 self._lines[path] = None
-        return self._lines[path]
-
-    def __call__(self, path: str, line: int, column: int) -> int:
-        lines = self._file(path)
+        lines = self._lines[path]
         if lines is None or not 1 <= line <= len(lines) or column < 1:
             return column
         raw = lines[line - 1].encode("utf-8")
@@ -115,16 +108,10 @@ def _region(path: str, line: int, column: int, end_line: int, end_column: int,
 
 
 def _fix(d: Diagnostic, fix: Fix, cwd: Optional[str], col: Callable[[str, int, int], int]) -> dict[str, Any]:
-    return {
-        "description": {"text": fix.message},
-        "artifactChanges": [{
-            "artifactLocation": _artifact_location(d.path, cwd),
-            "replacements": [{
-                "deletedRegion": _region(d.path, e.line, e.column, e.end_line, e.end_column, col),
-                "insertedContent": {"text": e.content},
-            } for e in fix.edits],
-        }],
-    }
+    replacements = [{"deletedRegion": _region(d.path, e.line, e.column, e.end_line, e.end_column, col),
+                     "insertedContent": {"text": e.content}} for e in fix.edits]
+    return {"description": {"text": fix.message},
+            "artifactChanges": [{"artifactLocation": _artifact_location(d.path, cwd), "replacements": replacements}]}
 
 
 def to_sarif(diags: Iterable[Diagnostic], cwd: Optional[str] = None) -> dict[str, Any]:
@@ -134,41 +121,23 @@ def to_sarif(diags: Iterable[Diagnostic], cwd: Optional[str] = None) -> dict[str
     col = _Columns()
     results = []
     for d in diags:
-        result: dict[str, Any] = {"ruleId": d.code}
-        if d.code in index:
-            result["ruleIndex"] = index[d.code]
+        result: dict[str, Any] = {"ruleId": d.code, **({"ruleIndex": index[d.code]} if d.code in index else {})}
         result["level"] = LEVEL[Severity(d.severity)]
         result["message"] = {"text": d.message}
         result["locations"] = [{"physicalLocation": {
             "artifactLocation": _artifact_location(d.path, cwd),
-            "region": _region(d.path, d.line, d.column, d.end_line, d.end_column, col),
-        }}]
-        props: dict[str, Any] = {}
-        if d.kernel:
-            props["kernel"] = d.kernel
-        props["metrics"] = dict(d.metrics)
-        props["assumptions"] = list(d.assumptions)
-        result["properties"] = props
+            "region": _region(d.path, d.line, d.column, d.end_line, d.end_column, col)}}]
+        result["properties"] = {**({"kernel": d.kernel} if d.kernel else {}), "metrics": dict(d.metrics),
+                                "assumptions": list(d.assumptions)}
         if d.fix is not None and d.fix.edits:
             result["fixes"] = [_fix(d, d.fix, cwd, col)]
         results.append(result)
     base = Path(os.path.abspath(cwd or os.getcwd())).as_uri().rstrip("/") + "/"
-    return {
-        "$schema": SCHEMA_URI,
-        "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {
-                "name": "cudalint",
-                "version": __version__,
-                "semanticVersion": __version__,
-                "informationUri": INFORMATION_URI,
-                "rules": rules,
-            }},
-            "originalUriBaseIds": {SRCROOT: {"uri": base}},
-            "columnKind": "utf16CodeUnits",
-            "results": results,
-        }],
-    }
+    driver = {"name": "cudalint", "version": __version__, "semanticVersion": __version__,
+              "informationUri": INFORMATION_URI, "rules": rules}
+    return {"$schema": SCHEMA_URI, "version": "2.1.0",
+            "runs": [{"tool": {"driver": driver}, "originalUriBaseIds": {SRCROOT: {"uri": base}},
+                      "columnKind": "utf16CodeUnits", "results": results}]}
 
 
 def format_sarif(diags: Iterable[Diagnostic], cwd: Optional[str] = None) -> str:
