@@ -133,3 +133,19 @@ int main() { float* o; rows<<<1, dim3(16, 4)>>>(o); }
     (d,) = lint(tmp_path, src.replace("160", "17"))  # already odd: 17 + 31 = 48 = 16 (mod 32)
     assert (d.line, d.metrics["bank_conflict_ways"]) == (4, 2)
     assert d.message.endswith("; pad each row from 17 to 48 elements")
+
+
+def test_reversed_unit_stride_is_a_misalignment_not_a_stride(tmp_path):
+    # lanes 4 bytes apart descending: aligned when lane 0 reads a sector's last element (n - 1 - tid)
+    src = """__global__ void rev(const float* in, float* out, int n) {
+    int tid = blockIdx.x * blockDim.x + threadIdx.x;
+    out[tid] = in[n - tid] + in[n - 1 - tid];
+}
+int main() { float *a, *b; rev<<<4, 256>>>(a, b, 1024); }
+"""
+    (d,) = lint(tmp_path, src)
+    assert (d.code, d.line, d.column, d.metrics) == ("CL102", 3, 16, {
+        "sectors_per_request": 5, "ideal_sectors_per_request": 4, "efficiency": 0.8})
+    assert "a reversed unit stride) from byte 0 of a 32-byte sector instead of its last element (byte 28)" \
+        in d.message and d.message.endswith("subtract 1 from the index so that lane 0 reads the last element "
+                                            "of a sector (`n - 1 - tid`, not `n - tid`)")

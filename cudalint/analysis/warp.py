@@ -393,6 +393,12 @@ def mean_sectors(pic: WarpPicture, size: int, residues: list[int]) -> tuple[floa
     return sum(per) / len(per), residues[per.index(max(per))]
 
 
+def aligned_residue(pic: WarpPicture, size: int) -> int:
+    """The residue of lane 0 that aligns the warp: 0, or the last element of a sector for a reversed unit stride
+    (``a[n - 1 - tid]`` with n a multiple of 32 is as good as ``a[tid]``; ``a[n - tid]`` is misaligned)."""
+    return -size % SECTOR if pic.stride == -size else 0
+
+
 def ideal_sectors(active: int, size: int) -> int:
     return max(1, -(-active * size // SECTOR))
 
@@ -417,7 +423,7 @@ def global_cost(pic: WarpPicture, size: int) -> GlobalCost:
         return sum(fn(w) * k for w, k in groups) / n
 
     ideal = mean(lambda w: ideal_sectors(len(w), size))
-    aligned = mean(lambda w: sectors(w, size, 0))
+    aligned = mean(lambda w: sectors(w, size, aligned_residue(pic, size)))
     worst, worst_r = -1.0, 0
     for r in pic.residues:
         s = mean(lambda w: sectors(w, size, r))

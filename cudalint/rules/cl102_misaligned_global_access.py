@@ -18,7 +18,7 @@ from typing import Iterator
 from ..analysis.context import AnalysisContext
 from ..diagnostics import Diagnostic, Severity
 from ..model import AddressSpace, TranslationUnitModel
-from ..analysis.warp import mean_sectors
+from ..analysis.warp import aligned_residue, mean_sectors
 from . import Rule, fmt, metric
 
 
@@ -39,7 +39,7 @@ class MisalignedGlobalAccess(Rule):
                 cost = ctx.global_cost(kernel, acc)
                 if cost.aligned_sectors_per_request > cost.ideal_sectors_per_request:
                     continue  # CL101's finding
-                if pic.proven_residues == [0]:
+                if pic.proven_residues == [aligned_residue(pic, acc.size)]:
                     continue  # only a run-time value could misalign it: not shown by the code
                 mean, worst_r = mean_sectors(pic, acc.size, pic.proven_residues)
                 if mean <= cost.ideal_sectors_per_request:
@@ -71,6 +71,12 @@ class MisalignedGlobalAccess(Rule):
                     how = f"{fmt(mean)} sectors per request on average ({fmt(worst)} in the worst case)"
                 if acc.offset is not None and pic.stride == -acc.size:
                     why = "lanes walk the array backwards (a reversed unit stride), so " + why
+                    ref = aligned_residue(pic, acc.size)
+                    if len(pic.proven_residues) == 1 and not pic.trips:
+                        why = (f"lanes walk the array backwards (a reversed unit stride) from byte {worst_r} of a "
+                               f"32-byte sector instead of its last element (byte {ref})")
+                        fix = (f"subtract {(worst_r - ref) % 32 // acc.size} from the index so that lane 0 reads "
+                               f"the last element of a sector (`n - 1 - tid`, not `n - tid`)")
                 msg = (f"misaligned global {acc.kind} of `{acc.array.name}`: {why}; a warp touches {how} "
                        f"instead of {fmt(cost.ideal_sectors_per_request)} ({eff * 100:.0f}% of fetched bytes "
                        f"used); {fix}")
