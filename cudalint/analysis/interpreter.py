@@ -551,7 +551,7 @@ class KernelInterpreter:
                 parts = [(f.offset, self.size_of(f.type)) for f in t.fields if self.size_of(f.type)] or [(0, size)]
             guards = tuple(g for g, _ in self.guards if isinstance(g, sympy.Basic))
             for off, sz in parts:
-                if mode == "read" and self.reloads(ptr.array, sympy.expand(ptr.offset + off), sz, e.span, guards):
+                if mode == "read" and self.reloads(ptr.array, sympy.expand(ptr.offset + off), sz, guards):
                     continue
                 self.kernel.accesses.append(Access(
                     array=ptr.array, offset=sympy.expand(ptr.offset + off), size=sz,
@@ -572,11 +572,13 @@ class KernelInterpreter:
             return Pointer(arr, base, arr.elem_size, (), (), t.pointee)
         return self.opaque("load", ptr)
 
-    def reloads(self, arr: ArrayDecl, offset: sympy.Expr, size: int, span: ir.Span, guards: tuple) -> bool:
+    def reloads(self, arr: ArrayDecl, offset: sympy.Expr, size: int, guards: tuple) -> bool:
         """Whether a load repeats an earlier load or store of the same thread (same address, size and
-        guards) with no other store, barrier, atomic or loop boundary in between (``(lat - p->lat) * (lat - p->lat)``, a field
-        read again on the next line): nvcc keeps the value in a register and loads it once."""
-        for a in reversed(self.kernel.accesses[self.fence:]):
+        guards) with no other store, barrier, atomic or loop boundary in between (``(lat - p->lat) *
+        (lat - p->lat)``, a field read again on the next line): nvcc keeps the value in a register."""
+        accs = self.kernel.accesses
+        for i in range(len(accs) - 1, self.fence - 1, -1):
+            a = accs[i]
             if a.array is arr and a.size == size and a.offset == offset and a.guards == guards:
                 return True  # loaded before, or stored by this thread (``d[p] = d[p] + s; t = d[p];``)
             if a.is_write:

@@ -17,7 +17,8 @@ Rules, each from nvcc 13 ``-arch=sm_90 -O3`` SASS (``cuobjdump -sass``; fixtures
 * a load of a contiguous run longer than half an aligned chunk, from its start, is widened to it
   (``float4`` x, y, z -> ``LDG.E.128``); ``float4`` x, z (a gap) stay two ``LDG.E``; a store is never
   widened (``uchar4`` x, y, z -> ``STG.E.U16`` + ``STG.E.U8``);
-* an access made twice (``p[i].x`` read twice in one statement) is one load.
+* an access made twice (``p[i].x`` read twice) is one load: the interpreter records it once
+  (``KernelInterpreter.reloads``).
 """
 
 from __future__ import annotations

@@ -12,6 +12,7 @@ stays divergent.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Optional
 
 import sympy
@@ -31,10 +32,17 @@ def evaluates_uniformly(cond: sympy.Basic, block: Optional[tuple[int, int, int]]
         return False
     cond = cond.subs(dict(zip(BDIM, block)))
     trips = cond.free_symbols & symbols.trip_counters
-    tids = cond.free_symbols & set(TID)
-    if len(trips) > 1 or cond.free_symbols - trips - tids:
+    if len(trips) > 1 or cond.free_symbols - trips - set(TID):
         return False
-    k = next(iter(trips), sympy.Symbol("k"))
+    return _uniform(cond, block, next(iter(trips), None))
+
+
+@lru_cache(maxsize=1024)
+def _uniform(cond: sympy.Basic, block: tuple[int, int, int], trip_counter: Optional[sympy.Symbol]) -> bool:
+    """:func:`evaluates_uniformly` for a condition over threadIdx and at most ``trip_counter`` (cached:
+    CL301 and CL302 ask about the same guards)."""
+    trips = trip_counter is not None
+    k = trip_counter if trips else sympy.Symbol("k")
     try:
         f = sympy.lambdify([*TID, k], cond, modules="math")
         threads = [(x, y, z) for z in range(block[2]) for y in range(block[1]) for x in range(block[0])]
