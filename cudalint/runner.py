@@ -314,7 +314,7 @@ def _one_per_site(diags: list[Diagnostic], layer_of: dict, model: TranslationUni
     groups: dict[tuple, dict] = {}
     for d in diags:
         layer, label = layer_of.get(id(d), (0, ""))
-        groups.setdefault((d.code, d.line, d.column, d.end_line, d.end_column), {}).setdefault(layer, (d, label))
+        groups.setdefault((d.path, d.code, d.line, d.column, d.end_line, d.end_column), {}).setdefault(layer, (d, label))
     out = []
     for per_layer in groups.values():
         firsts = list(per_layer.values())

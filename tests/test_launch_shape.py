@@ -133,3 +133,15 @@ void run(float *a, float *b, int threads) {
   k<<<1, blk>>>(a, b);
 }"""
     assert [b for _, b in _blocks(tmp_path, host)] == [(256, 1, 1), (None, 1, 1), (None, 1, 1), (None, 1, 1)]
+
+
+def test_findings_at_the_same_line_of_two_headers_are_both_kept(tmp_path):
+    """Two included headers with a kernel on the same line: one finding each, whatever the order."""
+    body = "\n" * 4 + "__global__ void {0}(float* a) {{ a[32 * threadIdx.x] = 0; }}\n"
+    (tmp_path / "one.cuh").write_text(body.format("kernA"))
+    (tmp_path / "two.cuh").write_text(body.format("kernB"))
+    main = tmp_path / "m.cu"
+    main.write_text('#include "one.cuh"\n#include "two.cuh"\n'
+                    "int main() { float* a; kernA<<<1, 32>>>(a); kernB<<<1, 32>>>(a); }\n")
+    got = sorted((Path(d.path).name, d.line, d.code) for d in lint_file(str(main), RunOptions()))
+    assert got == [("one.cuh", 5, "CL101"), ("two.cuh", 5, "CL101")]
