@@ -225,16 +225,16 @@ class KernelInterpreter:
                 val = self.retype(val, t.pointee)
         env.vars[var] = val if val is not None else self.symbols.opaque(var.name, varying=False)
 
-    def bind(self, init: ir.Expr, env: Env) -> Value:
+    def bind(self, init: ir.Expr, env: Env, record: bool = True) -> Value:
         """What a reference bound to ``init`` is: an :class:`Alias` of the memory it names, or (bound to a
         local or a temporary) its value."""
         if isinstance(init, (ir.Index, ir.Member)) or (isinstance(init, ir.Unary) and init.op == "*"):
-            p = self.expr(init, env, mode="addr")
+            p = self.expr(init, env, mode="addr", record=record)
             if isinstance(p, Pointer):
                 return Alias(p)
         if isinstance(init, ir.Ref) and isinstance(env.vars.get(init.var), Alias):
             return env.vars[init.var]
-        return self.expr(init, env)
+        return self.expr(init, env, record=record)
 
     def retype(self, p: Pointer, pointee: Optional[Type], keep_dims: bool = False) -> Pointer:
         """``p`` seen as a pointer to ``pointee`` (a cast, an initialisation or a parameter of another
@@ -762,7 +762,7 @@ class KernelInterpreter:
         for i, a in enumerate(args):
             p = fn.params[i] if i < len(fn.params) else None
             if p is not None and p.type.kind == TypeKind.REFERENCE:
-                v = self.bind(a, env)
+                v = self.bind(a, env, record)
                 if self.local(a, env) is not None:
                     out.append((p, a.var))
             else:
