@@ -70,6 +70,8 @@ class Access:
     guards: tuple[sympy.Basic, ...] = ()
     #: alignment in bytes of the element the access lies in (the struct's for a field; 0 unknown)
     align: int = 0
+    #: accesses with the same region have no barrier, atomic or loop boundary between them
+    region: int = 0
 
     @property
     def kind(self) -> str:

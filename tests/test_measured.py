@@ -105,11 +105,6 @@ KNOWN = {
         "the SASS (sass_lines.json) has one LDG.E and one STG.E on line 11, no load on line 12 (the stored value "
         "is reused), one LDG on line 13 and none on line 14 (the field loaded above), as modelled; the counters "
         "mix the kernel's accesses: loads (32 + 20) / 2 = 26, stores (32 + 4 for out[p]) / 2 = 18, as measured."),
-    ("host__graph_capture", "(host)"): (
-        {"copy_call_ms"},
-        "the fixture prints no CL601-timing line, so the copy calls are not timed here; the captured copy's "
-        "call and cudaGraphLaunch were timed in a standalone H200 run (rules/CL601.md: 0.008 ms for the "
-        "captured call, 9.5-9.7 ms per graph launch of a 64 MiB pageable copy)."),
     ("host__stack_array", "(host)"): (
         {"copy_call_ms"},
         "CL601, but the copy is 1 MiB: staging it blocks the host 0.108 ms (median of 3), 2.2x the 0.050 ms "

@@ -121,6 +121,7 @@ class KernelInterpreter:
         self.call_chain: list[tuple[str, int]] = []
         self.order = 0
         self.fence = 0                    # accesses before this index may not serve a later load again
+        self.region = 0                   # counts the barriers, atomics and loop boundaries passed
 
     # ---- bookkeeping
     def push_guard(self, value: Value, line: int) -> None:
@@ -138,8 +139,14 @@ class KernelInterpreter:
         self.order += 1
         return self.order
 
-    def barrier(self, name: str, node: ir.Node) -> None:
+    def cut(self) -> None:
+        """A barrier, an atomic or a loop boundary: no access before it is merged with or reused by one
+        after it (:meth:`reloads`, :mod:`cudalint.analysis.merge`)."""
         self.fence = len(self.kernel.accesses)
+        self.region += 1
+
+    def barrier(self, name: str, node: ir.Node) -> None:
+        self.cut()
         self.kernel.barriers.append(Barrier(name, node.span, tuple(self.guards), tuple(self.loops), self.tick(),
                                             tuple(self.call_chain)))
 
@@ -390,14 +397,14 @@ class KernelInterpreter:
             cond_val = sympy.Integer(1)  # for (;;): exits only through break/return
         self.push_guard(cond_val, s.span.line)
         self.loops.append(self.tick())
-        self.fence = len(self.kernel.accesses)
+        self.cut()
         self.breakable.append("loop")
         self.stmt(s.body, loop_env)
         for x in s.step:
             self.expr(x, loop_env)
         self.breakable.pop()
         self.loops.pop()
-        self.fence = len(self.kernel.accesses)
+        self.cut()
         self.pop_guard()
         for var in modified:
             if var in env.vars:
@@ -557,7 +564,7 @@ class KernelInterpreter:
                     array=ptr.array, offset=sympy.expand(ptr.offset + off), size=sz,
                     is_read=mode in ("read", "rw"), is_write=mode in ("write", "rw"), span=e.span,
                     subscripts=ptr.subscripts, field_offset=field_offset + off,
-                    elem_size=elem_size or ptr.elem_size, split=len(parts), guards=guards,
+                    elem_size=elem_size or ptr.elem_size, split=len(parts), guards=guards, region=self.region,
                     align=align or ((ptr.pointee.align or 0) if ptr.pointee is not None else 0)))
         if mode == "write":
             return None
@@ -739,7 +746,7 @@ class KernelInterpreter:
         if name == "dim3" or e.type.name in ("dim3", "uint3"):
             return self.opaque("dim3", *vals)
         if name in VARYING_CALLS:
-            self.fence = len(self.kernel.accesses)
+            self.cut()
             return self.symbols.opaque(name, varying=True)
         return self.opaque(name or "call", *vals) if vals else self.symbols.opaque(name or "call", varying=False)
 

@@ -2,9 +2,12 @@
 
 Rules, each from nvcc 13 ``-arch=sm_90 -O3`` SASS (``cuobjdump -sass``; fixtures/global/vector_merge.cu):
 
-* accesses in the same statement line, under the same guards, of the same array, loads with loads and
-  stores with stores, with no store to that memory space listed between them, whose byte offsets differ
-  by constants, are packed greedily into contiguous chunks of 2, 4, 8 or 16 bytes;
+* accesses under the same guards, of the same array, loads with loads and stores with stores, with no
+  store to that memory space, barrier, atomic or loop boundary between them, whose byte offsets differ by
+  constants, are packed greedily into contiguous chunks of 2, 4, 8 or 16 bytes, on one line or on several
+  (``dst[i].x = ..; dst[i].y = ..; dst[i].z = ..; dst[i].w = ..;`` of a ``uchar4`` on four lines -> one
+  ``STG.E``, of a ``float4`` -> one ``STG.E.128``: fixtures/global/component_lines.cu, measured 4.0 and 16.0
+  sectors per request, 100 %);
 * a chunk needs its start provably aligned to its size: for global memory the element type's alignment
   (``p[i].x`` + ``p[i].y`` of ``float2`` -> ``LDG.E.64``, stores ``STG.E.64``; the four bytes of a
   ``uchar4`` -> ``LDG.E``; ``float4`` x..w -> ``LDG.E.128``; ``float4`` y, z -> two ``LDG.E``; through a
@@ -60,10 +63,11 @@ def merge_accesses(kernel: Kernel) -> None:
         group = [a]
         if a.is_read != a.is_write and a.offset is not None:
             for b in accs[i + 1:]:
-                if b.span.line != a.span.line or b.guards != a.guards:
-                    break
-                if b.array is a.array and (b.is_read, b.is_write) == (a.is_read, a.is_write) \
-                        and b.offset is not None and (b.offset - a.offset).is_Integer and id(b) not in used:
+                if b.region != a.region:
+                    break  # a barrier, an atomic or a loop boundary between them
+                if b.guards == a.guards and b.array is a.array and (b.is_read, b.is_write) == \
+                        (a.is_read, a.is_write) and b.offset is not None and (b.offset - a.offset).is_Integer \
+                        and id(b) not in used:
                     group.append(b)
                 elif b.is_write and b.array.space == a.array.space:
                     break  # a store between them: nvcc keeps the order
