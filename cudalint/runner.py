@@ -270,6 +270,10 @@ def _lint_file(path: str, opts: RunOptions, rules: Optional[list[Rule]], text: O
                 found = [internal_error(path, f"rule {rule.code}", e)]
             for d in found:
                 layer_of[id(d)] = (n, labels.get(d.kernel or "", ""))
+                if d.kernel in model.unlaunched and not d.internal:
+                    d.severity = Severity.INFO
+                    d.assumptions.append(f"`{d.kernel}` is neither launched nor named in this translation unit, "
+                                         "which launches other kernels: it may never run")
             diags.extend(found)
     # the file's findings and those in the user headers whose code it analysed (kernels, helpers)
     files = {path} | {f.span.path for f in unit.functions}

@@ -11,7 +11,7 @@ from ..ir.types import Type, TypeKind
 from ..model import Kernel, TranslationUnitModel
 from .interpreter import _SPACES, array_decl, interpret
 from .merge import merge_accesses
-from .launches import collect_launches, template_arg_text
+from .launches import collect_launches, template_arg_text, unlaunched_kernels
 from .symbols import Symbols
 
 
@@ -21,6 +21,7 @@ def build_model(tu: ir.TranslationUnit) -> TranslationUnitModel:
                                  missing_includes=list(tu.missing_includes),
                                  dependencies=list(tu.dependencies), symbols=symbols, unit=tu)
     model.launches = collect_launches(tu)
+    model.unlaunched = unlaunched_kernels(tu)
     from .host import collect_async_copies
     model.copies = collect_async_copies(tu)
     globals_ = {}

@@ -403,6 +403,23 @@ def ideal_sectors(active: int, size: int) -> int:
     return max(1, -(-active * size // SECTOR))
 
 
+def sibling_use(pic: WarpPicture, size: int, parts: list[tuple[int, int]], residue: int) -> float:
+    """Fraction of the bytes of the sectors an access's warps touch that the same lanes use through it and
+    through ``parts``: (byte delta from this access, size) of the thread's other accesses to the same element
+    (``p[i].a``, ``p[i].b`` ... of a struct read field by field).  Such a sector is fetched into L1 once and
+    serves every field (stores: L2 merges the partial sector writes), so the fields together cost requests,
+    not DRAM bytes (fixtures/global/struct_fields.cu, measured on the H200)."""
+    groups = _distinct_warps(pic, SECTOR)
+    total = n = 0.0
+    for w, k in groups:
+        touched = {b // SECTOR for a in w for b in range(a + residue, a + residue + size)}
+        used = {b for a in w for d, s in parts for b in range(a + residue + d, a + residue + d + s)
+                if b // SECTOR in touched}
+        total += k * len(used) / (len(touched) * SECTOR)
+        n += k
+    return total / n if n else 0.0
+
+
 @dataclass
 class GlobalCost:
     """Per-request cost of a global access, averaged over the warps of a block."""

@@ -3,7 +3,8 @@
 Hardware fact: a warp-wide global access is served in 32-byte sectors (CUDA C++ Programming Guide,
 "Device Memory Accesses"); measured on an H200 (GROUND_TRUTH.md): ``a[2*i]`` 8 sectors/request at 50 %,
 ``a[32*i]`` 32 sectors/request at 12.5 % and 6.0x the time, ``a[i].x`` of ``struct {float x, y}`` 8 sectors.
-Severity: warning, info when at least 50 % of the fetched bytes are used.
+Severity: warning, info when at least 50 % of the fetched bytes are used, by this access or by the thread's
+accesses to the other fields of the same element (:func:`~cudalint.analysis.warp.sibling_use`).
 """
 
 from __future__ import annotations
@@ -12,8 +13,17 @@ from typing import Iterator
 
 from ..analysis.context import AnalysisContext
 from ..diagnostics import Diagnostic, Severity
-from ..model import AddressSpace, TranslationUnitModel
+from ..analysis.warp import aligned_residue, sibling_use
+from ..model import Access, AddressSpace, Kernel, TranslationUnitModel
 from . import Rule, fmt, metric, spell
+
+
+def siblings(kernel: Kernel, acc: Access) -> list[Access]:
+    """The thread's other loads (stores, for a store) of the same element: same array, a constant byte
+    distance, made whenever ``acc`` is (their guards are among its guards)."""
+    return [b for b in kernel.accesses if b is not acc and b.array is acc.array and b.offset is not None
+            and ((acc.is_write and b.is_write) if not acc.is_read else b.is_read)
+            and (b.offset - acc.offset).is_Integer and set(b.guards) <= set(acc.guards)]
 
 
 class UncoalescedGlobalAccess(Rule):
@@ -69,8 +79,21 @@ class UncoalescedGlobalAccess(Rule):
                     fix = "make consecutive threads access consecutive elements"
                 trips = (f" on average over the loop's trips ({fmt(cost.worst_trip_sectors)} in the costliest)"
                          if "worst_sectors_per_request" in metrics else "")
-                msg = (f"{what}: {why}; a warp touches {fmt(sectors)} sectors per request{trips} instead of "
-                       f"{fmt(cost.ideal_sectors_per_request)} ({used}% of fetched bytes used); {fix}")
                 sev = Severity.INFO if eff >= 0.5 else Severity.WARNING
+                sibs = siblings(kernel, acc) if sev == Severity.WARNING else []
+                parts = [(0, acc.size)] + [(int(b.offset - acc.offset), b.size) for b in sibs]
+                res = cost.worst_residue if pic.exact_residue else aligned_residue(pic, acc.size)
+                use = sibling_use(pic, acc.size, parts, res) if sibs else 0.0
+                note = ""
+                if use >= 0.5:
+                    sev, metrics["sibling_use"] = Severity.INFO, round(use, 4)
+                    lines = ", ".join(sorted({str(b.span.line) for b in sibs}, key=int))
+                    moves = "loads" if acc.is_read else "stores"
+                    note = (f"; the thread's {moves} of the same element on line{'s' * (',' in lines)} {lines} use "
+                             f"{use * 100:.0f}% of those sectors, so the waste is requests, not DRAM bytes")
+                    fix = ("move the element whole (`auto e = a[i];` / `a[i] = e;`; `__align__(16)` lets nvcc move "
+                           "it in 16-byte pieces)")
+                msg = (f"{what}: {why}; a warp touches {fmt(sectors)} sectors per request{trips} instead of "
+                       f"{fmt(cost.ideal_sectors_per_request)} ({used}% of fetched bytes used){note}; {fix}")
                 yield self.diagnostic(kernel, acc, msg, severity=sev, metrics=metrics,
                                       assumptions=ctx.assumptions(kernel, pic))

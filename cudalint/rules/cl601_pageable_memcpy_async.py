@@ -6,7 +6,8 @@ std::vector, stack arrays) is staged through a pinned driver buffer and returns 
 copied, so it cannot overlap kernels or other copies.  Measured on an H200 (GROUND_TRUTH.md, fixtures/host):
 the call blocks the host about the copy's size at 5-10 GB/s (1 MiB 0.11 ms, 64 MiB 11 ms, 256 MiB 36-37 ms);
 from cudaMallocHost memory it returns in 0.01-0.05 ms.  A copy whose size folds to a constant is costed (info
-when below that 0.05 ms).  The provenance of the pointers comes from :mod:`cudalint.analysis.host`.
+when below that 0.05 ms), and so is one the host waits for at once (:func:`waited_at`).  The provenance of
+the pointers comes from :mod:`cudalint.analysis.host`.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import Iterator, Optional
 
 from ..analysis.context import AnalysisContext
 from ..diagnostics import Diagnostic, Severity
+from ..ir import nodes as ir
 from ..model import AsyncCopy, Span, TranslationUnitModel
 from . import Rule
 
@@ -42,6 +44,37 @@ def _cost(copy: AsyncCopy) -> tuple[str, bool]:
     est = f"{lo:.2g}-{hi:.2g} ms" if hi >= 0.01 else "under 0.01 ms"
     return (f"{measured}, i.e. 5-10 GB/s: {est} for these {_size(copy.bytes)}, vs 0.01-0.05 ms for a "
             f"cudaMallocHost call"), hi < 0.05
+
+
+#: calls that queue more work on the copy's stream without the host waiting on the GPU
+_QUEUED = ("MemcpyAsync", "Memcpy2DAsync", "Memcpy3DAsync", "MemsetAsync", "FreeAsync", "EventRecord", "LaunchHostFunc")
+
+
+def _once(st: ir.Stmt) -> bool:
+    """A statement run once: an expression, a declaration, or a ``do { .. } while (0)`` macro body."""
+    return isinstance(st, (ir.ExprStmt, ir.Decl)) or isinstance(st, ir.Loop) and st.kind == ir.LoopKind.DO \
+        and isinstance(st.cond, ir.IntLit) and st.cond.value == 0
+
+
+def waited_at(unit: Optional[ir.TranslationUnit], copy: AsyncCopy) -> Optional[Span]:
+    """Where the host waits for the copy right after issuing it: the statement that follows it in its block (past
+    more work queued on the same stream) synchronizes that stream or the device.  Nothing could overlap the
+    copy then, so the staging costs only its slower bandwidth."""
+    stream = copy.stream or "0"
+    for b in (n for f in (unit.functions if unit else ()) if f.name == copy.function for n in ir.walk(f.body)):
+        if not isinstance(b, ir.Block):
+            continue
+        at = next((i for i, st in enumerate(b.body) if _once(st) and st.span.line <= copy.span.line <= st.span.end_line),
+                  None)
+        for st in b.body[at + 1:] if at is not None else ():
+            call = next((c for c in ir.walk(st) if isinstance(c, ir.Call) and c.name.startswith(("cuda", "hip"))), None)
+            name = call.name[4:] if call and call.name.startswith("cuda") else call.name[3:] if call else ""
+            args = [a.text for a in call.args] if call else []
+            if name == "DeviceSynchronize" or name == "StreamSynchronize" and (args or ["0"])[0] == stream:
+                return st.span
+            if not (name.endswith(_QUEUED) and stream in args):
+                return None
+    return None
 
 
 def describe(copy: AsyncCopy, role: str) -> str:
@@ -95,9 +128,12 @@ class PageableMemcpyAsync(Rule):
                     fixes.append(f"copy through a buffer allocated with cudaMallocHost or cudaHostAlloc, or "
                                  f"cudaHostRegister the range of `{root}` before the copy")
             cost, small = _cost(copy)
+            wait = waited_at(model.unit, copy)
+            blocks = ("the call blocks the host until it is done, so it overlaps neither kernels nor other copies"
+                      if wait is None else f"the host waits for it anyway at line {wait.line}, so only the "
+                      "staging's lower bandwidth is lost")
             msg = (f"{copy.api} {direction} pageable host memory: {what}. The copy is staged through a driver "
-                   f"buffer and the call blocks the host until it is done, so it overlaps neither kernels nor "
-                   f"other copies ({cost}); " + "; ".join(dict.fromkeys(fixes)))
+                   f"buffer and {blocks} ({cost}); " + "; ".join(dict.fromkeys(fixes)))
             assumptions = []
             for r in roles:
                 how = copy.allocation.get(r, "pageable memory")
@@ -114,9 +150,10 @@ class PageableMemcpyAsync(Rule):
                 assumptions.append("copy kind not known statically: both pointers checked")
             metrics = {"host_pointer": copy.pointer_text.get(roles[0], "?"),
                        "allocation": copy.allocation.get(roles[0], "").replace(" ", "-"),
-                       **({"bytes": copy.bytes} if copy.bytes is not None else {})}
+                       **({"bytes": copy.bytes} if copy.bytes is not None else {}),
+                       **({"host_waits_at_line": wait.line} if wait else {})}
             s = copy.span
-            yield Diagnostic(code=self.code, name=self.name, severity=Severity.INFO if small else self.default_severity,
+            yield Diagnostic(code=self.code, name=self.name, severity=Severity.INFO if small or wait else self.default_severity,
                              path=s.path,
                              line=s.line, column=s.column, end_line=s.end_line, end_column=s.end_column,
                              message=msg, kernel=None, metrics=metrics, assumptions=assumptions)
