@@ -145,3 +145,11 @@ def test_findings_at_the_same_line_of_two_headers_are_both_kept(tmp_path):
                     "int main() { float* a; kernA<<<1, 32>>>(a); kernB<<<1, 32>>>(a); }\n")
     got = sorted((Path(d.path).name, d.line, d.code) for d in lint_file(str(main), RunOptions()))
     assert got == [("one.cuh", 5, "CL101"), ("two.cuh", 5, "CL101")]
+
+
+def test_cuda_launch_kernel_is_a_launch(tmp_path):
+    host = """
+int main() { float *a, *b; void *args[] = {&a, &b}; dim3 t(64, 2);
+             cudaLaunchKernel((void *)k, dim3(8), t, args, 0, 0);
+             cudaLaunchCooperativeKernel((const void *)k, 4, 128, args, 0, 0); }"""
+    assert _blocks(tmp_path, host) == [((8, 1, 1), (64, 2, 1)), ((4, 1, 1), (128, 1, 1))]

@@ -1,7 +1,8 @@
-"""Kernel launches of a translation unit: ``k<<<grid, block, shmem, stream>>>`` sites with the launch shape
-read by a flow-sensitive constant propagation over each host function's IR up to the launch: declarations,
-assignments (``threads.x = 256``), compound assignments, branches (values that differ merge to unknown),
-loops and switches (what they assign is unknown), ``&v`` passed to a call (unknown after it).
+"""Kernel launches of a translation unit: ``k<<<grid, block, shmem, stream>>>`` and ``cudaLaunchKernel((void *)k,
+grid, block, ...)`` sites with the launch shape read by a flow-sensitive constant propagation over each host
+function's IR up to the launch: declarations, assignments (``threads.x = 256``), compound assignments, branches
+(values that differ merge to unknown), loops and switches (what they assign is unknown), ``&v`` passed to a call
+(unknown after it).
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ Dims = tuple[Optional[int], Optional[int], Optional[int]]
 _DIM3 = ("dim3", "uint3")
 _AXES = {"x": 0, "y": 1, "z": 2}
 _UNKNOWN = (None, None, None)
+#: runtime calls that launch the kernel named by their first argument with (grid, block) next
+_LAUNCH_APIS = ("cudaLaunchKernel", "cudaLaunchCooperativeKernel", "hipLaunchKernel", "hipLaunchCooperativeKernel")
 
 
 def _is_dim3(t: Type) -> bool:
@@ -155,6 +158,12 @@ class _Walker:
             old = env.value(e.operand)
             env.assign(e.operand, old + (1 if "++" in e.op else -1) if isinstance(old, int) else None)
         elif isinstance(e, ir.Call):
+            k = e.args[0] if e.name in _LAUNCH_APIS and len(e.args) >= 3 else None
+            while isinstance(k, ir.Cast):
+                k = k.operand
+            if isinstance(k, ir.Ref):  # cudaLaunchKernel((void *)kernel, grid, block, args, shmem, stream)
+                self.out.append(LaunchSite(kernel=k.var.name, grid=env.dims(e.args[1]), block=env.dims(e.args[2]),
+                                           span=e.span, block_text=e.args[2].text))
             params = e.func.params if e.func is not None else []
             for i, a in enumerate(e.args):  # `&n` or a reference parameter: the callee may write it
                 if isinstance(a, ir.Unary) and a.op == "&":

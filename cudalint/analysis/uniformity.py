@@ -12,12 +12,13 @@ stays divergent.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from typing import Optional
 
 import sympy
 
-from .symbols import BDIM, TID, Symbols
+from .symbols import BDIM, BID, TID, Symbols
 
 #: trips of a loop evaluated per thread before its outcome counts as undecided
 MAX_TRIPS = 64
@@ -85,3 +86,25 @@ def divergent_guards(guards, block: Optional[tuple[int, int, int]], symbols: Sym
     that are thread-dependent and not shown to evaluate uniformly for the launch's ``block``."""
     return [line for value, line in guards
             if value is not None and symbols.is_varying(value) and not evaluates_uniformly(value, block, symbols)]
+
+
+def bound_checks(value: sympy.Basic, symbols: Symbols) -> list[str]:
+    """The run-time bounds of a thread-dependent condition made only of comparisons of a global thread index
+    (``blockIdx.a * blockDim.a + threadIdx.a``, plus a constant) with a block-uniform run-time value
+    (``ix < imageW && iy < imageH`` -> ``["imageW", "imageH"]``); empty for any other condition.  Such a
+    condition splits only a block that straddles the bound: none when the bound is a multiple of blockDim."""
+    out: list[str] = []
+    for c in (value.args if isinstance(value, (sympy.And, sympy.Or)) else (value,)):
+        if not c.free_symbols & set(TID):
+            continue
+        if not isinstance(c, sympy.core.relational.Relational) or isinstance(c, (sympy.Eq, sympy.Ne)):
+            return []
+        for idx, bound in ((c.lhs, c.rhs), (c.rhs, c.lhs)):
+            rest = [sympy.expand(idx - TID[a] - BID[a] * BDIM[a]) for a in range(3)]
+            if any(r.is_Number for r in rest) and not bound.free_symbols & set(TID) and not bound.is_Number \
+                    and not symbols.is_varying(bound):
+                out.append(re.sub(r"#\d+", "", str(bound)))
+                break
+        else:
+            return []
+    return out

@@ -11,7 +11,9 @@ loads from uniform addresses (``__shared__`` flags written by one thread before 
 loop variables with uniform start/step/bound, and a thread-dependent condition that every thread of the
 launched block evaluates alike (a loop whose start depends on the thread but whose trip count does not).
 Anything derived from threadIdx, a lane id, a load at a thread-varying address or an atomic's result is
-not; a value cudalint cannot model is not reported.
+not; a value cudalint cannot model is not reported.  A barrier divergent only through bounds checks of a global
+thread index (``if (ix < imageW)``) is a warning: it splits only a block that straddles the bound, and none when
+the bound is a multiple of the block's size.
 """
 
 from __future__ import annotations
@@ -29,6 +31,13 @@ def divergent_guards(guards, ctx: AnalysisContext, kernel: Kernel) -> list[int]:
     """Lines of the guards (if/switch/?:/loop conditions) not shown block-uniform for the kernel's launch
     (:func:`cudalint.analysis.uniformity.divergent_guards`)."""
     return uniformity.divergent_guards(guards, ctx.launch_shape(kernel).block, ctx.symbols)
+
+
+def bound_names(guards, lines: list[int], ctx: AnalysisContext) -> list[str]:
+    """The run-time bounds when every divergent guard (on ``lines``) is a bounds check of a global thread
+    index (:func:`cudalint.analysis.uniformity.bound_checks`), else empty."""
+    found = [uniformity.bound_checks(v, ctx.symbols) for v, line in guards if line in lines and v is not None]
+    return list(dict.fromkeys(n for names in found for n in names)) if found and all(found) else []
 
 
 def chain_text(kernel: Kernel, b: Barrier) -> str:
@@ -51,12 +60,22 @@ class BarrierInDivergentBranch(Rule):
                 if not lines:
                     continue
                 where = ", ".join(str(n) for n in sorted(set(lines)))
-                msg = (f"`{b.name}` is under a condition that depends on the thread (line {where}){chain_text(kernel, b)}: "
-                       f"threads that do not reach it leave the block's barrier incomplete (deadlock or "
-                       f"undefined behaviour); move the barrier out of the branch so every thread of the "
-                       f"block executes it, and keep only the work conditional")
+                bounds = bound_names(b.guards, lines, ctx)
+                if bounds:
+                    are = "is a multiple" if len(bounds) == 1 else "are multiples"
+                    msg = (f"`{b.name}` is under the bounds check on line {where}{chain_text(kernel, b)}: in a block "
+                           f"that straddles the bound, the threads past it skip the barrier and leave it incomplete "
+                           f"(undefined behaviour, a deadlock on other GPUs) unless {' and '.join(bounds)} {are} of "
+                           f"the block's size; move the barrier out of the branch so every thread of the block "
+                           f"executes it, and keep only the work conditional")
+                else:
+                    msg = (f"`{b.name}` is under a condition that depends on the thread (line {where})"
+                           f"{chain_text(kernel, b)}: threads that do not reach it leave the block's barrier "
+                           f"incomplete (deadlock or undefined behaviour); move the barrier out of the branch so "
+                           f"every thread of the block executes it, and keep only the work conditional")
                 s = b.span
-                yield Diagnostic(code=self.code, name=self.name, severity=self.default_severity, path=s.path,
+                yield Diagnostic(code=self.code, name=self.name, severity=Severity.WARNING if bounds else
+                                 self.default_severity, path=s.path,
                                  line=s.line, column=s.column, end_line=s.end_line, end_column=s.end_column,
                                  message=msg, kernel=kernel.name,
                                  assumptions=[f"condition on line {where} is thread-dependent"])

@@ -4,7 +4,9 @@ skip a later barrier.
 NVIDIA hardware today counts exited threads as arrived at ``__syncthreads()`` (CUDA C++ Programming Guide,
 "Synchronization Functions", and compute-sanitizer's synccheck does not flag it), but the code is undefined
 by the CUDA model and hangs on other targets (HIP on AMD GPUs, SYCL ports) and under independent
-thread scheduling when the exited threads still belong to a live warp.  Severity: warning.
+thread scheduling when the exited threads still belong to a live warp.  Severity: warning; info when every
+exit is a ``return`` under a bounds check of a global thread index (``if (i >= n) return;``), taken only in a
+block that straddles the bound (a ``continue`` or ``break`` leaves the threads alive, short of the barrier).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from ..analysis.context import AnalysisContext
 from ..diagnostics import Diagnostic, Severity
 from ..model import Barrier, Exit, ExitKind, TranslationUnitModel
 from . import Rule
-from .cl301_barrier_in_divergent_branch import chain_text, divergent_guards
+from .cl301_barrier_in_divergent_branch import bound_names, chain_text, divergent_guards
 
 
 def skips(e: Exit, b: Barrier) -> bool:
@@ -55,8 +57,14 @@ class BarrierAfterDivergentExit(Rule):
                        f"but the CUDA model leaves it undefined and HIP/SYCL ports hang; keep every thread "
                        f"alive to the barrier (guard the work with `if (i < n) {{ ... }}` instead of "
                        f"`{e.kind.value}`)")
+                bounds = all(x.kind == ExitKind.RETURN and bound_names(x.guards, lines, ctx) for x, lines in exits
+                             if x in hits)
+                if bounds:
+                    msg += ("; the returns are bounds checks of a global thread index, taken only in a block that "
+                            "straddles the bound")
                 s = b.span
-                yield Diagnostic(code=self.code, name=self.name, severity=self.default_severity, path=s.path,
+                yield Diagnostic(code=self.code, name=self.name, severity=Severity.INFO if bounds else
+                                 self.default_severity, path=s.path,
                                  line=s.line, column=s.column, end_line=s.end_line, end_column=s.end_column,
                                  message=msg, kernel=kernel.name,
                                  assumptions=[f"`{x.kind.value}` at line {x.span.line}" for x in hits])
