@@ -134,7 +134,7 @@ SYNCCHECK_UNREPORTED = {
     ("sync__divergent_barrier", 92): (
         "ptxBarSyncHalfBlock, block of 128: `threadIdx.x < 64` is uniform per warp (warps 0-1 sync, 2-3 exit); "
         "no intra-warp divergence at the barrier."),
-    ("sync__divergent_exit", 24): (
+    ("sync__divergent_exit", 25): (
         "returnBeforeSync: n equals the grid size, so no thread takes the early return at run time; and NVIDIA "
         "GPUs count exited threads as arrived at a barrier, so even a taken exit is not reported (CL302 warns "
         "about other targets and future hardware)."),
@@ -142,8 +142,8 @@ SYNCCHECK_UNREPORTED = {
         "unevenTrips, block of 256: threads 0-43 run a second trip and wait at the barrier while threads 44-255 "
         "leave the loop and exit the kernel; exited threads count as arrived (as for CL302), so synccheck sees "
         "no divergent warp. The trip counts still differ across the block: undefined by the Programming Guide."),
-    ("sync__divergent_exit", 36): "continueBeforeSync: the `continue` is never taken at run time (n = grid size).",
-    ("sync__divergent_exit", 50): "breakBeforeSync: the `break` is never taken at run time (limit 1e30).",
+    ("sync__divergent_exit", 38): "continueBeforeSync: the `continue` is never taken at run time (n = grid size).",
+    ("sync__divergent_exit", 52): "breakBeforeSync: the `break` is never taken at run time (limit 1e30).",
 }
 
 
