@@ -122,6 +122,7 @@ class KernelInterpreter:
         self.order = 0
         self.fence = 0                    # accesses before this index may not serve a later load again
         self.region = 0                   # counts the barriers, atomics and loop boundaries passed
+        self.constant_pointers: dict = {}  # (constant array, offset, field) -> the pointer loaded there
 
     # ---- bookkeeping
     def push_guard(self, value: Value, line: int) -> None:
@@ -393,6 +394,7 @@ class KernelInterpreter:
             if isinstance(v0, sympy.Integer) and is_condition(cond_val):
                 # the trips' values are known once blockDim is (enumerated by the warp model)
                 self.symbols.pow2_loops[sym] = (int(v0), factor, cond_val)
+                self.symbols.loop_spans[sym] = s.span
         if cond_val is None and s.cond is None and s.kind != ir.LoopKind.RANGE:
             cond_val = sympy.Integer(1)  # for (;;): exits only through break/return
         self.push_guard(cond_val, s.span.line)
@@ -558,7 +560,8 @@ class KernelInterpreter:
                 parts = [(f.offset, self.size_of(f.type)) for f in t.fields if self.size_of(f.type)] or [(0, size)]
             guards = tuple(g for g, _ in self.guards if isinstance(g, sympy.Basic))
             for off, sz in parts:
-                if mode == "read" and self.reloads(ptr.array, sympy.expand(ptr.offset + off), sz, guards):
+                if mode in ("read", "write") and self.reloads(ptr.array, sympy.expand(ptr.offset + off), sz, guards,
+                                                               store=mode == "write"):
                     continue
                 self.kernel.accesses.append(Access(
                     array=ptr.array, offset=sympy.expand(ptr.offset + off), size=sz,
@@ -572,21 +575,32 @@ class KernelInterpreter:
         if t.kind == TypeKind.POINTER and self.size_of(t.pointee):
             # a pointer loaded from memory (`s[b].ptr`): a new global array, its base unknown but uniform
             # when the load's address is (else the accesses through it cannot be pictured)
+            # (one array per address of `__constant__` memory, which a kernel never writes: the pointer it
+            # holds is the same at each load, `c.ptr[i] = v; w = c.ptr[i];` is a store and a reload)
+            key = (id(ptr.array), sympy.expand(ptr.offset), getattr(e, "name", ""))
+            if ptr.array.space == AddressSpace.CONSTANT and key in self.constant_pointers:
+                return self.constant_pointers[key]
             name = f"{ptr.array.name}.{e.name}" if isinstance(e, ir.Member) else f"{ptr.array.name}[]"
             arr = ArrayDecl(name=name, space=AddressSpace.GLOBAL, elem_type=t.pointee.spelling(),
                             elem_size=self.size_of(t.pointee), span=e.span)
             base = self.opaque("base", ptr) if self.symbols.is_varying(ptr.offset) else sympy.Integer(0)
-            return Pointer(arr, base, arr.elem_size, (), (), t.pointee)
+            loaded = Pointer(arr, base, arr.elem_size, (), (), t.pointee)
+            if ptr.array.space == AddressSpace.CONSTANT:
+                self.constant_pointers[key] = loaded
+            return loaded
         return self.opaque("load", ptr)
 
-    def reloads(self, arr: ArrayDecl, offset: sympy.Expr, size: int, guards: tuple) -> bool:
-        """Whether a load repeats an earlier load or store of the same thread (same address, size and
-        guards) with no other store, barrier, atomic or loop boundary in between (``(lat - p->lat) *
-        (lat - p->lat)``, a field read again on the next line): nvcc keeps the value in a register."""
+    def reloads(self, arr: ArrayDecl, offset: sympy.Expr, size: int, guards: tuple, store: bool = False) -> bool:
+        """Whether a load repeats an earlier load or store of the same thread (same address and size, under
+        guards that enclose this load's: it dominates it) with no other store, barrier, atomic or loop boundary
+        in between (``(lat - p->lat) * (lat - p->lat)``, a field read again on the next line): nvcc keeps the
+        value in a register.  With ``store``: whether a store repeats such an earlier store (``a[i] = v; if
+        (a[i] >= m) a[i] = 0;``): nvcc selects the value and stores once."""
         accs = self.kernel.accesses
         for i in range(len(accs) - 1, self.fence - 1, -1):
             a = accs[i]
-            if a.array is arr and a.size == size and a.offset == offset and a.guards == guards:
+            if a.array is arr and a.size == size and a.offset == offset and guards[:len(a.guards)] == a.guards \
+                    and (a.is_write or not store):
                 return True  # loaded before, or stored by this thread (``d[p] = d[p] + s; t = d[p];``)
             if a.is_write:
                 return False

@@ -48,6 +48,7 @@ class Symbols:
         #: power-of-two loop variables with a constant start: symbol -> (start, 2 or -2 for doubling or
         #: halving each trip, the loop condition); their values are enumerable once blockDim is known
         self.pow2_loops: dict[sympy.Symbol, tuple[int, int, object]] = {}
+        self.loop_spans: dict = {}  # power-of-two loop variable -> its loop's span (for `#pragma unroll`)
         self._counter = itertools.count()
 
     def param(self, name: str) -> sympy.Symbol:

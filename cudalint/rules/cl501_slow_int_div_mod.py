@@ -11,12 +11,16 @@ fixtures/arith/div_mod.cu kernel byShiftedParameter: 2.62 M instructions vs 2.36
 Severity: warning for warpSize and run-time powers of two inside a loop; info when executed once per thread
 (index arithmetic) and for signed operands.  A signed division
 (or any of these) whose dividend is block-uniform (``n / TILE``, ``blockDim.x / warpSize``) is computed
-once and hoisted out of loops: not reported.
+once and hoisted out of loops: not reported; nor is a power-of-two loop variable of a loop nvcc unrolls completely
+(constant start and bound, at most 16 trips: :func:`unrolled`).
 """
 
 from __future__ import annotations
 
+import re
 from typing import Iterator
+
+import sympy
 
 from ..analysis.context import AnalysisContext
 from ..analysis.symbols import WARP_SIZE
@@ -27,6 +31,35 @@ from . import Rule
 RATIO_SIGNED = 1.18     # 206 M / 175 M instructions (GROUND_TRUTH.md)
 RATIO_WARPSIZE = 2.99   # 523 M / 175 M
 RATIO_RUNTIME = 3.73    # 653 M / 175 M
+
+
+#: trips of a loop with constant bounds that nvcc -O3 unrolls completely (checked at 9: srad's 2..512 doubling)
+UNROLLED_TRIPS = 16
+
+
+def unrolled(divisor, ctx: AnalysisContext):
+    """The values of a power-of-two loop variable whose loop has a constant start and a constant bound and at most
+    :data:`UNROLLED_TRIPS` trips (``for (i = 2; i <= 512; i *= 2) .. % i``): nvcc unrolls such a loop completely,
+    so each trip divides by a constant (no ``rem`` in the PTX; fixtures/arith/unrolled_loop.cu), unless the line above
+the loop is ``#pragma unroll 1``.  Else None."""
+    syms = getattr(divisor, "free_symbols", set())
+    v = next(iter(syms)) if len(syms) == 1 else None
+    if v not in ctx.symbols.pow2_loops:
+        return None
+    start, factor, cond = ctx.symbols.pow2_loops[v]
+    span = ctx.symbols.loop_spans.get(v)
+    above = ctx.lines[span.line - 2] if span and span.path == ctx.model.path and 2 <= span.line <= len(ctx.lines) + 1 \
+        else ""
+    if re.match(r"\s*#\s*pragma\s+unroll\s*\(?\s*1\s*\)?\s*$", above):
+        return None  # `#pragma unroll 1` keeps it a loop (fixtures/arith/div_mod.cu byDoublingLoopVar)
+    values, x = [], start
+    while cond.free_symbols <= {v} and len(values) <= UNROLLED_TRIPS and x >= 1:
+        holds = cond.xreplace({v: x})
+        if holds is not sympy.true:
+            return values if holds is sympy.false and values else None
+        values.append(x)
+        x = x * 2 if factor > 0 else x // 2
+    return None
 
 
 class SlowIntDivMod(Rule):
@@ -48,6 +81,8 @@ class SlowIntDivMod(Rule):
                            f"use a constant (`constexpr unsigned kWarpSize = 32;`) and "
                            f"`{'>> 5' if d.op == '/' else '& 31'}` on an unsigned value")
                 elif d.pow2 and not getattr(d.divisor, "is_Integer", False):
+                    if unrolled(d.divisor, ctx) is not None:
+                        continue  # a constant on each trip of the unrolled loop
                     sev, ratio = Severity.WARNING, RATIO_RUNTIME
                     msg = (f"integer {op} by `{d.divisor_text}`, a power of two known only at run time: the "
                            f"compiler emits a full integer {op} (~{ratio}x the instructions); keep the "
