@@ -18,12 +18,14 @@ from ..model import Access, AddressSpace, Kernel, TranslationUnitModel
 from . import Rule, fmt, metric, spell
 
 
-def siblings(kernel: Kernel, acc: Access) -> list[Access]:
+def siblings(kernel: Kernel, acc: Access, ctx: AnalysisContext) -> list[Access]:
     """The thread's other loads (stores, for a store) of the same element: same array, a constant byte
-    distance, made whenever ``acc`` is (their guards are among its guards)."""
+    distance, made whenever ``acc`` is (their thread-dependent guards are among its guards; a block-uniform one,
+    ``if (face % 2)``, picks a path for the whole block, and the paths of real code write the same fields)."""
     return [b for b in kernel.accesses if b is not acc and b.array is acc.array and b.offset is not None
             and ((acc.is_write and b.is_write) if not acc.is_read else b.is_read)
-            and (b.offset - acc.offset).is_Integer and set(b.guards) <= set(acc.guards)]
+            and (b.offset - acc.offset).is_Integer
+            and {g for g in b.guards if ctx.symbols.is_varying(g)} <= set(acc.guards)]
 
 
 class UncoalescedGlobalAccess(Rule):
@@ -80,7 +82,7 @@ class UncoalescedGlobalAccess(Rule):
                 trips = (f" on average over the loop's trips ({fmt(cost.worst_trip_sectors)} in the costliest)"
                          if "worst_sectors_per_request" in metrics else "")
                 sev = Severity.INFO if eff >= 0.5 else Severity.WARNING
-                sibs = siblings(kernel, acc) if sev == Severity.WARNING else []
+                sibs = siblings(kernel, acc, ctx) if sev == Severity.WARNING else []
                 parts = [(0, acc.size)] + [(int(b.offset - acc.offset), b.size) for b in sibs]
                 res = cost.worst_residue if pic.exact_residue else aligned_residue(pic, acc.size)
                 use = sibling_use(pic, acc.size, parts, res) if sibs else 0.0
