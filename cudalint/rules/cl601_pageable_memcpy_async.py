@@ -56,24 +56,58 @@ def _once(st: ir.Stmt) -> bool:
         and isinstance(st.cond, ir.IntLit) and st.cond.value == 0
 
 
+def _path(s: Optional[ir.Stmt], line: int, out: list) -> bool:
+    """Fill ``out`` with the (block, index) pairs from ``s`` down to the run-once statement holding ``line``."""
+    for b in (n for n in ir.children(s) if isinstance(n, ir.Stmt)) if s is not None else ():
+        if isinstance(s, ir.Block):
+            k = s.body.index(b)
+            if _once(b) and b.span.line <= line <= b.span.end_line:
+                out.append((s, k))
+                return True
+            out.append((s, k))
+            if _path(b, line, out):
+                return True
+            out.pop()
+        elif _path(b, line, out):
+            return True
+    return False
+
+
+def _error_check(st: ir.Stmt) -> bool:
+    """``if (result != cudaSuccess) { ...; return 1; }``: an error exit that does not touch the GPU."""
+    return isinstance(st, ir.If) and st.else_ is None and not any(
+        isinstance(c, ir.Call) and c.name.startswith(("cuda", "hip")) and "Error" not in c.name
+        for c in ir.walk(st.cond)) and any(isinstance(n, ir.Return) for n in ir.walk(st.then))
+
+
 def waited_at(unit: Optional[ir.TranslationUnit], copy: AsyncCopy) -> Optional[Span]:
-    """Where the host waits for the copy right after issuing it: the statement that follows it in its block (past
-    more work queued on the same stream) synchronizes that stream or the device.  Nothing could overlap the
-    copy then, so the staging costs only its slower bandwidth."""
+    """Where the host waits for the copy right after issuing it: the statements that follow it (in its block, then
+    past the end of an enclosing loop over more such copies) synchronize its stream or the device, with only
+    work queued on that stream (copies, memsets, event records, kernel launches) and error checks before.  Nothing
+    could overlap the copy then, so the staging costs only its slower bandwidth."""
     stream = copy.stream or "0"
-    for b in (n for f in (unit.functions if unit else ()) if f.name == copy.function for n in ir.walk(f.body)):
-        if not isinstance(b, ir.Block):
+    for f in (f for f in (unit.functions if unit else ()) if f.name == copy.function):
+        path: list = []
+        if not _path(f.body, copy.span.line, path):
             continue
-        at = next((i for i, st in enumerate(b.body) if _once(st) and st.span.line <= copy.span.line <= st.span.end_line),
-                  None)
-        for st in b.body[at + 1:] if at is not None else ():
-            call = next((c for c in ir.walk(st) if isinstance(c, ir.Call) and c.name.startswith(("cuda", "hip"))), None)
-            name = call.name[4:] if call and call.name.startswith("cuda") else call.name[3:] if call else ""
-            args = [a.text for a in call.args] if call else []
-            if name == "DeviceSynchronize" or name == "StreamSynchronize" and (args or ["0"])[0] == stream:
-                return st.span
-            if not (name.endswith(_QUEUED) and stream in args):
-                return None
+        for level, (b, at) in enumerate(reversed(path)):
+            for st in b.body[at + 1:]:
+                if _error_check(st):
+                    continue
+                launch = next((n for n in ir.walk(st) if isinstance(n, ir.Launch)), None)
+                if launch is not None and (launch.stream.text if launch.stream is not None else "0") in (stream, "0"):
+                    continue
+                call = next((c for c in ir.walk(st) if isinstance(c, ir.Call) and c.name.startswith(("cuda", "hip"))),
+                            None)
+                name = call.name[4:] if call and call.name.startswith("cuda") else call.name[3:] if call else ""
+                args = [a.text for a in call.args] if call else []
+                if name == "DeviceSynchronize" or name == "StreamSynchronize" and (args or ["0"])[0] == stream:
+                    return st.span
+                if not (name.endswith(_QUEUED) and stream in args):
+                    return None
+            outer = path[len(path) - level - 2] if len(path) - level >= 2 else None
+            if outer is None or not isinstance(outer[0].body[outer[1]], (ir.Loop, ir.Block)):
+                return None  # past the end of an if's branch: the other branch may do anything
     return None
 
 
