@@ -21,8 +21,9 @@ from importlib.metadata import entry_points
 from typing import Iterable, Iterator, Optional
 
 from ..analysis.context import AnalysisContext
+from ..analysis.warp import WarpPicture
 from ..diagnostics import Diagnostic, Fix, Severity
-from ..model import Access, Kernel, TranslationUnitModel
+from ..model import Access, AddressSpace, Kernel, TranslationUnitModel
 
 #: CL000 is emitted by the driver itself (a file or kernel that could not be modelled).
 CL000 = ("CL000", "analysis-incomplete", Severity.INFO, "A file or kernel the front-end could not model")
@@ -53,10 +54,11 @@ class Rule:
         text = getattr(type(self), "page_text", None) or getattr(import_module(mod), "__doc__", None)
         return text or None
 
-    def diagnostic(self, kernel: Optional[Kernel], access: Access, message: str, *,
+    def diagnostic(self, kernel: Optional[Kernel], site, message: str, *,
                    severity: Optional[Severity] = None, metrics: Optional[dict] = None,
                    assumptions: Iterable[str] = (), fix: Optional[Fix] = None) -> Diagnostic:
-        s = access.span
+        """A finding at ``site`` (anything with a ``span``: an access, a barrier, a division, a copy)."""
+        s = site.span
         return Diagnostic(code=self.code, name=self.name, severity=severity or self.default_severity,
                           path=s.path, line=s.line, column=s.column, end_line=s.end_line,
                           end_column=s.end_column, message=message, kernel=kernel.name if kernel else None,
@@ -112,6 +114,17 @@ def all_rules() -> list[Rule]:
 
 def find_rule(code: str) -> Optional[Rule]:
     return next((r for r in all_rules() if r.code == code), None)
+
+
+def pictured(model: TranslationUnitModel, ctx: AnalysisContext, space: AddressSpace,
+             reads: bool = False) -> Iterator[tuple[Kernel, Access, WarpPicture]]:
+    """Each access to ``space`` (only loads with ``reads``) whose warp picture is modelled, with its kernel."""
+    for kernel in model.kernels:
+        for acc in kernel.accesses:
+            if acc.array.space == space and (acc.is_read or not reads):
+                pic = ctx.picture(kernel, acc)
+                if pic is not None:
+                    yield kernel, acc, pic
 
 
 def spell(expr) -> str:

@@ -11,9 +11,18 @@ from __future__ import annotations
 from typing import Iterator
 
 from ..analysis.context import AnalysisContext
+from ..analysis.warp import GlobalCost
 from ..diagnostics import Diagnostic, Severity
 from ..model import AddressSpace, TranslationUnitModel
-from . import Rule, fmt, metric, spell
+from . import Rule, fmt, metric, pictured, spell
+
+
+def sector_metrics(cost: GlobalCost, sectors: float) -> tuple[float, dict]:
+    """The share of the fetched bytes used when a warp touches ``sectors`` per request, and the metrics of
+    CL101 and CL102."""
+    eff = min(1.0, cost.efficiency * cost.sectors_per_request / sectors)
+    return eff, {"sectors_per_request": metric(sectors),
+                 "ideal_sectors_per_request": metric(cost.ideal_sectors_per_request), "efficiency": round(eff, 4)}
 
 
 class UncoalescedGlobalAccess(Rule):
@@ -23,54 +32,43 @@ class UncoalescedGlobalAccess(Rule):
     summary = "Global access whose lanes touch more sectors than a unit-stride access would"
 
     def check(self, model: TranslationUnitModel, ctx: AnalysisContext) -> Iterator[Diagnostic]:
-        for kernel in model.kernels:
-            for acc in kernel.accesses:
-                if acc.array.space != AddressSpace.GLOBAL:
-                    continue
-                pic = ctx.picture(kernel, acc)
-                if pic is None:
-                    continue
-                cost = ctx.global_cost(kernel, acc)
-                if cost.aligned_sectors_per_request <= cost.ideal_sectors_per_request:
-                    continue
-                sectors = cost.sectors_per_request if pic.exact_residue else cost.aligned_sectors_per_request
-                eff = min(1.0, cost.efficiency * cost.sectors_per_request / sectors)
-                metrics = {
-                    "sectors_per_request": metric(sectors),
-                    "ideal_sectors_per_request": metric(cost.ideal_sectors_per_request),
-                    "efficiency": round(eff, 4),
-                }
-                stride = pic.stride
-                if cost.worst_trip_sectors is not None and cost.worst_trip_sectors != sectors:
-                    metrics["worst_sectors_per_request"] = metric(cost.worst_trip_sectors)
-                if stride is not None:
-                    metrics["stride_bytes"] = stride if isinstance(stride, int) else spell(stride)
-                aos = acc.elem_size > acc.size and stride == acc.elem_size
-                used = f"{eff * 100:.1f}".rstrip("0").rstrip(".")
-                what = f"uncoalesced global {acc.kind} of `{acc.array.name}`"
-                if acc.split > 1:
-                    why = (f"array of structs: each lane moves its {acc.elem_size}-byte struct as {acc.split} "
-                           f"separate {acc.size}-byte accesses, each {stride} bytes apart across lanes")
-                    fix = ("use a structure of arrays, or align the struct to its size "
-                           "(`__align__(" + str(acc.elem_size) + ")`) so it moves in one vector access")
-                elif aos:
-                    why = (f"array of structs: each lane {'writes' if acc.kind == 'store' else 'reads'} {acc.size} of every {acc.elem_size} bytes "
-                           f"(field at byte {acc.field_offset})")
-                    fix = "store the field in its own array (structure of arrays)"
-                elif pic.masked and stride == acc.size:
-                    why = "the condition leaves lanes of each warp out, so the active ones are spread over it"
-                    fix = "give the work to consecutive lanes (e.g. index by `tid / 2` in half as many threads)"
-                elif stride is not None:
-                    why = f"lanes are {spell(stride)} bytes apart"
-                    fix = ("make consecutive threads access consecutive elements (transpose through shared "
-                           "memory, or change the data layout)")
-                else:
-                    why = "lanes are scattered"
-                    fix = "make consecutive threads access consecutive elements"
-                trips = (f" on average over the loop's trips ({fmt(cost.worst_trip_sectors)} in the costliest)"
-                         if "worst_sectors_per_request" in metrics else "")
-                msg = (f"{what}: {why}; a warp touches {fmt(sectors)} sectors per request{trips} instead of "
-                       f"{fmt(cost.ideal_sectors_per_request)} ({used}% of fetched bytes used); {fix}")
-                sev = Severity.INFO if eff >= 0.5 else Severity.WARNING
-                yield self.diagnostic(kernel, acc, msg, severity=sev, metrics=metrics,
-                                      assumptions=ctx.assumptions(kernel, pic))
+        for kernel, acc, pic in pictured(model, ctx, AddressSpace.GLOBAL):
+            cost = ctx.global_cost(kernel, acc)
+            if cost.aligned_sectors_per_request <= cost.ideal_sectors_per_request:
+                continue
+            sectors = cost.sectors_per_request if pic.exact_residue else cost.aligned_sectors_per_request
+            eff, metrics = sector_metrics(cost, sectors)
+            stride = pic.stride
+            if cost.worst_trip_sectors is not None and cost.worst_trip_sectors != sectors:
+                metrics["worst_sectors_per_request"] = metric(cost.worst_trip_sectors)
+            if stride is not None:
+                metrics["stride_bytes"] = stride if isinstance(stride, int) else spell(stride)
+            aos = acc.elem_size > acc.size and stride == acc.elem_size
+            used = f"{eff * 100:.1f}".rstrip("0").rstrip(".")
+            what = f"uncoalesced global {acc.kind} of `{acc.array.name}`"
+            if acc.split > 1:
+                why = (f"array of structs: each lane moves its {acc.elem_size}-byte struct as {acc.split} "
+                       f"separate {acc.size}-byte accesses, each {stride} bytes apart across lanes")
+                fix = ("use a structure of arrays, or align the struct to its size "
+                       "(`__align__(" + str(acc.elem_size) + ")`) so it moves in one vector access")
+            elif aos:
+                why = (f"array of structs: each lane {'writes' if acc.kind == 'store' else 'reads'} {acc.size} of every {acc.elem_size} bytes "
+                       f"(field at byte {acc.field_offset})")
+                fix = "store the field in its own array (structure of arrays)"
+            elif pic.masked and stride == acc.size:
+                why = "the condition leaves lanes of each warp out, so the active ones are spread over it"
+                fix = "give the work to consecutive lanes (e.g. index by `tid / 2` in half as many threads)"
+            elif stride is not None:
+                why = f"lanes are {spell(stride)} bytes apart"
+                fix = ("make consecutive threads access consecutive elements (transpose through shared "
+                       "memory, or change the data layout)")
+            else:
+                why = "lanes are scattered"
+                fix = "make consecutive threads access consecutive elements"
+            trips = (f" on average over the loop's trips ({fmt(cost.worst_trip_sectors)} in the costliest)"
+                     if "worst_sectors_per_request" in metrics else "")
+            msg = (f"{what}: {why}; a warp touches {fmt(sectors)} sectors per request{trips} instead of "
+                   f"{fmt(cost.ideal_sectors_per_request)} ({used}% of fetched bytes used); {fix}")
+            sev = Severity.INFO if eff >= 0.5 else Severity.WARNING
+            yield self.diagnostic(kernel, acc, msg, severity=sev, metrics=metrics,
+                                  assumptions=ctx.assumptions(kernel, pic))

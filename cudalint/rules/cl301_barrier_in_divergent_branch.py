@@ -55,8 +55,4 @@ class BarrierInDivergentBranch(Rule):
                        f"threads that do not reach it leave the block's barrier incomplete (deadlock or "
                        f"undefined behaviour); move the barrier out of the branch so every thread of the "
                        f"block executes it, and keep only the work conditional")
-                s = b.span
-                yield Diagnostic(code=self.code, name=self.name, severity=self.default_severity, path=s.path,
-                                 line=s.line, column=s.column, end_line=s.end_line, end_column=s.end_column,
-                                 message=msg, kernel=kernel.name,
-                                 assumptions=[f"condition on line {where} is thread-dependent"])
+                yield self.diagnostic(kernel, b, msg, assumptions=[f"condition on line {where} is thread-dependent"])

@@ -55,8 +55,5 @@ class BarrierAfterDivergentExit(Rule):
                        f"but the CUDA model leaves it undefined and HIP/SYCL ports hang; keep every thread "
                        f"alive to the barrier (guard the work with `if (i < n) {{ ... }}` instead of "
                        f"`{e.kind.value}`)")
-                s = b.span
-                yield Diagnostic(code=self.code, name=self.name, severity=self.default_severity, path=s.path,
-                                 line=s.line, column=s.column, end_line=s.end_line, end_column=s.end_column,
-                                 message=msg, kernel=kernel.name,
-                                 assumptions=[f"`{x.kind.value}` at line {x.span.line}" for x in hits])
+                yield self.diagnostic(kernel, b, msg,
+                                      assumptions=[f"`{x.kind.value}` at line {x.span.line}" for x in hits])

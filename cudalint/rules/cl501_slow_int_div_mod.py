@@ -62,7 +62,4 @@ class SlowIntDivMod(Rule):
                     continue
                 if not d.in_loop:
                     sev, msg = Severity.INFO, msg + "; executed once per thread here, outside any loop"
-                s = d.span
-                yield Diagnostic(code=self.code, name=self.name, severity=sev, path=s.path, line=s.line,
-                                 column=s.column, end_line=s.end_line, end_column=s.end_column, message=msg,
-                                 kernel=kernel.name, metrics={"instructions_ratio": ratio})
+                yield self.diagnostic(kernel, d, msg, severity=sev, metrics={"instructions_ratio": ratio})

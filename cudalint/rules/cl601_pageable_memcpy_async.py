@@ -115,8 +115,5 @@ class PageableMemcpyAsync(Rule):
             metrics = {"host_pointer": copy.pointer_text.get(roles[0], "?"),
                        "allocation": copy.allocation.get(roles[0], "").replace(" ", "-"),
                        **({"bytes": copy.bytes} if copy.bytes is not None else {})}
-            s = copy.span
-            yield Diagnostic(code=self.code, name=self.name, severity=Severity.INFO if small else self.default_severity,
-                             path=s.path,
-                             line=s.line, column=s.column, end_line=s.end_line, end_column=s.end_column,
-                             message=msg, kernel=None, metrics=metrics, assumptions=assumptions)
+            yield self.diagnostic(None, copy, msg, severity=Severity.INFO if small else None, metrics=metrics,
+                                  assumptions=assumptions)
