@@ -23,13 +23,8 @@ def build_model(tu: ir.TranslationUnit) -> TranslationUnitModel:
     model.launches = collect_launches(tu)
     from .host import collect_async_copies
     model.copies = collect_async_copies(tu)
-    globals_ = {}
-    for v in tu.globals:
-        space = _SPACES.get(v.space)
-        if space is not None:
-            arr = array_decl(v, space, {})
-            if arr is not None:
-                globals_[v] = arr
+    globals_ = {v: arr for v in tu.globals if (space := _SPACES.get(v.space)) is not None
+                and (arr := array_decl(v, space, {})) is not None}
     for fn in tu.kernels:
         insts = [()]
         if fn.template_params:  # each instantiation launched in this translation unit, in launch order

@@ -20,10 +20,6 @@ _AXES = {"x": 0, "y": 1, "z": 2}
 _UNKNOWN = (None, None, None)
 
 
-def _is_dim3(t: Type) -> bool:
-    return t.name in _DIM3
-
-
 @dataclass(frozen=True)
 class _Link:
     """The value a variable held when it was copied (``dim3 b(threads)``): known where a ``case`` of a
@@ -65,9 +61,9 @@ class _Env:
             a, b = self.value(e.then, depth + 1), self.value(e.else_, depth + 1)
             return a if a == b else None
         if isinstance(e, (ir.Construct, ir.Call, ir.InitList)) and (
-                _is_dim3(e.type) or isinstance(e, ir.Call) and e.name == "dim3"):
+                e.type.name in _DIM3 or isinstance(e, ir.Call) and e.name == "dim3"):
             args = e.items if isinstance(e, ir.InitList) else e.args
-            if len(args) == 1 and _is_dim3(args[0].type):
+            if len(args) == 1 and args[0].type.name in _DIM3:
                 return self.value(args[0], depth + 1)
             vals = [self.value(a, depth + 1) for a in args[:3]] + [1, 1, 1]
             return tuple(v if isinstance(v, (int, _Link)) else None for v in vals[:3])
@@ -78,7 +74,7 @@ class _Env:
         if e is None:
             return (1, 1, 1)
         v = self.value(e)
-        v = v if isinstance(v, tuple) else (v, 1, 1) if not _is_dim3(e.type) else _UNKNOWN
+        v = v if isinstance(v, tuple) else (v, 1, 1) if e.type.name not in _DIM3 else _UNKNOWN
         v = tuple(self.vals.get(c.var) if isinstance(c, _Link) else c for c in v)
         return tuple(c if isinstance(c, int) else None for c in v)  # type: ignore[return-value]
 
@@ -198,7 +194,7 @@ class _Walker:
         elif isinstance(s, ir.Decl):
             self.expr(s.init, env)
             v = env.value(s.init) if s.init is not None else None
-            if v is None and s.init is None and _is_dim3(s.var.type):
+            if v is None and s.init is None and s.var.type.name in _DIM3:
                 v = (1, 1, 1)
             env.vals[s.var] = v
         elif isinstance(s, ir.ExprStmt):

@@ -138,13 +138,9 @@ def record(name: str, members: list[tuple[str, Type]], align: int = 0, union: bo
         size, al = ftype.size, ftype.align
         if not size or not al:
             size, al = 4, 4
-        if union:
-            fields.append(Field(fname, ftype, 0))
-            off = max(off, size)
-        else:
-            off = -(-off // al) * al
-            fields.append(Field(fname, ftype, off))
-            off += size
+        at = 0 if union else -(-off // al) * al
+        fields.append(Field(fname, ftype, at))
+        off = max(off, at + size)
         max_align = max(max_align, al)
     a = max(max_align, align or 1)
     size = max(-(-off // a) * a, a if not fields else 0)
