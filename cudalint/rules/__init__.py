@@ -8,7 +8,7 @@ group ``cudalint.rules`` (the entry point names the Rule class) and own a code p
 (``ACME101``: letters then digits; ``CL`` is cudalint's), as plugins do in ruff.  A plugin that fails to
 load, a duplicate code or a code outside a plugin's own prefix is a :class:`RuleError` (a one-line usage
 error, exit 2).  Every rule sees the same model (:class:`~cudalint.model.TranslationUnitModel`, built from
-the IR, which it carries as ``model.unit``).
+the IR, which it carries as ``model.unit``).  What a rule's ``check`` signature names is importable from here.
 """
 
 from __future__ import annotations
@@ -28,6 +28,8 @@ from ..model import Access, AddressSpace, Kernel, TranslationUnitModel
 #: CL000 is emitted by the driver itself (a file or kernel that could not be modelled).
 CL000 = ("CL000", "analysis-incomplete", Severity.INFO, "A file or kernel the front-end could not model")
 CODE = re.compile(r"([A-Z]+)(\d+)")
+#: what :meth:`Rule.check` yields
+Findings = Iterator[Diagnostic]
 _BUILTIN_MODULE = re.compile(r"cl\d{3}_\w+")
 
 
@@ -41,7 +43,7 @@ class Rule:
     default_severity: Severity = Severity.WARNING
     summary: str = ""
 
-    def check(self, model: TranslationUnitModel, ctx: AnalysisContext) -> Iterator[Diagnostic]:
+    def check(self, model: TranslationUnitModel, ctx: AnalysisContext) -> Findings:
         raise NotImplementedError
 
     def page(self) -> Optional[str]:

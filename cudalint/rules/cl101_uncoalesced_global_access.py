@@ -8,13 +8,9 @@ Severity: warning, info when at least 50 % of the fetched bytes are used.
 
 from __future__ import annotations
 
-from typing import Iterator
-
-from ..analysis.context import AnalysisContext
 from ..analysis.warp import GlobalCost
-from ..diagnostics import Diagnostic, Severity
-from ..model import AddressSpace, TranslationUnitModel
-from . import Rule, fmt, metric, pictured, spell
+from ..model import AddressSpace
+from . import AnalysisContext, Findings, Rule, Severity, TranslationUnitModel, fmt, metric, pictured, spell
 
 
 def sector_metrics(cost: GlobalCost, sectors: float) -> tuple[float, dict]:
@@ -31,7 +27,7 @@ class UncoalescedGlobalAccess(Rule):
     default_severity = Severity.WARNING
     summary = "Global access whose lanes touch more sectors than a unit-stride access would"
 
-    def check(self, model: TranslationUnitModel, ctx: AnalysisContext) -> Iterator[Diagnostic]:
+    def check(self, model: TranslationUnitModel, ctx: AnalysisContext) -> Findings:
         for kernel, acc, pic in pictured(model, ctx, AddressSpace.GLOBAL):
             cost = ctx.global_cost(kernel, acc)
             if cost.aligned_sectors_per_request <= cost.ideal_sectors_per_request:

@@ -13,13 +13,9 @@ Severity: info.
 
 from __future__ import annotations
 
-from typing import Iterator
-
-from ..analysis.context import AnalysisContext
-from ..diagnostics import Diagnostic, Severity
-from ..model import AddressSpace, TranslationUnitModel
 from ..analysis.warp import aligned_residue, mean_sectors
-from . import Rule, fmt, metric, pictured
+from ..model import AddressSpace
+from . import AnalysisContext, Findings, Rule, Severity, TranslationUnitModel, fmt, metric, pictured
 from .cl101_uncoalesced_global_access import sector_metrics
 
 
@@ -29,7 +25,7 @@ class MisalignedGlobalAccess(Rule):
     default_severity = Severity.INFO
     summary = "Unit-stride global access whose offset is not a multiple of 32 bytes"
 
-    def check(self, model: TranslationUnitModel, ctx: AnalysisContext) -> Iterator[Diagnostic]:
+    def check(self, model: TranslationUnitModel, ctx: AnalysisContext) -> Findings:
         for kernel, acc, pic in pictured(model, ctx, AddressSpace.GLOBAL):
             cost = ctx.global_cost(kernel, acc)
             if cost.aligned_sectors_per_request > cost.ideal_sectors_per_request:

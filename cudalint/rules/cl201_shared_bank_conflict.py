@@ -11,16 +11,15 @@ array conflict-free.  Severity: warning.
 from __future__ import annotations
 
 import math
-from typing import Iterator, Optional
+from typing import Optional
 
 import sympy
 
-from ..analysis.context import AnalysisContext
 from ..analysis.symbols import TID
 from ..analysis.warp import NotModelled, picture, shared_cost
-from ..diagnostics import Diagnostic, Edit, Fix, Severity
-from ..model import Access, AddressSpace, ArrayDecl, Kernel, TranslationUnitModel
-from . import Rule, metric, pictured, spell
+from ..diagnostics import Edit, Fix
+from ..model import Access, AddressSpace, ArrayDecl, Kernel
+from . import AnalysisContext, Findings, Rule, Severity, TranslationUnitModel, metric, pictured, spell
 
 MAX_PAD = 32
 
@@ -60,7 +59,7 @@ class SharedBankConflict(Rule):
                 return pad
         return None
 
-    def check(self, model: TranslationUnitModel, ctx: AnalysisContext) -> Iterator[Diagnostic]:
+    def check(self, model: TranslationUnitModel, ctx: AnalysisContext) -> Findings:
         for kernel, acc, pic in pictured(model, ctx, AddressSpace.SHARED):
             cost = shared_cost(pic, acc.size)
             ways = cost.bank_conflict_ways

@@ -16,13 +16,9 @@ not; a value cudalint cannot model is not reported.
 
 from __future__ import annotations
 
-from typing import Iterator
-
 from ..analysis import uniformity
-from ..analysis.context import AnalysisContext
-from ..diagnostics import Diagnostic, Severity
-from ..model import Barrier, Kernel, TranslationUnitModel
-from . import Rule
+from ..model import Barrier, Kernel
+from . import AnalysisContext, Findings, Rule, Severity, TranslationUnitModel
 
 
 def divergent_guards(guards, ctx: AnalysisContext, kernel: Kernel) -> list[int]:
@@ -44,7 +40,7 @@ class BarrierInDivergentBranch(Rule):
     default_severity = Severity.ERROR
     summary = "Block barrier under a condition that is not block-uniform"
 
-    def check(self, model: TranslationUnitModel, ctx: AnalysisContext) -> Iterator[Diagnostic]:
+    def check(self, model: TranslationUnitModel, ctx: AnalysisContext) -> Findings:
         for kernel in model.kernels:
             for b in kernel.barriers:
                 lines = divergent_guards(b.guards, ctx, kernel)

@@ -9,12 +9,8 @@ thread scheduling when the exited threads still belong to a live warp.  Severity
 
 from __future__ import annotations
 
-from typing import Iterator
-
-from ..analysis.context import AnalysisContext
-from ..diagnostics import Diagnostic, Severity
-from ..model import Barrier, Exit, ExitKind, TranslationUnitModel
-from . import Rule
+from ..model import Barrier, Exit, ExitKind
+from . import AnalysisContext, Findings, Rule, Severity, TranslationUnitModel
 from .cl301_barrier_in_divergent_branch import chain_text, divergent_guards
 
 
@@ -39,14 +35,13 @@ class BarrierAfterDivergentExit(Rule):
     default_severity = Severity.WARNING
     summary = "Thread-dependent return/break/continue before a barrier"
 
-    def check(self, model: TranslationUnitModel, ctx: AnalysisContext) -> Iterator[Diagnostic]:
+    def check(self, model: TranslationUnitModel, ctx: AnalysisContext) -> Findings:
         for kernel in model.kernels:
-            exits = [(e, divergent_guards(e.guards, ctx, kernel)) for e in kernel.exits]
-            exits = [(e, lines) for e, lines in exits if lines]
+            exits = [e for e in kernel.exits if divergent_guards(e.guards, ctx, kernel)]
             for b in kernel.barriers:
                 if divergent_guards(b.guards, ctx, kernel):
                     continue  # CL301's finding
-                hits = [e for e, _ in exits if skips(e, b)]
+                hits = [e for e in exits if skips(e, b)]
                 if not hits:
                     continue
                 e = hits[0]

@@ -9,13 +9,9 @@ Severity: warning.
 
 from __future__ import annotations
 
-from typing import Iterator
-
-from ..analysis.context import AnalysisContext
 from ..analysis.warp import distinct_addresses
-from ..diagnostics import Diagnostic, Severity
-from ..model import AddressSpace, TranslationUnitModel
-from . import Rule, pictured
+from ..model import AddressSpace
+from . import AnalysisContext, Findings, Rule, Severity, TranslationUnitModel, pictured
 
 
 class NonUniformConstantRead(Rule):
@@ -24,7 +20,7 @@ class NonUniformConstantRead(Rule):
     default_severity = Severity.WARNING
     summary = "__constant__ read whose index is not warp-uniform"
 
-    def check(self, model: TranslationUnitModel, ctx: AnalysisContext) -> Iterator[Diagnostic]:
+    def check(self, model: TranslationUnitModel, ctx: AnalysisContext) -> Findings:
         for kernel, acc, pic in pictured(model, ctx, AddressSpace.CONSTANT, reads=True):
             n = distinct_addresses(pic, acc.size)
             if n <= 1:

@@ -16,13 +16,8 @@ once and hoisted out of loops: not reported.
 
 from __future__ import annotations
 
-from typing import Iterator
-
-from ..analysis.context import AnalysisContext
 from ..analysis.symbols import WARP_SIZE
-from ..diagnostics import Diagnostic, Severity
-from ..model import TranslationUnitModel
-from . import Rule
+from . import AnalysisContext, Findings, Rule, Severity, TranslationUnitModel
 
 RATIO_SIGNED = 1.18     # 206 M / 175 M instructions (GROUND_TRUTH.md)
 RATIO_WARPSIZE = 2.99   # 523 M / 175 M
@@ -35,7 +30,7 @@ class SlowIntDivMod(Rule):
     default_severity = Severity.WARNING
     summary = "/ or % by warpSize, a run-time power of two, or a signed operand by a constant power of two"
 
-    def check(self, model: TranslationUnitModel, ctx: AnalysisContext) -> Iterator[Diagnostic]:
+    def check(self, model: TranslationUnitModel, ctx: AnalysisContext) -> Findings:
         for kernel in model.kernels:
             for d in kernel.divisions:
                 if not d.dividend_varying:

@@ -13,15 +13,13 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Iterator, Optional
+from typing import Optional
 
-from ..analysis.context import AnalysisContext
-from ..diagnostics import Diagnostic, Severity
-from ..model import AsyncCopy, Span, TranslationUnitModel
-from . import Rule
+from ..analysis.host import MALLOCS
+from ..model import AsyncCopy, Span
+from . import AnalysisContext, Findings, Rule, Severity, TranslationUnitModel
 
-_ALLOCATED = {"malloc", "calloc", "realloc", "aligned_alloc", "valloc", "memalign", "pvalloc", "_aligned_malloc",
-              "posix_memalign", "new", "new[]"}
+_ALLOCATED = MALLOCS | {"posix_memalign", "new", "new[]"}
 
 
 def _where(span: Optional[Span]) -> str:
@@ -78,22 +76,17 @@ class PageableMemcpyAsync(Rule):
     default_severity = Severity.WARNING
     summary = "Async copy from or to pageable host memory: staged, blocks the host, no overlap"
 
-    def check(self, model: TranslationUnitModel, ctx: AnalysisContext) -> Iterator[Diagnostic]:
+    def check(self, model: TranslationUnitModel, ctx: AnalysisContext) -> Findings:
         for copy in model.copies:
             roles = [r for r in copy.host_side if copy.provenance.get(r) == "pageable"]
             if not roles:
                 continue
             direction = " and ".join({"src": "from", "dst": "to"}[r] for r in sorted(roles, reverse=True))
             what = "; ".join(describe(copy, r) for r in roles)
-            fixes = []
-            for r in roles:
-                root = _root(copy, r)
-                if copy.allocation.get(r, "") in _ALLOCATED:
-                    fixes.append(f"allocate `{root}` with cudaMallocHost or cudaHostAlloc (free it with "
-                                 f"cudaFreeHost), or cudaHostRegister the existing range")
-                else:
-                    fixes.append(f"copy through a buffer allocated with cudaMallocHost or cudaHostAlloc, or "
-                                 f"cudaHostRegister the range of `{root}` before the copy")
+            fixes = [f"allocate `{_root(copy, r)}` with cudaMallocHost or cudaHostAlloc (free it with cudaFreeHost), "
+                     f"or cudaHostRegister the existing range" if copy.allocation.get(r, "") in _ALLOCATED else
+                     f"copy through a buffer allocated with cudaMallocHost or cudaHostAlloc, or cudaHostRegister "
+                     f"the range of `{_root(copy, r)}` before the copy" for r in roles]
             cost, small = _cost(copy)
             msg = (f"{copy.api} {direction} pageable host memory: {what}. The copy is staged through a driver "
                    f"buffer and the call blocks the host until it is done, so it overlaps neither kernels nor "
@@ -108,10 +101,8 @@ class PageableMemcpyAsync(Rule):
                 assumptions.append(f"{ptr} {verb} {how}{via} at {_where(copy.alloc_site.get(r))}")
                 assumptions.append(f"{ptr} not registered with cudaHostRegister before the copy in "
                                    f"{copy.function or 'this function'}")
-            if copy.kind:
-                assumptions.append(f"copy kind {copy.kind}")
-            else:
-                assumptions.append("copy kind not known statically: both pointers checked")
+            assumptions.append(f"copy kind {copy.kind}" if copy.kind
+                               else "copy kind not known statically: both pointers checked")
             metrics = {"host_pointer": copy.pointer_text.get(roles[0], "?"),
                        "allocation": copy.allocation.get(roles[0], "").replace(" ", "-"),
                        **({"bytes": copy.bytes} if copy.bytes is not None else {})}
