@@ -186,9 +186,8 @@ def _implicit_this(m: ir.Member) -> bool:
     return isinstance(b, ir.Opaque) and not b.children and b.what == "value" and b.span == m.span
 
 
-_VECTOR = re.compile(r"(const\s+)?std::(__\d+::)?vector<")
+_CONTAINER = re.compile(r"(const\s+)?std::(__\d+::)?(vector|array)<")
 _ALLOCATOR = re.compile(r"std::(__\d+::)?allocator<")
-_ARRAY = re.compile(r"(const\s+)?std::(__\d+::)?array<")
 
 
 class HostAnalysis:
@@ -221,7 +220,6 @@ class HostAnalysis:
                 if p is not None:
                     env[key] = p
         self.base = env
-        self.copies = []
         for fn in self.functions:
             self.walk_function(fn, record=True)
         return self.copies
@@ -285,10 +283,9 @@ class HostAnalysis:
             e = env.copy()
             for x in s.init:
                 self.stmt(x, e, ctx)
-            if s.kind == ir.LoopKind.RANGE:
-                if s.var is not None:
-                    self.var_decl(s.var, None, e)
-                self.expr(s.range, e, ctx)
+            if s.var is not None:  # a range for
+                self.var_decl(s.var, None, e)
+            self.expr(s.range, e, ctx)
             self.expr(s.cond, e, ctx)
             for x in s.step:
                 self.expr(x, e, ctx)
@@ -399,21 +396,12 @@ class HostAnalysis:
             return
         params = c.func.params
         for (idx, suffix), p in s.outs.items():
-            if idx >= len(args) or idx >= len(params):
-                continue
-            pk = params[idx].type.kind
-            if pk == TypeKind.REFERENCE:
-                base = self.lvalue(args[idx])
-            elif pk == TypeKind.POINTER:
-                base = self.pointee(args[idx])
-                if suffix and suffix[0] in ("*", "[]"):
-                    suffix = suffix[1:]
-            else:
-                continue
-            if base is None:
-                continue
-            env[base + suffix] = p
-            self.written.add(base[:1])
+            pk = params[idx].type.kind if idx < len(args) and idx < len(params) else None
+            base = self.lvalue(args[idx]) if pk == TypeKind.REFERENCE else \
+                self.pointee(args[idx]) if pk == TypeKind.POINTER else None
+            if base is not None:  # via a pointer parameter, the callee's `*out` / `out[i]` is the argument's pointee
+                env[base + (suffix[1:] if pk == TypeKind.POINTER and suffix[:1] in (("*",), ("[]",)) else suffix)] = p
+                self.written.add(base[:1])
         for idx in sorted(s.registers | s.unregisters):
             if idx < len(args):
                 self.register(args[idx], c, env, ctx, idx in s.registers, via=c.name)
@@ -556,12 +544,11 @@ class HostAnalysis:
         if isinstance(e, ir.New):   # placement new: the memory is the placement argument's
             return None if e.placement else Provenance(PAGEABLE, how="new[]" if e.array else "new", site=e.span)
         if isinstance(e, ir.Call):
-            name = e.name
-            if name in MALLOCS and _is_api(e):
-                return Provenance(PAGEABLE, how=name, site=e.span)
-            if name == "data" and not e.args:
+            if e.name in MALLOCS and _is_api(e):
+                return Provenance(PAGEABLE, how=e.name, site=e.span)
+            if e.name == "data" and not e.args:
                 return self._container(e.receiver) if e.receiver is not None else None
-            if name == "make_cudaPitchedPtr" and e.args:
+            if e.name == "make_cudaPitchedPtr" and e.args:
                 return self._prov(e.args[0], env)
             s = self.summary(e.func)
             return s.returns if s is not None else None
@@ -573,10 +560,10 @@ class HostAnalysis:
         if v is None or v.storage not in (ir.Storage.LOCAL, ir.Storage.STATIC) or v.type.kind == TypeKind.REFERENCE:
             return None
         sp = v.type.name
-        how = "std::vector" if _VECTOR.match(sp) else "std::array" if _ARRAY.match(sp) else None
-        if how is None or how == "std::vector" and "allocator" in sp and not _ALLOCATOR.search(sp):
+        m = _CONTAINER.match(sp)
+        if m is None or m[3] == "vector" and "allocator" in sp and not _ALLOCATOR.search(sp):
             return None
-        return Provenance(PAGEABLE, how=how, site=v.span, name=v.name)
+        return Provenance(PAGEABLE, how="std::" + m[3], site=v.span, name=v.name)
 
     def _storage(self, v: ir.Variable) -> Optional[Provenance]:
         """The memory of a variable itself (an array used as a pointer, or ``&x``)."""

@@ -17,7 +17,6 @@ from ..model import LaunchSite
 Dims = tuple[Optional[int], Optional[int], Optional[int]]
 _DIM3 = ("dim3", "uint3")
 _AXES = {"x": 0, "y": 1, "z": 2}
-_UNKNOWN = (None, None, None)
 
 
 @dataclass(frozen=True)
@@ -74,7 +73,7 @@ class _Env:
         if e is None:
             return (1, 1, 1)
         v = self.value(e)
-        v = v if isinstance(v, tuple) else (v, 1, 1) if e.type.name not in _DIM3 else _UNKNOWN
+        v = v if isinstance(v, tuple) else (v, 1, 1) if e.type.name not in _DIM3 else (None, None, None)
         v = tuple(self.vals.get(c.var) if isinstance(c, _Link) else c for c in v)
         return tuple(c if isinstance(c, int) else None for c in v)  # type: ignore[return-value]
 
@@ -128,9 +127,10 @@ class _Walker:
         if isinstance(e, ir.Launch):
             for a in (e.grid, e.block, e.shared_mem, e.stream, *e.args):
                 self.expr(a, env)
-            self.out.append(LaunchSite(kernel=e.kernel, grid=env.dims(e.grid), block=env.dims(e.block),
-                                       span=e.span, template_args=tuple(self._targ(a, env) for a in e.template_args),
-                                       block_text=e.block.text if e.block is not None else ""))
+            targs = tuple(a if not isinstance(a, ir.Expr) else v if isinstance(v := env.value(a), int) else "?"
+                          for a in e.template_args)
+            self.out.append(LaunchSite(kernel=e.kernel, grid=env.dims(e.grid), block=env.dims(e.block), span=e.span,
+                                       template_args=targs, block_text=e.block.text if e.block is not None else ""))
             return
         if isinstance(e, ir.Cond):
             self.expr(e.cond, env)
@@ -157,13 +157,6 @@ class _Walker:
                     env.assign(a.operand, None)
                 elif i < len(params) and params[i].type.kind == TypeKind.REFERENCE:
                     env.assign(a, None)
-
-    @staticmethod
-    def _targ(a, env: _Env):
-        if isinstance(a, ir.Expr):
-            v = env.value(a)
-            return v if isinstance(v, int) else "?"
-        return a
 
     def _switch(self, s: ir.Switch, env: _Env) -> None:
         """Each ``case N:`` region from the switch's entry (merged with the previous region where it falls

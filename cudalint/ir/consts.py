@@ -53,12 +53,9 @@ def join_tokens(tokens: Iterable[str]) -> str:
         if not t:
             continue
         if out and (out[-1].isalnum() or out[-1] == "_") and (t[0].isalnum() or t[0] == "_"):
-            out += " "
+            out += " " + t
         elif out and t in ("+", "-", "?", ":", "=", "<<", ">>", "%", "/"):
             out += " " + t + " "
-            continue
-        elif t == ",":
-            out += ", "
-            continue
-        out += t
+        else:
+            out += ", " if t == "," else t
     return re.sub(r"\s+", " ", out).strip()

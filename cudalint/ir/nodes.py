@@ -118,12 +118,9 @@ class TemplateArg(Expr):
     name: str
 
 
-UNARY_OPS = ("-", "+", "!", "~", "*", "&", "pre++", "pre--", "post++", "post--")
-
-
 @dataclass(eq=False)
 class Unary(Expr):
-    """``op`` is one of :data:`UNARY_OPS` (``*`` dereferences, ``&`` takes the address)."""
+    """``op`` is one of ``- + ! ~ * & pre++ pre-- post++ post--`` (``*`` dereferences, ``&`` takes the address)."""
     op: str
     operand: Expr
 

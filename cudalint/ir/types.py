@@ -95,10 +95,8 @@ class Type:
 
     def spelling(self) -> str:
         """C-like spelling: ``const float*``, ``float[32][33]``, ``T&``."""
-        if self.kind == TypeKind.POINTER and self.pointee is not None:
-            return self.pointee.spelling() + "*"
-        if self.kind == TypeKind.REFERENCE and self.pointee is not None:
-            return self.pointee.spelling() + "&"
+        if self.kind in (TypeKind.POINTER, TypeKind.REFERENCE) and self.pointee is not None:
+            return self.pointee.spelling() + ("*" if self.kind == TypeKind.POINTER else "&")
         if self.kind == TypeKind.ARRAY:
             dims, elem = self.array_dims()
             return elem.spelling() + "".join(f"[{d if d is not None else ''}]" for d in dims)

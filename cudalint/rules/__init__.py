@@ -68,15 +68,10 @@ class Rule:
 
 
 def _builtin() -> dict[str, type]:
-    found: dict[str, type] = {}
-    for info in pkgutil.iter_modules(__path__):
-        if not _BUILTIN_MODULE.fullmatch(info.name):
-            continue
-        mod = import_module(f"{__name__}.{info.name}")
-        for obj in vars(mod).values():
-            if isinstance(obj, type) and issubclass(obj, Rule) and obj.__module__ == mod.__name__ and obj.code:
-                found[obj.code] = obj
-    return found
+    mods = [import_module(f"{__name__}.{m.name}") for m in pkgutil.iter_modules(__path__)
+            if _BUILTIN_MODULE.fullmatch(m.name)]
+    return {obj.code: obj for mod in mods for obj in vars(mod).values()
+            if isinstance(obj, type) and issubclass(obj, Rule) and obj.__module__ == mod.__name__ and obj.code}
 
 
 @lru_cache(maxsize=1)

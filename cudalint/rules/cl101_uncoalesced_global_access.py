@@ -39,7 +39,6 @@ class UncoalescedGlobalAccess(Rule):
                 metrics["worst_sectors_per_request"] = metric(cost.worst_trip_sectors)
             if stride is not None:
                 metrics["stride_bytes"] = stride if isinstance(stride, int) else spell(stride)
-            aos = acc.elem_size > acc.size and stride == acc.elem_size
             used = f"{eff * 100:.1f}".rstrip("0").rstrip(".")
             what = f"uncoalesced global {acc.kind} of `{acc.array.name}`"
             if acc.split > 1:
@@ -47,9 +46,9 @@ class UncoalescedGlobalAccess(Rule):
                        f"separate {acc.size}-byte accesses, each {stride} bytes apart across lanes")
                 fix = ("use a structure of arrays, or align the struct to its size "
                        "(`__align__(" + str(acc.elem_size) + ")`) so it moves in one vector access")
-            elif aos:
-                why = (f"array of structs: each lane {'writes' if acc.kind == 'store' else 'reads'} {acc.size} of every {acc.elem_size} bytes "
-                       f"(field at byte {acc.field_offset})")
+            elif acc.elem_size > acc.size and stride == acc.elem_size:  # an array of structs
+                why = (f"array of structs: each lane {'writes' if acc.kind == 'store' else 'reads'} {acc.size} of "
+                       f"every {acc.elem_size} bytes (field at byte {acc.field_offset})")
                 fix = "store the field in its own array (structure of arrays)"
             elif pic.masked and stride == acc.size:
                 why = "the condition leaves lanes of each warp out, so the active ones are spread over it"
@@ -65,6 +64,5 @@ class UncoalescedGlobalAccess(Rule):
                      if "worst_sectors_per_request" in metrics else "")
             msg = (f"{what}: {why}; a warp touches {fmt(sectors)} sectors per request{trips} instead of "
                    f"{fmt(cost.ideal_sectors_per_request)} ({used}% of fetched bytes used); {fix}")
-            sev = Severity.INFO if eff >= 0.5 else Severity.WARNING
-            yield self.diagnostic(kernel, acc, msg, severity=sev, metrics=metrics,
-                                  assumptions=ctx.assumptions(kernel, pic))
+            yield self.diagnostic(kernel, acc, msg, severity=Severity.INFO if eff >= 0.5 else Severity.WARNING,
+                                  metrics=metrics, assumptions=ctx.assumptions(kernel, pic))

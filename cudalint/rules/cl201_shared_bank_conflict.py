@@ -97,8 +97,7 @@ class SharedBankConflict(Rule):
                 span, text, row = arr.dim_spans[-1], arr.dim_texts[-1], arr.dims[-1] + pad
                 content = str(row) if text.strip().isdigit() else f"{text} + {pad}"
                 dims = "".join(f"[{t}]" for t in arr.dim_texts[:-1]) + f"[{content}]"
-                decl = f"__shared__ {arr.elem_type} {arr.name}{dims};"
-                msg += f"; pad the row: `{decl}`"
+                msg += f"; pad the row: `__shared__ {arr.elem_type} {arr.name}{dims};`"
                 fix = Fix(message=f"Pad `{arr.name}` to `{arr.name}{dims}`",
                           edits=(Edit(span.line, span.column, span.end_line, span.end_column, content),))
             elif isinstance(stride, int) and stride % 4 == 0 and len(arr.dims) < 2 \
