@@ -186,10 +186,8 @@ class _Walker:
                 self.stmt(x, env)
         elif isinstance(s, ir.Decl):
             self.expr(s.init, env)
-            v = env.value(s.init) if s.init is not None else None
-            if v is None and s.init is None and s.var.type.name in _DIM3:
-                v = (1, 1, 1)
-            env.vals[s.var] = v
+            default = (1, 1, 1) if s.var.type.name in _DIM3 else None  # `dim3 b;` is (1, 1, 1)
+            env.vals[s.var] = env.value(s.init) if s.init is not None else default
         elif isinstance(s, ir.ExprStmt):
             self.expr(s.expr, env)
         elif isinstance(s, ir.Return):

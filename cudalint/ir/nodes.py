@@ -376,7 +376,7 @@ class TemplateParam:
 
 @dataclass(eq=False)
 class Function:
-    """A function definition.  ``span``: the whole definition; ``name_span``: where its name is written.
+    """A function definition.  ``span``: the whole definition.
     ``launch_bounds``: the first argument of ``__launch_bounds__`` (max threads per block)."""
     name: str
     kind: FunctionKind

@@ -68,6 +68,17 @@ def expr_text(e: Optional[ir.Expr]) -> str:
     return text(e) if text is not None else f"<{type(e).__name__}>"
 
 
+#: the line of each statement that prints as one line (above its body, if it has one)
+_LINE = {
+    ir.Switch: lambda s: f"switch {expr_text(s.cond)}",
+    ir.Case: lambda s: f"case {expr_text(s.value)}:" if s.value is not None else "default:",
+    ir.Label: lambda s: f"{s.name}:",
+    ir.Return: lambda s: f"return {expr_text(s.value)}".rstrip(),
+    ir.Jump: lambda s: f"{s.kind.value} {s.label}".rstrip(),
+    ir.Asm: lambda s: f"asm {s.text!r}",
+}
+
+
 class _Printer:
     def __init__(self) -> None:
         self.lines: list[str] = []
@@ -112,27 +123,13 @@ class _Printer:
                 step = "; ".join(expr_text(x) for x in s.step)
                 self.emit(depth, s, f"{s.kind.value} ({expr_text(s.cond)}; {step})")
             self.stmt(s.body, depth + 1)
-        elif isinstance(s, ir.Switch):
-            self.emit(depth, s, f"switch {expr_text(s.cond)}")
-            self.stmt(s.body, depth + 1)
-        elif isinstance(s, ir.Case):
-            self.emit(depth, s, f"case {expr_text(s.value)}:" if s.value is not None else "default:")
-            self.stmt(s.body, depth + 1)
-        elif isinstance(s, ir.Label):
-            self.emit(depth, s, f"{s.name}:")
-            self.stmt(s.body, depth + 1)
-        elif isinstance(s, ir.Return):
-            self.emit(depth, s, f"return {expr_text(s.value)}".rstrip())
-        elif isinstance(s, ir.Jump):
-            self.emit(depth, s, f"{s.kind.value} {s.label}".rstrip())
-        elif isinstance(s, ir.Asm):
-            self.emit(depth, s, f"asm {s.text!r}")
+        elif type(s) in _LINE:
+            self.emit(depth, s, _LINE[type(s)](s))
+            self.stmt(getattr(s, "body", None), depth + 1)
 
     def function(self, fn: ir.Function, path: str) -> None:
-        tps = ""
-        if fn.template_params:
-            tps = "template <" + ", ".join(("typename " if t.is_type else "") + t.name
-                                           for t in fn.template_params) + "> "
+        tps = "template <" + ", ".join(("typename " if t.is_type else "") + t.name for t in fn.template_params) \
+            + "> " if fn.template_params else ""
         params = ", ".join(f"{type_text(p.type)} {p.name}" for p in fn.params)
         where = "" if fn.span.path == path else f"  [{fn.span.path}]"
         bounds = f" __launch_bounds__({fn.launch_bounds})" if fn.launch_bounds else ""

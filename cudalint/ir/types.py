@@ -133,9 +133,7 @@ def record(name: str, members: list[tuple[str, Type]], align: int = 0, union: bo
     members after it stays plausible."""
     off, max_align, fields = 0, 1, []
     for fname, ftype in members:
-        size, al = ftype.size, ftype.align
-        if not size or not al:
-            size, al = 4, 4
+        size, al = (ftype.size, ftype.align) if ftype.size and ftype.align else (4, 4)
         at = 0 if union else -(-off // al) * al
         fields.append(Field(fname, ftype, at))
         off = max(off, at + size)
