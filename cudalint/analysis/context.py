@@ -103,7 +103,5 @@ class AnalysisContext:
         return self._costs[key]
 
     def assumptions(self, kernel: Kernel, pic: WarpPicture) -> list[str]:
-        out = [self.launch_shape(kernel).source]
-        if kernel.instantiation:
-            out.append(f"template instantiation {kernel.instantiation}")
-        return out + list(kernel.incomplete_assumptions) + list(pic.assumptions)
+        inst = [f"template instantiation {kernel.instantiation}"] if kernel.instantiation else []
+        return [self.launch_shape(kernel).source, *inst, *kernel.incomplete_assumptions, *pic.assumptions]

@@ -215,10 +215,8 @@ class HostAnalysis:
             self.walk_function(fn, record=False)
         env: HostEnv = {}
         for key, init in self._globals.items():
-            if key not in self.written:
-                p = self.prov(init, env)
-                if p is not None:
-                    env[key] = p
+            if key not in self.written and (p := self.prov(init, env)) is not None:
+                env[key] = p
         self.base = env
         for fn in self.functions:
             self.walk_function(fn, record=True)
@@ -258,14 +256,9 @@ class HostAnalysis:
     def stmt(self, s: Optional[ir.Stmt], env: HostEnv, ctx: _Fn) -> None:
         if s is None:
             return
-        if isinstance(s, ir.Block):
-            for x in s.body:
-                self.stmt(x, env, ctx)
-        elif isinstance(s, ir.Decl):
+        if isinstance(s, ir.Decl):
             self.expr(s.init, env, ctx)
             self.var_decl(s.var, s.init, env)
-        elif isinstance(s, ir.ExprStmt):
-            self.expr(s.expr, env, ctx)
         elif isinstance(s, ir.If):
             self.stmt(s.init, env, ctx)
             self.expr(s.cond, env, ctx)
@@ -296,13 +289,13 @@ class HostAnalysis:
             self.expr(s.cond, e, ctx)
             self.stmt(s.body, e, ctx)
             _join(env, env, e)
-        elif isinstance(s, (ir.Case, ir.Label)):
-            self.expr(getattr(s, "value", None), env, ctx)
-            self.stmt(s.body, env, ctx)
         elif isinstance(s, ir.Return):
             if s.value is not None:
                 self.expr(s.value, env, ctx)
                 ctx.returns.append(self.prov(s.value, env))
+        else:  # a block, an expression statement, a case or a label: its parts in order
+            for n in ir.children(s):
+                (self.expr if isinstance(n, ir.Expr) else self.stmt)(n, env, ctx)
 
     def expr(self, e: Optional[ir.Expr], env: HostEnv, ctx: _Fn) -> None:
         """Walk an expression for its effects: assignments, allocations, registrations, copies."""
@@ -518,8 +511,7 @@ class HostAnalysis:
         if isinstance(e, (ir.Member, ir.Index)) or (isinstance(e, ir.Unary) and e.op == "*"):
             if isinstance(e, ir.Member) and e.type.kind == TypeKind.ARRAY and e.type.count is not None:
                 return self._object_storage(e)
-            loc = self.lvalue(e)
-            return env.get(loc) if loc is not None else None
+            return env.get(self.lvalue(e))  # None for no location
         if isinstance(e, ir.Unary) and e.op == "&":
             inner = e.operand
             if isinstance(inner, ir.Index):

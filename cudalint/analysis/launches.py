@@ -181,17 +181,10 @@ class _Walker:
     def stmt(self, s: Optional[ir.Stmt], env: _Env) -> None:
         if s is None:
             return
-        if isinstance(s, ir.Block):
-            for x in s.body:
-                self.stmt(x, env)
-        elif isinstance(s, ir.Decl):
+        if isinstance(s, ir.Decl):
             self.expr(s.init, env)
             default = (1, 1, 1) if s.var.type.name in _DIM3 else None  # `dim3 b;` is (1, 1, 1)
             env.vals[s.var] = env.value(s.init) if s.init is not None else default
-        elif isinstance(s, ir.ExprStmt):
-            self.expr(s.expr, env)
-        elif isinstance(s, ir.Return):
-            self.expr(s.value, env)
         elif isinstance(s, ir.If):
             self.stmt(s.init, env)
             self.expr(s.cond, env)
@@ -213,9 +206,9 @@ class _Walker:
                 if n not in getattr(s, "init", []):
                     (self.expr if isinstance(n, ir.Expr) else self.stmt)(n, env)
             env.kill(s)
-        elif isinstance(s, (ir.Case, ir.Label)):
-            self.expr(getattr(s, "value", None), env)
-            self.stmt(s.body, env)
+        else:  # a block, an expression statement, a return, a case or a label: its parts in order
+            for n in ir.children(s):
+                (self.expr if isinstance(n, ir.Expr) else self.stmt)(n, env)
 
 
 def collect_launches(tu: ir.TranslationUnit) -> list[LaunchSite]:

@@ -16,10 +16,7 @@ from .types import Type
 
 
 def type_text(t: Type) -> str:
-    out = t.spelling()
-    if t.size is not None and not t.is_pointer:
-        out += f" /*{t.size}B*/"
-    return out
+    return t.spelling() + (f" /*{t.size}B*/" if t.size is not None and not t.is_pointer else "")
 
 
 def _list(items) -> str:
@@ -115,8 +112,7 @@ class _Printer:
                 self.stmt(s.else_, depth + 1)
         elif isinstance(s, ir.Loop):
             if s.kind == ir.LoopKind.RANGE:
-                name = s.var.name if s.var is not None else "?"
-                self.emit(depth, s, f"for {name} : {expr_text(s.range)}")
+                self.emit(depth, s, f"for {s.var.name if s.var is not None else '?'} : {expr_text(s.range)}")
             else:
                 for x in s.init:
                     self.stmt(x, depth)

@@ -63,11 +63,9 @@ class MisalignedGlobalAccess(Rule):
                            f"32-byte sector instead of its last element (byte {ref})")
                     fix = (f"subtract {(worst_r - ref) % 32 // acc.size} from the index so that lane 0 reads "
                            f"the last element of a sector (`n - 1 - tid`, not `n - tid`)")
-            msg = (f"misaligned global {acc.kind} of `{acc.array.name}`: {why}; a warp touches {how} "
-                   f"instead of {fmt(cost.ideal_sectors_per_request)} ({eff * 100:.0f}% of fetched bytes "
-                   f"used); {fix}")
+            msg = (f"misaligned global {acc.kind} of `{acc.array.name}`: {why}; a warp touches {how} instead of "
+                   f"{fmt(cost.ideal_sectors_per_request)} ({eff * 100:.0f}% of fetched bytes used); {fix}")
             assumptions = ctx.assumptions(kernel, pic)
             if pic.residues != pic.proven_residues:
-                assumptions.append("run-time parts of the offset (kernel parameters) taken as multiples of "
-                                   "32 bytes")
+                assumptions.append("run-time parts of the offset (kernel parameters) taken as multiples of 32 bytes")
             yield self.diagnostic(kernel, acc, msg, metrics=metrics, assumptions=assumptions)

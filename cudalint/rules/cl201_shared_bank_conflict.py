@@ -82,9 +82,8 @@ class SharedBankConflict(Rule):
                 words = f"lanes are {spell(stride / 4)} words apart"
             else:
                 words = "lanes map to the same banks"
-            msg = (f"{ways}-way shared-memory bank conflict on {acc.kind} of `{arr.name}`: {words}, so "
-                   f"{ways} distinct words fall in one bank and the request takes {ways} wavefronts "
-                   f"instead of 1")
+            msg = (f"{ways}-way shared-memory bank conflict on {acc.kind} of `{arr.name}`: {words}, so {ways} "
+                   f"distinct words fall in one bank and the request takes {ways} wavefronts instead of 1")
             if abs(cost.wavefronts_per_request - ways) > 1e-9:
                 msg += (f" at worst ({cost.wavefronts_per_request:.2f} wavefronts per request on average "
                         f"over the block's warps{' and the loop trips' if pic.loop_values else ''})")

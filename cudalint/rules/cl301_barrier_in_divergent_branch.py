@@ -47,8 +47,8 @@ class BarrierInDivergentBranch(Rule):
                 if not lines:
                     continue
                 where = ", ".join(str(n) for n in sorted(set(lines)))
-                msg = (f"`{b.name}` is under a condition that depends on the thread (line {where}){chain_text(kernel, b)}: "
-                       f"threads that do not reach it leave the block's barrier incomplete (deadlock or "
-                       f"undefined behaviour); move the barrier out of the branch so every thread of the "
-                       f"block executes it, and keep only the work conditional")
+                msg = (f"`{b.name}` is under a condition that depends on the thread (line {where})"
+                       f"{chain_text(kernel, b)}: threads that do not reach it leave the block's barrier incomplete "
+                       f"(deadlock or undefined behaviour); move the barrier out of the branch so every thread of "
+                       f"the block executes it, and keep only the work conditional")
                 yield self.diagnostic(kernel, b, msg, assumptions=[f"condition on line {where} is thread-dependent"])

@@ -48,8 +48,7 @@ def describe(copy: AsyncCopy, role: str) -> str:
     how = copy.allocation.get(role, "")
     site = _where(copy.alloc_site.get(role))
     name = copy.alloc_name.get(role, "")
-    helper = copy.helper.get(role, "")
-    in_helper = f" in `{helper}()`" if helper else ""
+    in_helper = f" in `{copy.helper[role]}()`" if copy.helper.get(role) else ""
     if how in _ALLOCATED:
         return f"`{ptr}` was allocated with {how}{in_helper} at {site}"
     if how in ("std::vector", "std::array"):
