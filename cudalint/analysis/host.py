@@ -121,8 +121,7 @@ def _kind_name(api: str, kind: int) -> str:
     return ("hipMemcpy" if api.startswith("hip") else "cudaMemcpy") + KIND_NAMES.get(kind, str(kind))
 
 
-#: location -> Provenance, at one point of one function; a registration of pageable memory is kept under
-#: ``("@reg", site)``
+#: location -> Provenance at one point of one function (a registration of pageable memory under ``("@reg", site)``)
 HostEnv = dict
 
 

@@ -14,8 +14,7 @@ from . import AnalysisContext, Findings, Rule, Severity, TranslationUnitModel, f
 
 
 def sector_metrics(cost: GlobalCost, sectors: float) -> tuple[float, dict]:
-    """The share of the fetched bytes used when a warp touches ``sectors`` per request, and the metrics of
-    CL101 and CL102."""
+    """The share of fetched bytes used when a warp touches ``sectors`` per request, and CL101's and CL102's metrics."""
     eff = min(1.0, cost.efficiency * cost.sectors_per_request / sectors)
     return eff, {"sectors_per_request": metric(sectors),
                  "ideal_sectors_per_request": metric(cost.ideal_sectors_per_request), "efficiency": round(eff, 4)}

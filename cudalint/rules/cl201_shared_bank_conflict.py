@@ -99,8 +99,7 @@ class SharedBankConflict(Rule):
                 msg += f"; pad the row: `__shared__ {arr.elem_type} {arr.name}{dims};`"
                 fix = Fix(message=f"Pad `{arr.name}` to `{arr.name}{dims}`",
                           edits=(Edit(span.line, span.column, span.end_line, span.end_column, content),))
-            elif isinstance(stride, int) and stride % 4 == 0 and len(arr.dims) < 2 \
-                    and math.gcd(stride // 4, 32) > 1:
+            elif isinstance(stride, int) and stride % 4 == 0 and len(arr.dims) < 2 and math.gcd(stride // 4, 32) > 1:
                 msg += "; make consecutive lanes use consecutive words (or an odd word stride)"
             metrics = {"bank_conflict_ways": ways, "wavefronts_per_request": metric(cost.wavefronts_per_request)}
             yield self.diagnostic(kernel, acc, msg, metrics=metrics, assumptions=ctx.assumptions(kernel, pic), fix=fix)
