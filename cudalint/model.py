@@ -25,7 +25,6 @@ class AddressSpace(str, enum.Enum):
     SHARED = "shared"
     CONSTANT = "constant"
     LOCAL = "local"
-    GENERIC = "generic"
 
 
 @dataclass
@@ -75,9 +74,7 @@ class Access:
 
     @property
     def kind(self) -> str:
-        if self.is_read and self.is_write:
-            return "load and store"
-        return "store" if self.is_write else "load"
+        return "load and store" if self.is_read and self.is_write else "store" if self.is_write else "load"
 
 
 @dataclass
@@ -171,8 +168,8 @@ class AsyncCopy:
     ``alloc_site``: role -> where the memory was allocated (the call, or the declaration of the array,
     vector or local).  ``allocation``: role -> how (``malloc``, ``new[]``, ``std::vector``, ``stack array``,
     ``cudaMallocHost``...).  ``alloc_name``: role -> the variable the memory belongs to, where known;
-    ``helper``: role -> the function of the file that allocated it.  ``stream``: the stream argument's text (None: default stream).
-    ``function``: the host function the call is in.
+    ``helper``: role -> the function of the file that allocated it.  ``stream``: the stream argument's text
+    (None: default stream).  ``function``: the host function the call is in.
     """
     api: str
     span: Span

@@ -24,32 +24,20 @@ def build_model(tu: ir.TranslationUnit) -> TranslationUnitModel:
     model.unlaunched = unlaunched_kernels(tu)
     from .host import collect_async_copies
     model.copies = collect_async_copies(tu)
-    globals_ = {}
-    for v in tu.globals:
-        space = _SPACES.get(v.space)
-        if space is not None:
-            arr = array_decl(v, space, {})
-            if arr is not None:
-                globals_[v] = arr
-    for fn in tu.kernels:
-        insts = [()]
-        if fn.template_params:  # each instantiation launched in this translation unit, in launch order
-            insts = list(dict.fromkeys(s.template_args for s in model.launches
-                                       if s.kernel == fn.name and s.template_args)) or [()]
-        for targs in insts:
-            model.kernels.append(_kernel(fn, targs, symbols, globals_))
+    globals_ = {v: arr for v in tu.globals if (space := _SPACES.get(v.space)) is not None
+                and (arr := array_decl(v, space, {})) is not None}
+    for fn in tu.kernels:  # a template: each instantiation launched in this translation unit, in launch order
+        insts = dict.fromkeys(s.template_args for s in model.launches
+                              if fn.template_params and s.kernel == fn.name and s.template_args)
+        model.kernels += [_kernel(fn, targs, symbols, globals_) for targs in insts or [()]]
     return model
 
 
 def _kernel(fn: ir.Function, targs: tuple, symbols: Symbols, globals_: dict) -> Kernel:
     kernel = Kernel(name=fn.name, span=fn.span, template_args=targs, label=fn.name)
-    bindings: dict[str, int] = {}
-    values: dict[str, int] = {}
-    for tp, arg in zip(fn.template_params, targs):
-        if isinstance(arg, int) and not isinstance(arg, bool):
-            values[tp.name] = arg
-        elif isinstance(arg, Type) and arg.size and arg.kind != TypeKind.PARAM:
-            bindings[tp.name] = arg.size
+    pairs = list(zip(fn.template_params, targs))
+    values = {tp.name: a for tp, a in pairs if isinstance(a, int) and not isinstance(a, bool)}
+    bindings = {tp.name: a.size for tp, a in pairs if isinstance(a, Type) and a.size and a.kind != TypeKind.PARAM}
     if targs:
         texts = [template_arg_text(a) for a in targs]
         kernel.label = f"{fn.name}<{', '.join(texts)}>"

@@ -59,18 +59,15 @@ class AnalysisContext:
             if user and tuple(user) != tuple(site.block):
                 text += f"; {src} {tuple(user)} not used: the launch gives the block"
             shape = LaunchShape(tuple(site.block), text)  # type: ignore[arg-type]
-        if shape is None:
-            first = kernel.span.line
-            for ln in range(max(1, first - 3), first + 1):
+        else:
+            for ln in range(max(1, kernel.span.line - 3), kernel.span.line + 1):
                 m = _HINT.search(self.lines[ln - 1]) if ln - 1 < len(self.lines) else None
                 if m:
                     dims = tuple(int(g) if g else 1 for g in m.groups())
                     shape = LaunchShape(dims, f"blockDim = {dims} from the hint on line {ln}")  # type: ignore[arg-type]
-        why = "no launch in this file"
-        if sites:
-            s = sites[0]
-            why = (f"the launch at {s.span.path}:{s.span.line} has a run-time block"
-                   + (f" `{s.block_text}`" if s.block_text else ""))
+        s = sites[0] if sites else None
+        why = (f"the launch at {s.span.path}:{s.span.line} has a run-time block"
+               + (f" `{s.block_text}`" if s.block_text else "")) if s else "no launch in this file"
         if shape is None and user:
             shape = LaunchShape(user, f"blockDim = {user} from {src}" + (f" ({why})" if sites else ""))
         if shape is None:
@@ -106,7 +103,5 @@ class AnalysisContext:
         return self._costs[key]
 
     def assumptions(self, kernel: Kernel, pic: WarpPicture) -> list[str]:
-        out = [self.launch_shape(kernel).source]
-        if kernel.instantiation:
-            out.append(f"template instantiation {kernel.instantiation}")
-        return out + list(kernel.incomplete_assumptions) + list(pic.assumptions)
+        inst = [f"template instantiation {kernel.instantiation}"] if kernel.instantiation else []
+        return [self.launch_shape(kernel).source, *inst, *kernel.incomplete_assumptions, *pic.assumptions]

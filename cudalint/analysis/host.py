@@ -7,12 +7,12 @@ struct member gets a :class:`Provenance`: pageable (``malloc`` and its kin, ``ne
 ``hip`` twins, and pageable memory from its ``cudaHostRegister`` to its ``cudaHostUnregister``), device
 (``cudaMalloc``, ``cudaMallocPitch``, ``cudaMallocAsync``) or managed (``cudaMallocManaged``, ``__managed__``).
 
-Locations (keys of :class:`HostEnv`) are tuples rooted at the :class:`~cudalint.ir.nodes.Variable`:
+Locations (keys of a :data:`HostEnv`) are tuples rooted at the :class:`~cudalint.ir.nodes.Variable`:
 ``(var,)``, ``(var, "host")`` for ``var.host`` or ``var->host``, ``..., "[]"`` for any element of an array of
 pointers, ``..., "*"`` for what a pointer-to-pointer points to; ``this``'s members (``h_``) are rooted at
 :data:`THIS`.  Values follow assignments, initialisations, pointer arithmetic, casts, ``?:``, struct copies and
 helper functions of the file (:class:`Summary`: returned pointers, out-parameters ``float**``/``float*&``/``Buf*``,
-registered parameters).  Where paths join the environments are merged (:meth:`HostEnv.merge`).  A parameter or a
+registered parameters).  Where paths join the environments are merged (:func:`_join`).  A parameter or a
 global set elsewhere has no provenance: no finding.  Each async copy call (``cudaMemcpyAsync`` and its
 2D/3D/ToSymbol/FromSymbol variants, the ``hip`` twins, ``cuMemcpyHtoDAsync``/``cuMemcpyDtoHAsync``) becomes an
 :class:`~cudalint.model.AsyncCopy` with the provenance of its pointers at that point of the function.
@@ -121,27 +121,21 @@ def _kind_name(api: str, kind: int) -> str:
     return ("hipMemcpy" if api.startswith("hip") else "cudaMemcpy") + KIND_NAMES.get(kind, str(kind))
 
 
-class HostEnv:
-    """Location -> Provenance, for one point of one function.  A registration of pageable memory is kept
-    under ``("@reg", site)``."""
+#: location -> Provenance at one point of one function (a registration of pageable memory under ``("@reg", site)``)
+HostEnv = dict
 
-    def __init__(self, vars: Optional[dict] = None):
-        self.vars: dict = dict(vars or {})
 
-    def copy(self) -> "HostEnv":
-        return HostEnv(self.vars)
-
-    @staticmethod
-    def merge(a: "HostEnv", b: "HostEnv") -> "HostEnv":
-        """The environment after two paths join (the two sides of a branch, a loop run or not)."""
-        out = {}
-        for key in [*a.vars, *(k for k in b.vars if k not in a.vars)]:
-            x, y = a.vars.get(key), b.vars.get(key)
-            if x is not None and y is not None:
-                out[key] = _merge1(x, y, registered=True)
-            else:   # set on one side only: a pointer keeps that side's value, a registration is on one path only
-                out[key] = UNKNOWN_P if key[0] == _REG and x != y else (x or y)
-        return HostEnv(out)
+def _join(env: HostEnv, a: HostEnv, b: HostEnv) -> None:
+    """``env`` becomes the environment after two paths join (the two sides of a branch, a loop run or not)."""
+    out = {}
+    for key in [*a, *(k for k in b if k not in a)]:
+        x, y = a.get(key), b.get(key)
+        if x is not None and y is not None:
+            out[key] = _merge1(x, y, registered=True)
+        else:   # set on one side only: a pointer keeps that side's value, a registration is on one path only
+            out[key] = UNKNOWN_P if key[0] == _REG and x != y else (x or y)
+    env.clear()
+    env.update(out)
 
 
 @dataclass
@@ -191,9 +185,8 @@ def _implicit_this(m: ir.Member) -> bool:
     return isinstance(b, ir.Opaque) and not b.children and b.what == "value" and b.span == m.span
 
 
-_VECTOR = re.compile(r"(const\s+)?std::(__\d+::)?vector<")
+_CONTAINER = re.compile(r"(const\s+)?std::(__\d+::)?(vector|array)<")
 _ALLOCATOR = re.compile(r"std::(__\d+::)?allocator<")
-_ARRAY = re.compile(r"(const\s+)?std::(__\d+::)?array<")
 
 
 class HostAnalysis:
@@ -205,7 +198,7 @@ class HostAnalysis:
         self.in_progress: set = set()
         self.written: set = set()
         self.registered_anywhere: set = set()
-        self.base = HostEnv()
+        self.base: HostEnv = {}
         lambdas = [n.span for f in tu.functions for n in ir.walk(f.body) if isinstance(n, ir.Lambda)]
         # a lambda's call operator is walked where the lambda is written, not as a function of its own
         self.functions = [f for f in tu.functions
@@ -219,14 +212,11 @@ class HostAnalysis:
         # pass 1: which globals are written, which allocations are registered somewhere
         for fn in self.functions:
             self.walk_function(fn, record=False)
-        env = HostEnv()
+        env: HostEnv = {}
         for key, init in self._globals.items():
-            if key not in self.written:
-                p = self.prov(init, env)
-                if p is not None:
-                    env.vars[key] = p
+            if key not in self.written and (p := self.prov(init, env)) is not None:
+                env[key] = p
         self.base = env
-        self.copies = []
         for fn in self.functions:
             self.walk_function(fn, record=True)
         return self.copies
@@ -246,7 +236,7 @@ class HostAnalysis:
             return self.summaries.get(fn)
         self.in_progress.add(fn)
         try:
-            ctx, env = self.walk_function(fn, record=False, env=HostEnv())
+            ctx, env = self.walk_function(fn, record=False, env={})
         finally:
             self.in_progress.discard(fn)
         s = Summary(registers=set(ctx.registers), unregisters=set(ctx.unregisters))
@@ -254,7 +244,7 @@ class HostAnalysis:
             merged = functools.reduce(_merge1, ctx.returns)
             if merged.kind not in (UNKNOWN, NULL):
                 s.returns = replace(merged, via=merged.via or fn.name)
-        for loc, p in env.vars.items():
+        for loc, p in env.items():
             if loc[0] in ctx.params and (len(loc) > 1 or loc[0].type.kind == TypeKind.REFERENCE):
                 known = p.kind not in (UNKNOWN, NULL)
                 s.outs[(ctx.params[loc[0]], loc[1:])] = replace(p, via=p.via or fn.name) if known else p
@@ -265,22 +255,16 @@ class HostAnalysis:
     def stmt(self, s: Optional[ir.Stmt], env: HostEnv, ctx: _Fn) -> None:
         if s is None:
             return
-        if isinstance(s, ir.Block):
-            for x in s.body:
-                self.stmt(x, env, ctx)
-        elif isinstance(s, ir.Decl):
+        if isinstance(s, ir.Decl):
             self.expr(s.init, env, ctx)
             self.var_decl(s.var, s.init, env)
-        elif isinstance(s, ir.ExprStmt):
-            self.expr(s.expr, env, ctx)
         elif isinstance(s, ir.If):
             self.stmt(s.init, env, ctx)
             self.expr(s.cond, env, ctx)
-            then = env.copy()
+            then, other = env.copy(), env.copy()
             self.stmt(s.then, then, ctx)
-            other = env.copy()
             self.stmt(s.else_, other, ctx)
-            env.vars = HostEnv.merge(then, other).vars
+            _join(env, then, other)
         elif isinstance(s, ir.Loop):
             if s.kind == ir.LoopKind.DO:  # runs at least once: no merge
                 self.stmt(s.body, env, ctx)
@@ -291,29 +275,26 @@ class HostAnalysis:
             e = env.copy()
             for x in s.init:
                 self.stmt(x, e, ctx)
-            if s.kind == ir.LoopKind.RANGE:
-                if s.var is not None:
-                    self.var_decl(s.var, None, e)
-                self.expr(s.range, e, ctx)
+            if s.var is not None:  # a range for
+                self.var_decl(s.var, None, e)
+            self.expr(s.range, e, ctx)
             self.expr(s.cond, e, ctx)
             for x in s.step:
                 self.expr(x, e, ctx)
             self.stmt(s.body, e, ctx)
-            env.vars = HostEnv.merge(env, e).vars
+            _join(env, env, e)
         elif isinstance(s, ir.Switch):
             e = env.copy()
             self.expr(s.cond, e, ctx)
             self.stmt(s.body, e, ctx)
-            env.vars = HostEnv.merge(env, e).vars
-        elif isinstance(s, ir.Case):
-            self.expr(s.value, env, ctx)
-            self.stmt(s.body, env, ctx)
-        elif isinstance(s, ir.Label):
-            self.stmt(s.body, env, ctx)
+            _join(env, env, e)
         elif isinstance(s, ir.Return):
             if s.value is not None:
                 self.expr(s.value, env, ctx)
                 ctx.returns.append(self.prov(s.value, env))
+        else:  # a block, an expression statement, a case or a label: its parts in order
+            for n in ir.children(s):
+                (self.expr if isinstance(n, ir.Expr) else self.stmt)(n, env, ctx)
 
     def expr(self, e: Optional[ir.Expr], env: HostEnv, ctx: _Fn) -> None:
         """Walk an expression for its effects: assignments, allocations, registrations, copies."""
@@ -328,7 +309,7 @@ class HostAnalysis:
             a, b = env.copy(), env.copy()
             self.expr(e.then, a, ctx)
             self.expr(e.else_, b, ctx)
-            env.vars = HostEnv.merge(a, b).vars
+            _join(env, a, b)
             return
         if isinstance(e, ir.Lambda):  # its body runs where it is called: its effects do not stay here
             self.stmt(e.body, env.copy(), ctx)
@@ -344,17 +325,17 @@ class HostAnalysis:
         if t.kind == TypeKind.POINTER or t.kind == TypeKind.REFERENCE and t.pointee is not None \
                 and t.pointee.kind == TypeKind.POINTER:
             if init is not None:
-                env.vars[key] = self.prov(init, env) or UNKNOWN_P
+                env[key] = self.prov(init, env) or UNKNOWN_P
             else:
-                env.vars.pop(key, None)
+                env.pop(key, None)
             self.written.add(key)
         elif init is not None and t.kind == TypeKind.RECORD:
             self._copy_members(init, key, env)
 
     def _copy_members(self, rhs: ir.Expr, dst: tuple, env: HostEnv) -> None:
         """``Buf c = b;`` / ``c = b;``: the members of ``b`` are the members of ``c``."""
-        for loc in [l for l in env.vars if l[:len(dst)] == dst and len(l) > len(dst)]:
-            del env.vars[loc]
+        for loc in [l for l in env if l[:len(dst)] == dst and len(l) > len(dst)]:
+            del env[loc]
         while isinstance(rhs, ir.Construct) and len(rhs.args) == 1:  # a copy construction
             rhs = rhs.args[0]
         src = self.lvalue(rhs)
@@ -362,11 +343,11 @@ class HostAnalysis:
             r = _strip_casts(rhs)
             p = self.prov(r, env) if isinstance(r, ir.Call) and r.name == "make_cudaPitchedPtr" else None
             if p is not None:
-                env.vars[dst + ("ptr",)] = p
+                env[dst + ("ptr",)] = p
             return
-        for loc, p in list(env.vars.items()):
+        for loc, p in list(env.items()):
             if loc[:len(src)] == src and len(loc) > len(src):
-                env.vars[dst + loc[len(src):]] = p
+                env[dst + loc[len(src):]] = p
 
     def assign(self, lhs: ir.Expr, rhs: ir.Expr, env: HostEnv) -> None:
         loc = self.lvalue(lhs)
@@ -375,12 +356,12 @@ class HostAnalysis:
         self.written.add(loc[:1])
         k = lhs.type.kind
         if k == TypeKind.POINTER:
-            env.vars[loc] = self.prov(rhs, env) or UNKNOWN_P
+            env[loc] = self.prov(rhs, env) or UNKNOWN_P
         elif k == TypeKind.RECORD:
             self._copy_members(rhs, loc, env)
         elif k == TypeKind.ENUM:
             v = fold(rhs)
-            env.vars[loc] = Provenance(Memory.VALUE, how=str(v)) if v is not None else UNKNOWN_P
+            env[loc] = Provenance(Memory.VALUE, how=str(v)) if v is not None else UNKNOWN_P
 
     # -- calls
     def call(self, c: ir.Call, env: HostEnv, ctx: _Fn) -> None:
@@ -388,7 +369,7 @@ class HostAnalysis:
         if name in OUT_ALLOCS and args and _is_api(c):
             loc = self.pointee(args[0])
             if loc is not None:
-                env.vars[loc] = Provenance(OUT_ALLOCS[name], how=name, site=c.span,
+                env[loc] = Provenance(OUT_ALLOCS[name], how=name, site=c.span,
                                            name=args[0].text.lstrip("&").strip() or "")
                 self.written.add(loc[:1])
             return
@@ -407,21 +388,12 @@ class HostAnalysis:
             return
         params = c.func.params
         for (idx, suffix), p in s.outs.items():
-            if idx >= len(args) or idx >= len(params):
-                continue
-            pk = params[idx].type.kind
-            if pk == TypeKind.REFERENCE:
-                base = self.lvalue(args[idx])
-            elif pk == TypeKind.POINTER:
-                base = self.pointee(args[idx])
-                if suffix and suffix[0] in ("*", "[]"):
-                    suffix = suffix[1:]
-            else:
-                continue
-            if base is None:
-                continue
-            env.vars[base + suffix] = p
-            self.written.add(base[:1])
+            pk = params[idx].type.kind if idx < len(args) and idx < len(params) else None
+            base = self.lvalue(args[idx]) if pk == TypeKind.REFERENCE else \
+                self.pointee(args[idx]) if pk == TypeKind.POINTER else None
+            if base is not None:  # via a pointer parameter, the callee's `*out` / `out[i]` is the argument's pointee
+                env[base + (suffix[1:] if pk == TypeKind.POINTER and suffix[:1] in (("*",), ("[]",)) else suffix)] = p
+                self.written.add(base[:1])
         for idx in sorted(s.registers | s.unregisters):
             if idx < len(args):
                 self.register(args[idx], c, env, ctx, idx in s.registers, via=c.name)
@@ -431,16 +403,16 @@ class HostAnalysis:
         if p is not None and p.kind == PAGEABLE and p.site is not None:
             key = (_REG, p.site)
             if on:
-                env.vars[key] = Provenance(PINNED, how=via or c.name, site=c.span)
+                env[key] = Provenance(PINNED, how=via or c.name, site=c.span)
                 self.registered_anywhere.add(p.site)
             else:
-                env.vars.pop(key, None)
+                env.pop(key, None)
             return
         loc = self.lvalue(arg)
         if loc is not None and len(loc) == 1 and loc[0] in ctx.params:
             (ctx.registers if on else ctx.unregisters).add(ctx.params[loc[0]])
         elif loc is not None:
-            env.vars[loc] = Provenance(PINNED, how=c.name, site=c.span) if on else UNKNOWN_P
+            env[loc] = Provenance(PINNED, how=c.name, site=c.span) if on else UNKNOWN_P
 
     def copy_call(self, c: ir.Call, name: str, env: HostEnv, ctx: _Fn) -> None:
         args = c.args
@@ -452,10 +424,10 @@ class HostAnalysis:
             parms = self.pointee(args[0]) if args else None
             if parms is not None:
                 for role, member in (("src", "srcPtr"), ("dst", "dstPtr")):
-                    p = env.vars.get(parms + (member, "ptr")) or env.vars.get(parms + (member,))
+                    p = env.get(parms + (member, "ptr")) or env.get(parms + (member,))
                     provs[role] = self._resolve(p, env) if p is not None else None
                     texts[role] = f"{args[0].text.lstrip('&').strip()}.{member}"
-                kv = env.vars.get(parms + ("kind",))
+                kv = env.get(parms + ("kind",))
                 if kv is not None and kv.kind == Memory.VALUE and kv.how.lstrip("-").isdigit():
                     kind = int(kv.how)
                     kind_text = _kind_name(name, kind)
@@ -518,7 +490,7 @@ class HostAnalysis:
         """Pageable memory that was cudaHostRegister'ed by now is pinned."""
         if p is None or p.kind != PAGEABLE or p.site is None:
             return p
-        r = env.vars.get((_REG, p.site))
+        r = env.get((_REG, p.site))
         if r is None:
             elsewhere = p.site in self.registered_anywhere   # a global registered elsewhere: pinned here or not
             return UNKNOWN_P if elsewhere and p.how in ("global array", "global variable") else p
@@ -534,12 +506,11 @@ class HostAnalysis:
             v = e.var
             if v.type.kind == TypeKind.ARRAY and v.storage != ir.Storage.PARAM:
                 return self._storage(v)
-            return env.vars.get((v,))
+            return env.get((v,))
         if isinstance(e, (ir.Member, ir.Index)) or (isinstance(e, ir.Unary) and e.op == "*"):
             if isinstance(e, ir.Member) and e.type.kind == TypeKind.ARRAY and e.type.count is not None:
                 return self._object_storage(e)
-            loc = self.lvalue(e)
-            return env.vars.get(loc) if loc is not None else None
+            return env.get(self.lvalue(e))  # None for no location
         if isinstance(e, ir.Unary) and e.op == "&":
             inner = e.operand
             if isinstance(inner, ir.Index):
@@ -564,12 +535,11 @@ class HostAnalysis:
         if isinstance(e, ir.New):   # placement new: the memory is the placement argument's
             return None if e.placement else Provenance(PAGEABLE, how="new[]" if e.array else "new", site=e.span)
         if isinstance(e, ir.Call):
-            name = e.name
-            if name in MALLOCS and _is_api(e):
-                return Provenance(PAGEABLE, how=name, site=e.span)
-            if name == "data" and not e.args:
+            if e.name in MALLOCS and _is_api(e):
+                return Provenance(PAGEABLE, how=e.name, site=e.span)
+            if e.name == "data" and not e.args:
                 return self._container(e.receiver) if e.receiver is not None else None
-            if name == "make_cudaPitchedPtr" and e.args:
+            if e.name == "make_cudaPitchedPtr" and e.args:
                 return self._prov(e.args[0], env)
             s = self.summary(e.func)
             return s.returns if s is not None else None
@@ -581,10 +551,10 @@ class HostAnalysis:
         if v is None or v.storage not in (ir.Storage.LOCAL, ir.Storage.STATIC) or v.type.kind == TypeKind.REFERENCE:
             return None
         sp = v.type.name
-        how = "std::vector" if _VECTOR.match(sp) else "std::array" if _ARRAY.match(sp) else None
-        if how is None or how == "std::vector" and "allocator" in sp and not _ALLOCATOR.search(sp):
+        m = _CONTAINER.match(sp)
+        if m is None or m[3] == "vector" and "allocator" in sp and not _ALLOCATOR.search(sp):
             return None
-        return Provenance(PAGEABLE, how=how, site=v.span, name=v.name)
+        return Provenance(PAGEABLE, how="std::" + m[3], site=v.span, name=v.name)
 
     def _storage(self, v: ir.Variable) -> Optional[Provenance]:
         """The memory of a variable itself (an array used as a pointer, or ``&x``)."""
@@ -625,10 +595,5 @@ def provenances(tu: ir.TranslationUnit, function: str) -> dict[str, Provenance]:
     ha.run()
     fn = next(f for f in ha.functions if f.name == function)
     _, env = ha.walk_function(fn, record=False)
-    names: dict[str, Provenance] = {}
-    for loc, p in env.vars.items():
-        if not isinstance(loc[0], ir.Variable):
-            continue
-        label = loc[0].name + "".join("." + s if s not in ("[]", "*") else s for s in loc[1:])
-        names[label] = ha._resolve(p, env)
-    return names
+    return {loc[0].name + "".join("." + s if s not in ("[]", "*") else s for s in loc[1:]): ha._resolve(p, env)
+            for loc, p in env.items() if isinstance(loc[0], ir.Variable)}

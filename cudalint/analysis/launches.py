@@ -18,13 +18,8 @@ from ..model import LaunchSite
 Dims = tuple[Optional[int], Optional[int], Optional[int]]
 _DIM3 = ("dim3", "uint3")
 _AXES = {"x": 0, "y": 1, "z": 2}
-_UNKNOWN = (None, None, None)
 #: runtime calls that launch the kernel named by their first argument with (grid, block) next
 _LAUNCH_APIS = ("cudaLaunchKernel", "cudaLaunchCooperativeKernel", "hipLaunchKernel", "hipLaunchCooperativeKernel")
-
-
-def _is_dim3(t: Type) -> bool:
-    return t.name in _DIM3
 
 
 @dataclass(frozen=True)
@@ -68,9 +63,9 @@ class _Env:
             a, b = self.value(e.then, depth + 1), self.value(e.else_, depth + 1)
             return a if a == b else None
         if isinstance(e, (ir.Construct, ir.Call, ir.InitList)) and (
-                _is_dim3(e.type) or isinstance(e, ir.Call) and e.name == "dim3"):
+                e.type.name in _DIM3 or isinstance(e, ir.Call) and e.name == "dim3"):
             args = e.items if isinstance(e, ir.InitList) else e.args
-            if len(args) == 1 and _is_dim3(args[0].type):
+            if len(args) == 1 and args[0].type.name in _DIM3:
                 return self.value(args[0], depth + 1)
             vals = [self.value(a, depth + 1) for a in args[:3]] + [1, 1, 1]
             return tuple(v if isinstance(v, (int, _Link)) else None for v in vals[:3])
@@ -81,7 +76,7 @@ class _Env:
         if e is None:
             return (1, 1, 1)
         v = self.value(e)
-        v = v if isinstance(v, tuple) else (v, 1, 1) if not _is_dim3(e.type) else _UNKNOWN
+        v = v if isinstance(v, tuple) else (v, 1, 1) if e.type.name not in _DIM3 else (None, None, None)
         v = tuple(self.vals.get(c.var) if isinstance(c, _Link) else c for c in v)
         return tuple(c if isinstance(c, int) else None for c in v)  # type: ignore[return-value]
 
@@ -135,9 +130,10 @@ class _Walker:
         if isinstance(e, ir.Launch):
             for a in (e.grid, e.block, e.shared_mem, e.stream, *e.args):
                 self.expr(a, env)
-            self.out.append(LaunchSite(kernel=e.kernel, grid=env.dims(e.grid), block=env.dims(e.block),
-                                       span=e.span, template_args=tuple(self._targ(a, env) for a in e.template_args),
-                                       block_text=e.block.text if e.block is not None else ""))
+            targs = tuple(a if not isinstance(a, ir.Expr) else v if isinstance(v := env.value(a), int) else "?"
+                          for a in e.template_args)
+            self.out.append(LaunchSite(kernel=e.kernel, grid=env.dims(e.grid), block=env.dims(e.block), span=e.span,
+                                       template_args=targs, block_text=e.block.text if e.block is not None else ""))
             return
         if isinstance(e, ir.Cond):
             self.expr(e.cond, env)
@@ -171,13 +167,6 @@ class _Walker:
                 elif i < len(params) and params[i].type.kind == TypeKind.REFERENCE:
                     env.assign(a, None)
 
-    @staticmethod
-    def _targ(a, env: _Env):
-        if isinstance(a, ir.Expr):
-            v = env.value(a)
-            return v if isinstance(v, int) else "?"
-        return a
-
     def _switch(self, s: ir.Switch, env: _Env) -> None:
         """Each ``case N:`` region from the switch's entry (merged with the previous region where it falls
         through), the switch's variable bound to N when entered only by its label."""
@@ -201,19 +190,10 @@ class _Walker:
     def stmt(self, s: Optional[ir.Stmt], env: _Env) -> None:
         if s is None:
             return
-        if isinstance(s, ir.Block):
-            for x in s.body:
-                self.stmt(x, env)
-        elif isinstance(s, ir.Decl):
+        if isinstance(s, ir.Decl):
             self.expr(s.init, env)
-            v = env.value(s.init) if s.init is not None else None
-            if v is None and s.init is None and _is_dim3(s.var.type):
-                v = (1, 1, 1)
-            env.vals[s.var] = v
-        elif isinstance(s, ir.ExprStmt):
-            self.expr(s.expr, env)
-        elif isinstance(s, ir.Return):
-            self.expr(s.value, env)
+            default = (1, 1, 1) if s.var.type.name in _DIM3 else None  # `dim3 b;` is (1, 1, 1)
+            env.vals[s.var] = env.value(s.init) if s.init is not None else default
         elif isinstance(s, ir.If):
             self.stmt(s.init, env)
             self.expr(s.cond, env)
@@ -235,9 +215,9 @@ class _Walker:
                 if n not in getattr(s, "init", []):
                     (self.expr if isinstance(n, ir.Expr) else self.stmt)(n, env)
             env.kill(s)
-        elif isinstance(s, (ir.Case, ir.Label)):
-            self.expr(getattr(s, "value", None), env)
-            self.stmt(s.body, env)
+        else:  # a block, an expression statement, a return, a case or a label: its parts in order
+            for n in ir.children(s):
+                (self.expr if isinstance(n, ir.Expr) else self.stmt)(n, env)
 
 
 def collect_launches(tu: ir.TranslationUnit) -> list[LaunchSite]:

@@ -36,13 +36,8 @@ from ..model import Access, AddressSpace, Kernel
 
 def _multiple(expr: sympy.Expr, n: int) -> bool:
     """Every value of ``expr`` is a multiple of ``n`` (all its integer coefficients are)."""
-    g = 0
-    for term in sympy.Add.make_args(sympy.expand(expr)):
-        c, _ = term.as_coeff_Mul()
-        if not c.is_Integer:
-            return False
-        g = math.gcd(g, int(c))
-    return g % n == 0
+    coeffs = [term.as_coeff_Mul()[0] for term in sympy.Add.make_args(sympy.expand(expr))]
+    return all(c.is_Integer for c in coeffs) and math.gcd(*map(int, coeffs)) % n == 0
 
 
 def _base_align(acc: Access, shared_arrays: int) -> int:

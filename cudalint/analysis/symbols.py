@@ -23,12 +23,7 @@ BDIM = tuple(sympy.Symbol(f"blockDim.{a}", integer=True, positive=True) for a in
 GDIM = tuple(sympy.Symbol(f"gridDim.{a}", integer=True, positive=True) for a in "xyz")
 WARP_SIZE = sympy.Symbol("warpSize", integer=True, positive=True)
 
-BUILTINS = {
-    "threadIdx": TID,
-    "blockIdx": BID,
-    "blockDim": BDIM,
-    "gridDim": GDIM,
-}
+BUILTINS = {"threadIdx": TID, "blockIdx": BID, "blockDim": BDIM, "gridDim": GDIM}
 
 #: Values substituted for run-time quantities that scale an index (a row pitch ``width``, a stride
 #: ``n``): large and a multiple of 32 bytes, like the 4096 of GROUND_TRUTH.md's ``a[i*n]`` measurement.
@@ -42,7 +37,6 @@ class Symbols:
 
     def __init__(self) -> None:
         self.varying: set[sympy.Symbol] = set(TID)
-        self.params: set[sympy.Symbol] = set()
         self.trip_counters: set[sympy.Symbol] = set()
         self.pow2: set[sympy.Symbol] = set()
         #: power-of-two loop variables with a constant start: symbol -> (start, 2 or -2 for doubling or
@@ -52,9 +46,7 @@ class Symbols:
         self._counter = itertools.count()
 
     def param(self, name: str) -> sympy.Symbol:
-        s = sympy.Symbol(name, integer=True)
-        self.params.add(s)
-        return s
+        return sympy.Symbol(name, integer=True)
 
     def trip(self, line: int) -> sympy.Symbol:
         s = sympy.Symbol(f"k@{line}.{next(self._counter)}", integer=True, nonnegative=True)

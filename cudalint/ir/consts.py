@@ -49,16 +49,11 @@ def fold(e: Optional[ir.Expr]) -> Optional[int]:
 def join_tokens(tokens: Iterable[str]) -> str:
     """Tokens re-joined as written: ``h_buf + off``, ``&v[0]``, ``v.data()``, ``f(a, b)``."""
     out = ""
-    for t in tokens:
-        if not t:
-            continue
+    for t in filter(None, tokens):  # empty tokens dropped
         if out and (out[-1].isalnum() or out[-1] == "_") and (t[0].isalnum() or t[0] == "_"):
-            out += " "
+            out += " " + t
         elif out and t in ("+", "-", "?", ":", "=", "<<", ">>", "%", "/"):
             out += " " + t + " "
-            continue
-        elif t == ",":
-            out += ", "
-            continue
-        out += t
+        else:
+            out += ", " if t == "," else t
     return re.sub(r"\s+", " ", out).strip()

@@ -118,12 +118,9 @@ class TemplateArg(Expr):
     name: str
 
 
-UNARY_OPS = ("-", "+", "!", "~", "*", "&", "pre++", "pre--", "post++", "post--")
-
-
 @dataclass(eq=False)
 class Unary(Expr):
-    """``op`` is one of :data:`UNARY_OPS` (``*`` dereferences, ``&`` takes the address)."""
+    """``op`` is one of ``- + ! ~ * & pre++ pre-- post++ post--`` (``*`` dereferences, ``&`` takes the address)."""
     op: str
     operand: Expr
 
@@ -379,7 +376,7 @@ class TemplateParam:
 
 @dataclass(eq=False)
 class Function:
-    """A function definition.  ``span``: the whole definition; ``name_span``: where its name is written.
+    """A function definition.  ``span``: the whole definition.
     ``launch_bounds``: the first argument of ``__launch_bounds__`` (max threads per block)."""
     name: str
     kind: FunctionKind

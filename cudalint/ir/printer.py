@@ -16,67 +16,64 @@ from .types import Type
 
 
 def type_text(t: Type) -> str:
-    out = t.spelling()
-    if t.size is not None and not t.is_pointer:
-        out += f" /*{t.size}B*/"
-    return out
+    return t.spelling() + (f" /*{t.size}B*/" if t.size is not None and not t.is_pointer else "")
+
+
+def _list(items) -> str:
+    return ", ".join(expr_text(a) for a in items)
+
+
+def _launch(e: ir.Launch) -> str:
+    cfg = _list(x for x in (e.grid, e.block, e.shared_mem, e.stream) if x is not None)
+    targs = "<" + ", ".join(a.spelling() if isinstance(a, Type) else expr_text(a) if isinstance(a, ir.Expr)
+                            else str(a) for a in e.template_args) + ">" if e.template_args else ""
+    return f"{e.kernel}{targs}<<<{cfg}>>>({_list(e.args)})"
+
+
+#: the text of each kind of expression node
+_TEXT = {
+    ir.IntLit: lambda e: str(e.value),
+    ir.FloatLit: lambda e: e.text_value or "<float>",
+    ir.Ref: lambda e: e.var.name,
+    ir.Builtin: lambda e: f"{e.name}.{e.axis}" if e.axis else e.name,
+    ir.TemplateArg: lambda e: f"<{e.name}>",
+    ir.Unary: lambda e: f"({expr_text(e.operand)}{e.op[4:]})" if e.op.startswith("post")
+        else f"({e.op[3:] if e.op.startswith('pre') else e.op}{expr_text(e.operand)})",
+    ir.Binary: lambda e: f"({expr_text(e.lhs)} {e.op} {expr_text(e.rhs)})",
+    ir.Assign: lambda e: f"{expr_text(e.target)} {e.op} {expr_text(e.value)}",
+    ir.Cond: lambda e: f"({expr_text(e.cond)} ? {expr_text(e.then)} : {expr_text(e.else_)})",
+    ir.Cast: lambda e: f"(({e.type.spelling()}){expr_text(e.operand)})",
+    ir.Call: lambda e: (expr_text(e.receiver) + "." if e.receiver is not None else "") + e.name
+        + ("" if e.func is None else "@") + f"({_list(e.args[:e.written if e.written >= 0 else None])})",
+    ir.Member: lambda e: f"{expr_text(e.base)}{'->' if e.arrow else '.'}{e.name}"
+        + (f"@{e.field.offset}" if e.field is not None else ""),
+    ir.Index: lambda e: f"{expr_text(e.base)}[{expr_text(e.index)}]",
+    ir.Construct: lambda e: f"{e.type.spelling()}({_list(e.args)})",
+    ir.InitList: lambda e: "{" + _list(e.items) + "}",
+    ir.New: lambda e: f"new{'[]' if e.array else ''}{'(placement)' if e.placement else ''} {e.type.spelling()}",
+    ir.Launch: _launch,
+    ir.Lambda: lambda e: "[lambda]",
+    ir.Opaque: lambda e: f"opaque:{e.what}({_list(e.children)})",
+}
 
 
 def expr_text(e: Optional[ir.Expr]) -> str:
     """C-like text of an expression."""
     if e is None:
         return ""
-    if isinstance(e, ir.IntLit):
-        return str(e.value)
-    if isinstance(e, ir.FloatLit):
-        return e.text_value or "<float>"
-    if isinstance(e, ir.Ref):
-        return e.var.name
-    if isinstance(e, ir.Builtin):
-        return f"{e.name}.{e.axis}" if e.axis else e.name
-    if isinstance(e, ir.TemplateArg):
-        return f"<{e.name}>"
-    if isinstance(e, ir.Unary):
-        if e.op.startswith("post"):
-            return f"({expr_text(e.operand)}{e.op[4:]})"
-        op = e.op[3:] if e.op.startswith("pre") else e.op
-        return f"({op}{expr_text(e.operand)})"
-    if isinstance(e, ir.Binary):
-        return f"({expr_text(e.lhs)} {e.op} {expr_text(e.rhs)})"
-    if isinstance(e, ir.Assign):
-        return f"{expr_text(e.target)} {e.op} {expr_text(e.value)}"
-    if isinstance(e, ir.Cond):
-        return f"({expr_text(e.cond)} ? {expr_text(e.then)} : {expr_text(e.else_)})"
-    if isinstance(e, ir.Cast):
-        return f"(({e.type.spelling()}){expr_text(e.operand)})"
-    if isinstance(e, ir.Call):
-        recv = expr_text(e.receiver) + "." if e.receiver is not None else ""
-        args = ", ".join(expr_text(a) for a in e.args[:e.written if e.written >= 0 else None])
-        mark = "" if e.func is None else "@"
-        return f"{recv}{e.name}{mark}({args})"
-    if isinstance(e, ir.Member):
-        where = f"@{e.field.offset}" if e.field is not None else ""
-        return f"{expr_text(e.base)}{'->' if e.arrow else '.'}{e.name}{where}"
-    if isinstance(e, ir.Index):
-        return f"{expr_text(e.base)}[{expr_text(e.index)}]"
-    if isinstance(e, ir.Construct):
-        return f"{e.type.spelling()}({', '.join(expr_text(a) for a in e.args)})"
-    if isinstance(e, ir.InitList):
-        return "{" + ", ".join(expr_text(a) for a in e.items) + "}"
-    if isinstance(e, ir.New):
-        return f"new{'[]' if e.array else ''}{'(placement)' if e.placement else ''} {e.type.spelling()}"
-    if isinstance(e, ir.Launch):
-        cfg = ", ".join(expr_text(x) for x in (e.grid, e.block, e.shared_mem, e.stream) if x is not None)
-        targs = ""
-        if e.template_args:
-            targs = "<" + ", ".join(a.spelling() if isinstance(a, Type) else expr_text(a) if isinstance(a, ir.Expr)
-                                    else str(a) for a in e.template_args) + ">"
-        return f"{e.kernel}{targs}<<<{cfg}>>>({', '.join(expr_text(a) for a in e.args)})"
-    if isinstance(e, ir.Lambda):
-        return "[lambda]"
-    if isinstance(e, ir.Opaque):
-        return f"opaque:{e.what}(" + ", ".join(expr_text(c) for c in e.children) + ")"
-    return f"<{type(e).__name__}>"
+    text = _TEXT.get(type(e))
+    return text(e) if text is not None else f"<{type(e).__name__}>"
+
+
+#: the line of each statement that prints as one line (above its body, if it has one)
+_LINE = {
+    ir.Switch: lambda s: f"switch {expr_text(s.cond)}",
+    ir.Case: lambda s: f"case {expr_text(s.value)}:" if s.value is not None else "default:",
+    ir.Label: lambda s: f"{s.name}:",
+    ir.Return: lambda s: f"return {expr_text(s.value)}".rstrip(),
+    ir.Jump: lambda s: f"{s.kind.value} {s.label}".rstrip(),
+    ir.Asm: lambda s: f"asm {s.text!r}",
+}
 
 
 class _Printer:
@@ -115,35 +112,20 @@ class _Printer:
                 self.stmt(s.else_, depth + 1)
         elif isinstance(s, ir.Loop):
             if s.kind == ir.LoopKind.RANGE:
-                name = s.var.name if s.var is not None else "?"
-                self.emit(depth, s, f"for {name} : {expr_text(s.range)}")
+                self.emit(depth, s, f"for {s.var.name if s.var is not None else '?'} : {expr_text(s.range)}")
             else:
                 for x in s.init:
                     self.stmt(x, depth)
                 step = "; ".join(expr_text(x) for x in s.step)
                 self.emit(depth, s, f"{s.kind.value} ({expr_text(s.cond)}; {step})")
             self.stmt(s.body, depth + 1)
-        elif isinstance(s, ir.Switch):
-            self.emit(depth, s, f"switch {expr_text(s.cond)}")
-            self.stmt(s.body, depth + 1)
-        elif isinstance(s, ir.Case):
-            self.emit(depth, s, f"case {expr_text(s.value)}:" if s.value is not None else "default:")
-            self.stmt(s.body, depth + 1)
-        elif isinstance(s, ir.Label):
-            self.emit(depth, s, f"{s.name}:")
-            self.stmt(s.body, depth + 1)
-        elif isinstance(s, ir.Return):
-            self.emit(depth, s, f"return {expr_text(s.value)}".rstrip())
-        elif isinstance(s, ir.Jump):
-            self.emit(depth, s, f"{s.kind.value} {s.label}".rstrip())
-        elif isinstance(s, ir.Asm):
-            self.emit(depth, s, f"asm {s.text!r}")
+        elif type(s) in _LINE:
+            self.emit(depth, s, _LINE[type(s)](s))
+            self.stmt(getattr(s, "body", None), depth + 1)
 
     def function(self, fn: ir.Function, path: str) -> None:
-        tps = ""
-        if fn.template_params:
-            tps = "template <" + ", ".join(("typename " if t.is_type else "") + t.name
-                                           for t in fn.template_params) + "> "
+        tps = "template <" + ", ".join(("typename " if t.is_type else "") + t.name for t in fn.template_params) \
+            + "> " if fn.template_params else ""
         params = ", ".join(f"{type_text(p.type)} {p.name}" for p in fn.params)
         where = "" if fn.span.path == path else f"  [{fn.span.path}]"
         bounds = f" __launch_bounds__({fn.launch_bounds})" if fn.launch_bounds else ""

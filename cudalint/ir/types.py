@@ -95,10 +95,8 @@ class Type:
 
     def spelling(self) -> str:
         """C-like spelling: ``const float*``, ``float[32][33]``, ``T&``."""
-        if self.kind == TypeKind.POINTER and self.pointee is not None:
-            return self.pointee.spelling() + "*"
-        if self.kind == TypeKind.REFERENCE and self.pointee is not None:
-            return self.pointee.spelling() + "&"
+        if self.kind in (TypeKind.POINTER, TypeKind.REFERENCE) and self.pointee is not None:
+            return self.pointee.spelling() + ("*" if self.kind == TypeKind.POINTER else "&")
         if self.kind == TypeKind.ARRAY:
             dims, elem = self.array_dims()
             return elem.spelling() + "".join(f"[{d if d is not None else ''}]" for d in dims)
@@ -135,16 +133,10 @@ def record(name: str, members: list[tuple[str, Type]], align: int = 0, union: bo
     members after it stays plausible."""
     off, max_align, fields = 0, 1, []
     for fname, ftype in members:
-        size, al = ftype.size, ftype.align
-        if not size or not al:
-            size, al = 4, 4
-        if union:
-            fields.append(Field(fname, ftype, 0))
-            off = max(off, size)
-        else:
-            off = -(-off // al) * al
-            fields.append(Field(fname, ftype, off))
-            off += size
+        size, al = (ftype.size, ftype.align) if ftype.size and ftype.align else (4, 4)
+        at = 0 if union else -(-off // al) * al
+        fields.append(Field(fname, ftype, at))
+        off = max(off, at + size)
         max_align = max(max_align, al)
     a = max(max_align, align or 1)
     size = max(-(-off // a) * a, a if not fields else 0)

@@ -8,7 +8,7 @@ group ``cudalint.rules`` (the entry point names the Rule class) and own a code p
 (``ACME101``: letters then digits; ``CL`` is cudalint's), as plugins do in ruff.  A plugin that fails to
 load, a duplicate code or a code outside a plugin's own prefix is a :class:`RuleError` (a one-line usage
 error, exit 2).  Every rule sees the same model (:class:`~cudalint.model.TranslationUnitModel`, built from
-the IR, which it carries as ``model.unit``).
+the IR, which it carries as ``model.unit``).  What a rule's ``check`` signature names is importable from here.
 """
 
 from __future__ import annotations
@@ -21,12 +21,15 @@ from importlib.metadata import entry_points
 from typing import Iterable, Iterator, Optional
 
 from ..analysis.context import AnalysisContext
+from ..analysis.warp import WarpPicture
 from ..diagnostics import Diagnostic, Fix, Severity
-from ..model import Access, Kernel, TranslationUnitModel
+from ..model import Access, AddressSpace, Kernel, TranslationUnitModel
 
 #: CL000 is emitted by the driver itself (a file or kernel that could not be modelled).
 CL000 = ("CL000", "analysis-incomplete", Severity.INFO, "A file or kernel the front-end could not model")
 CODE = re.compile(r"([A-Z]+)(\d+)")
+#: what :meth:`Rule.check` yields
+Findings = Iterator[Diagnostic]
 _BUILTIN_MODULE = re.compile(r"cl\d{3}_\w+")
 
 
@@ -40,7 +43,7 @@ class Rule:
     default_severity: Severity = Severity.WARNING
     summary: str = ""
 
-    def check(self, model: TranslationUnitModel, ctx: AnalysisContext) -> Iterator[Diagnostic]:
+    def check(self, model: TranslationUnitModel, ctx: AnalysisContext) -> Findings:
         raise NotImplementedError
 
     def page(self) -> Optional[str]:
@@ -53,10 +56,11 @@ class Rule:
         text = getattr(type(self), "page_text", None) or getattr(import_module(mod), "__doc__", None)
         return text or None
 
-    def diagnostic(self, kernel: Optional[Kernel], access: Access, message: str, *,
+    def diagnostic(self, kernel: Optional[Kernel], site, message: str, *,
                    severity: Optional[Severity] = None, metrics: Optional[dict] = None,
                    assumptions: Iterable[str] = (), fix: Optional[Fix] = None) -> Diagnostic:
-        s = access.span
+        """A finding at ``site`` (anything with a ``span``: an access, a barrier, a division, a copy)."""
+        s = site.span
         return Diagnostic(code=self.code, name=self.name, severity=severity or self.default_severity,
                           path=s.path, line=s.line, column=s.column, end_line=s.end_line,
                           end_column=s.end_column, message=message, kernel=kernel.name if kernel else None,
@@ -64,15 +68,10 @@ class Rule:
 
 
 def _builtin() -> dict[str, type]:
-    found: dict[str, type] = {}
-    for info in pkgutil.iter_modules(__path__):
-        if not _BUILTIN_MODULE.fullmatch(info.name):
-            continue
-        mod = import_module(f"{__name__}.{info.name}")
-        for obj in vars(mod).values():
-            if isinstance(obj, type) and issubclass(obj, Rule) and obj.__module__ == mod.__name__ and obj.code:
-                found[obj.code] = obj
-    return found
+    mods = [import_module(f"{__name__}.{m.name}") for m in pkgutil.iter_modules(__path__)
+            if _BUILTIN_MODULE.fullmatch(m.name)]
+    return {obj.code: obj for mod in mods for obj in vars(mod).values()
+            if isinstance(obj, type) and issubclass(obj, Rule) and obj.__module__ == mod.__name__ and obj.code}
 
 
 @lru_cache(maxsize=1)
@@ -112,6 +111,17 @@ def all_rules() -> list[Rule]:
 
 def find_rule(code: str) -> Optional[Rule]:
     return next((r for r in all_rules() if r.code == code), None)
+
+
+def pictured(model: TranslationUnitModel, ctx: AnalysisContext, space: AddressSpace,
+             reads: bool = False) -> Iterator[tuple[Kernel, Access, WarpPicture]]:
+    """Each access to ``space`` (only loads with ``reads``) whose warp picture is modelled, with its kernel."""
+    for kernel in model.kernels:
+        for acc in kernel.accesses:
+            if acc.array.space == space and (acc.is_read or not reads):
+                pic = ctx.picture(kernel, acc)
+                if pic is not None:
+                    yield kernel, acc, pic
 
 
 def spell(expr) -> str:

@@ -9,13 +9,16 @@ accesses to the other fields of the same element (:func:`~cudalint.analysis.warp
 
 from __future__ import annotations
 
-from typing import Iterator
+from ..analysis.warp import GlobalCost, aligned_residue, sibling_use
+from ..model import Access, AddressSpace, Kernel
+from . import AnalysisContext, Findings, Rule, Severity, TranslationUnitModel, fmt, metric, pictured, spell
 
-from ..analysis.context import AnalysisContext
-from ..diagnostics import Diagnostic, Severity
-from ..analysis.warp import aligned_residue, sibling_use
-from ..model import Access, AddressSpace, Kernel, TranslationUnitModel
-from . import Rule, fmt, metric, spell
+
+def sector_metrics(cost: GlobalCost, sectors: float) -> tuple[float, dict]:
+    """The share of fetched bytes used when a warp touches ``sectors`` per request, and CL101's and CL102's metrics."""
+    eff = min(1.0, cost.efficiency * cost.sectors_per_request / sectors)
+    return eff, {"sectors_per_request": metric(sectors),
+                 "ideal_sectors_per_request": metric(cost.ideal_sectors_per_request), "efficiency": round(eff, 4)}
 
 
 def siblings(kernel: Kernel, acc: Access, ctx: AnalysisContext) -> list[Access]:
@@ -34,68 +37,55 @@ class UncoalescedGlobalAccess(Rule):
     default_severity = Severity.WARNING
     summary = "Global access whose lanes touch more sectors than a unit-stride access would"
 
-    def check(self, model: TranslationUnitModel, ctx: AnalysisContext) -> Iterator[Diagnostic]:
-        for kernel in model.kernels:
-            for acc in kernel.accesses:
-                if acc.array.space != AddressSpace.GLOBAL:
-                    continue
-                pic = ctx.picture(kernel, acc)
-                if pic is None:
-                    continue
-                cost = ctx.global_cost(kernel, acc)
-                if cost.aligned_sectors_per_request <= cost.ideal_sectors_per_request:
-                    continue
-                sectors = cost.sectors_per_request if pic.exact_residue else cost.aligned_sectors_per_request
-                eff = min(1.0, cost.efficiency * cost.sectors_per_request / sectors)
-                metrics = {
-                    "sectors_per_request": metric(sectors),
-                    "ideal_sectors_per_request": metric(cost.ideal_sectors_per_request),
-                    "efficiency": round(eff, 4),
-                }
-                stride = pic.stride
-                if cost.worst_trip_sectors is not None and cost.worst_trip_sectors != sectors:
-                    metrics["worst_sectors_per_request"] = metric(cost.worst_trip_sectors)
-                if stride is not None:
-                    metrics["stride_bytes"] = stride if isinstance(stride, int) else spell(stride)
-                aos = acc.elem_size > acc.size and stride == acc.elem_size
-                used = f"{eff * 100:.1f}".rstrip("0").rstrip(".")
-                what = f"uncoalesced global {acc.kind} of `{acc.array.name}`"
-                if acc.split > 1:
-                    why = (f"array of structs: each lane moves its {acc.elem_size}-byte struct as {acc.split} "
-                           f"separate {acc.size}-byte accesses, each {stride} bytes apart across lanes")
-                    fix = ("use a structure of arrays, or align the struct to its size "
-                           "(`__align__(" + str(acc.elem_size) + ")`) so it moves in one vector access")
-                elif aos:
-                    why = (f"array of structs: each lane {'writes' if acc.kind == 'store' else 'reads'} {acc.size} of every {acc.elem_size} bytes "
-                           f"(field at byte {acc.field_offset})")
-                    fix = "store the field in its own array (structure of arrays)"
-                elif pic.masked and stride == acc.size:
-                    why = "the condition leaves lanes of each warp out, so the active ones are spread over it"
-                    fix = "give the work to consecutive lanes (e.g. index by `tid / 2` in half as many threads)"
-                elif stride is not None:
-                    why = f"lanes are {spell(stride)} bytes apart"
-                    fix = ("make consecutive threads access consecutive elements (transpose through shared "
-                           "memory, or change the data layout)")
-                else:
-                    why = "lanes are scattered"
-                    fix = "make consecutive threads access consecutive elements"
-                trips = (f" on average over the loop's trips ({fmt(cost.worst_trip_sectors)} in the costliest)"
-                         if "worst_sectors_per_request" in metrics else "")
-                sev = Severity.INFO if eff >= 0.5 else Severity.WARNING
-                sibs = siblings(kernel, acc, ctx) if sev == Severity.WARNING else []
-                parts = [(0, acc.size)] + [(int(b.offset - acc.offset), b.size) for b in sibs]
-                res = cost.worst_residue if pic.exact_residue else aligned_residue(pic, acc.size)
-                use = sibling_use(pic, acc.size, parts, res) if sibs else 0.0
-                note = ""
-                if use >= 0.5:
-                    sev, metrics["sibling_use"] = Severity.INFO, round(use, 4)
-                    lines = ", ".join(sorted({str(b.span.line) for b in sibs}, key=int))
-                    moves = "loads" if acc.is_read else "stores"
-                    note = (f"; the thread's {moves} of the same element on line{'s' * (',' in lines)} {lines} use "
-                             f"{use * 100:.0f}% of those sectors, so the waste is requests, not DRAM bytes")
-                    fix = ("move the element whole (`auto e = a[i];` / `a[i] = e;`; `__align__(16)` lets nvcc move "
-                           "it in 16-byte pieces)")
-                msg = (f"{what}: {why}; a warp touches {fmt(sectors)} sectors per request{trips} instead of "
-                       f"{fmt(cost.ideal_sectors_per_request)} ({used}% of fetched bytes used){note}; {fix}")
-                yield self.diagnostic(kernel, acc, msg, severity=sev, metrics=metrics,
-                                      assumptions=ctx.assumptions(kernel, pic))
+    def check(self, model: TranslationUnitModel, ctx: AnalysisContext) -> Findings:
+        for kernel, acc, pic in pictured(model, ctx, AddressSpace.GLOBAL):
+            cost = ctx.global_cost(kernel, acc)
+            if cost.aligned_sectors_per_request <= cost.ideal_sectors_per_request:
+                continue
+            sectors = cost.sectors_per_request if pic.exact_residue else cost.aligned_sectors_per_request
+            eff, metrics = sector_metrics(cost, sectors)
+            stride = pic.stride
+            if cost.worst_trip_sectors is not None and cost.worst_trip_sectors != sectors:
+                metrics["worst_sectors_per_request"] = metric(cost.worst_trip_sectors)
+            if stride is not None:
+                metrics["stride_bytes"] = stride if isinstance(stride, int) else spell(stride)
+            used = f"{eff * 100:.1f}".rstrip("0").rstrip(".")
+            what = f"uncoalesced global {acc.kind} of `{acc.array.name}`"
+            if acc.split > 1:
+                why = (f"array of structs: each lane moves its {acc.elem_size}-byte struct as {acc.split} "
+                       f"separate {acc.size}-byte accesses, each {stride} bytes apart across lanes")
+                fix = ("use a structure of arrays, or align the struct to its size "
+                       "(`__align__(" + str(acc.elem_size) + ")`) so it moves in one vector access")
+            elif acc.elem_size > acc.size and stride == acc.elem_size:  # an array of structs
+                why = (f"array of structs: each lane {'writes' if acc.kind == 'store' else 'reads'} {acc.size} of "
+                       f"every {acc.elem_size} bytes (field at byte {acc.field_offset})")
+                fix = "store the field in its own array (structure of arrays)"
+            elif pic.masked and stride == acc.size:
+                why = "the condition leaves lanes of each warp out, so the active ones are spread over it"
+                fix = "give the work to consecutive lanes (e.g. index by `tid / 2` in half as many threads)"
+            elif stride is not None:
+                why = f"lanes are {spell(stride)} bytes apart"
+                fix = ("make consecutive threads access consecutive elements (transpose through shared "
+                       "memory, or change the data layout)")
+            else:
+                why = "lanes are scattered"
+                fix = "make consecutive threads access consecutive elements"
+            trips = (f" on average over the loop's trips ({fmt(cost.worst_trip_sectors)} in the costliest)"
+                     if "worst_sectors_per_request" in metrics else "")
+            sev, note = Severity.INFO if eff >= 0.5 else Severity.WARNING, ""
+            sibs = siblings(kernel, acc, ctx) if sev == Severity.WARNING else []
+            parts = [(0, acc.size)] + [(int(b.offset - acc.offset), b.size) for b in sibs]
+            res = cost.worst_residue if pic.exact_residue else aligned_residue(pic, acc.size)
+            use = sibling_use(pic, acc.size, parts, res) if sibs else 0.0
+            if use >= 0.5:
+                sev, metrics["sibling_use"] = Severity.INFO, round(use, 4)
+                lines = ", ".join(sorted({str(b.span.line) for b in sibs}, key=int))
+                note = (f"; the thread's {'loads' if acc.is_read else 'stores'} of the same element on "
+                        f"line{'s' * (',' in lines)} {lines} use {use * 100:.0f}% of those sectors, so the waste is "
+                        f"requests, not DRAM bytes")
+                fix = ("move the element whole (`auto e = a[i];` / `a[i] = e;`; `__align__(16)` lets nvcc move it "
+                       "in 16-byte pieces)")
+            msg = (f"{what}: {why}; a warp touches {fmt(sectors)} sectors per request{trips} instead of "
+                   f"{fmt(cost.ideal_sectors_per_request)} ({used}% of fetched bytes used){note}; {fix}")
+            yield self.diagnostic(kernel, acc, msg, severity=sev, metrics=metrics,
+                                  assumptions=ctx.assumptions(kernel, pic))

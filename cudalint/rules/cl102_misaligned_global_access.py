@@ -13,13 +13,10 @@ Severity: info.
 
 from __future__ import annotations
 
-from typing import Iterator
-
-from ..analysis.context import AnalysisContext
-from ..diagnostics import Diagnostic, Severity
-from ..model import AddressSpace, TranslationUnitModel
 from ..analysis.warp import aligned_residue, mean_sectors
-from . import Rule, fmt, metric
+from ..model import AddressSpace
+from . import AnalysisContext, Findings, Rule, Severity, TranslationUnitModel, fmt, metric, pictured
+from .cl101_uncoalesced_global_access import sector_metrics
 
 
 class MisalignedGlobalAccess(Rule):
@@ -28,60 +25,47 @@ class MisalignedGlobalAccess(Rule):
     default_severity = Severity.INFO
     summary = "Unit-stride global access whose offset is not a multiple of 32 bytes"
 
-    def check(self, model: TranslationUnitModel, ctx: AnalysisContext) -> Iterator[Diagnostic]:
-        for kernel in model.kernels:
-            for acc in kernel.accesses:
-                if acc.array.space != AddressSpace.GLOBAL:
-                    continue
-                pic = ctx.picture(kernel, acc)
-                if pic is None:
-                    continue
-                cost = ctx.global_cost(kernel, acc)
-                if cost.aligned_sectors_per_request > cost.ideal_sectors_per_request:
-                    continue  # CL101's finding
-                if pic.proven_residues == [aligned_residue(pic, acc.size)]:
-                    continue  # only a run-time value could misalign it: not shown by the code
-                mean, worst_r = mean_sectors(pic, acc.size, pic.proven_residues)
-                if mean <= cost.ideal_sectors_per_request:
-                    continue
-                worst = max(mean_sectors(t, acc.size, t.proven_residues)[0] for t in pic.trips if any(t.warps)) \
-                    if pic.trips else mean_sectors(pic, acc.size, [worst_r])[0]
-                eff = min(1.0, cost.efficiency * cost.sectors_per_request / mean)
-                metrics = {
-                    "sectors_per_request": metric(mean),
-                    "ideal_sectors_per_request": metric(cost.ideal_sectors_per_request),
-                    "efficiency": round(eff, 4),
-                }
-                if pic.trips:
-                    metrics["worst_sectors_per_request"] = metric(worst)
-                    why = "the loop's trips shift its offset off a 32-byte sector boundary in some trips"
-                    fix = ("keep each trip's offset a multiple of 32 bytes, or load the aligned block and shift in "
-                           "registers/shared memory")
-                    how = f"{fmt(mean)} sectors per request on average over the trips ({fmt(worst)} in the worst)"
-                elif len(pic.proven_residues) == 1:
-                    why = f"its offset is {worst_r} bytes past a 32-byte sector boundary"
-                    fix = "shift the index to a multiple of 32 bytes or pad the array's start"
-                    how = f"{fmt(mean)} sectors per request"
-                else:
-                    metrics["worst_sectors_per_request"] = metric(worst)
-                    shown = ", ".join(str(r) for r in pic.proven_residues)
-                    why = (f"the block index or loop counter in its offset starts warps {shown} bytes past a "
-                           "32-byte sector boundary")
-                    fix = "pad each row (or block's chunk) to a multiple of 32 bytes"
-                    how = f"{fmt(mean)} sectors per request on average ({fmt(worst)} in the worst case)"
-                if acc.offset is not None and pic.stride == -acc.size:
-                    why = "lanes walk the array backwards (a reversed unit stride), so " + why
-                    ref = aligned_residue(pic, acc.size)
-                    if len(pic.proven_residues) == 1 and not pic.trips:
-                        why = (f"lanes walk the array backwards (a reversed unit stride) from byte {worst_r} of a "
-                               f"32-byte sector instead of its last element (byte {ref})")
-                        fix = (f"subtract {(worst_r - ref) % 32 // acc.size} from the index so that lane 0 reads "
-                               f"the last element of a sector (`n - 1 - tid`, not `n - tid`)")
-                msg = (f"misaligned global {acc.kind} of `{acc.array.name}`: {why}; a warp touches {how} "
-                       f"instead of {fmt(cost.ideal_sectors_per_request)} ({eff * 100:.0f}% of fetched bytes "
-                       f"used); {fix}")
-                assumptions = ctx.assumptions(kernel, pic)
-                if pic.residues != pic.proven_residues:
-                    assumptions.append("run-time parts of the offset (kernel parameters) taken as multiples of "
-                                       "32 bytes")
-                yield self.diagnostic(kernel, acc, msg, metrics=metrics, assumptions=assumptions)
+    def check(self, model: TranslationUnitModel, ctx: AnalysisContext) -> Findings:
+        for kernel, acc, pic in pictured(model, ctx, AddressSpace.GLOBAL):
+            cost = ctx.global_cost(kernel, acc)
+            if cost.aligned_sectors_per_request > cost.ideal_sectors_per_request:
+                continue  # CL101's finding
+            if pic.proven_residues == [aligned_residue(pic, acc.size)]:
+                continue  # only a run-time value could misalign it: not shown by the code
+            mean, worst_r = mean_sectors(pic, acc.size, pic.proven_residues)
+            if mean <= cost.ideal_sectors_per_request:
+                continue
+            worst = max(mean_sectors(t, acc.size, t.proven_residues)[0] for t in pic.trips if any(t.warps)) \
+                if pic.trips else mean_sectors(pic, acc.size, [worst_r])[0]
+            eff, metrics = sector_metrics(cost, mean)
+            if pic.trips:
+                metrics["worst_sectors_per_request"] = metric(worst)
+                why = "the loop's trips shift its offset off a 32-byte sector boundary in some trips"
+                fix = ("keep each trip's offset a multiple of 32 bytes, or load the aligned block and shift in "
+                       "registers/shared memory")
+                how = f"{fmt(mean)} sectors per request on average over the trips ({fmt(worst)} in the worst)"
+            elif len(pic.proven_residues) == 1:
+                why = f"its offset is {worst_r} bytes past a 32-byte sector boundary"
+                fix = "shift the index to a multiple of 32 bytes or pad the array's start"
+                how = f"{fmt(mean)} sectors per request"
+            else:
+                metrics["worst_sectors_per_request"] = metric(worst)
+                shown = ", ".join(str(r) for r in pic.proven_residues)
+                why = (f"the block index or loop counter in its offset starts warps {shown} bytes past a "
+                       "32-byte sector boundary")
+                fix = "pad each row (or block's chunk) to a multiple of 32 bytes"
+                how = f"{fmt(mean)} sectors per request on average ({fmt(worst)} in the worst case)"
+            if acc.offset is not None and pic.stride == -acc.size:
+                why = "lanes walk the array backwards (a reversed unit stride), so " + why
+                ref = aligned_residue(pic, acc.size)
+                if len(pic.proven_residues) == 1 and not pic.trips:
+                    why = (f"lanes walk the array backwards (a reversed unit stride) from byte {worst_r} of a "
+                           f"32-byte sector instead of its last element (byte {ref})")
+                    fix = (f"subtract {(worst_r - ref) % 32 // acc.size} from the index so that lane 0 reads "
+                           f"the last element of a sector (`n - 1 - tid`, not `n - tid`)")
+            msg = (f"misaligned global {acc.kind} of `{acc.array.name}`: {why}; a warp touches {how} instead of "
+                   f"{fmt(cost.ideal_sectors_per_request)} ({eff * 100:.0f}% of fetched bytes used); {fix}")
+            assumptions = ctx.assumptions(kernel, pic)
+            if pic.residues != pic.proven_residues:
+                assumptions.append("run-time parts of the offset (kernel parameters) taken as multiples of 32 bytes")
+            yield self.diagnostic(kernel, acc, msg, metrics=metrics, assumptions=assumptions)

@@ -11,16 +11,15 @@ array conflict-free.  Severity: warning.
 from __future__ import annotations
 
 import math
-from typing import Iterator, Optional
+from typing import Optional
 
 import sympy
 
-from ..analysis.context import AnalysisContext
 from ..analysis.symbols import TID
 from ..analysis.warp import NotModelled, picture, shared_cost
-from ..diagnostics import Diagnostic, Edit, Fix, Severity
-from ..model import Access, AddressSpace, ArrayDecl, Kernel, TranslationUnitModel
-from . import Rule, metric, spell
+from ..diagnostics import Edit, Fix
+from ..model import Access, AddressSpace, ArrayDecl, Kernel
+from . import AnalysisContext, Findings, Rule, Severity, TranslationUnitModel, metric, pictured, spell
 
 MAX_PAD = 32
 
@@ -31,12 +30,7 @@ def _offset_with_row(acc: Access, arr: ArrayDecl, row: int) -> Optional[sympy.Ex
     if len(acc.subscripts) != len(dims) or any(d is None for d in dims[1:]):
         return None
     dims[-1] = row
-    off = sympy.Integer(0)
-    for i, sub in enumerate(acc.subscripts):
-        inner = 1
-        for d in dims[i + 1:]:
-            inner *= d
-        off += sub * inner * arr.elem_size
+    off = sum((sub * math.prod(dims[i + 1:]) * arr.elem_size for i, sub in enumerate(acc.subscripts)), sympy.Integer(0))
     return sympy.expand(off + (acc.field_offset if acc.elem_size != arr.elem_size else 0))
 
 
@@ -65,61 +59,47 @@ class SharedBankConflict(Rule):
                 return pad
         return None
 
-    def check(self, model: TranslationUnitModel, ctx: AnalysisContext) -> Iterator[Diagnostic]:
-        for kernel in model.kernels:
-            for acc in kernel.accesses:
-                if acc.array.space != AddressSpace.SHARED:
-                    continue
-                pic = ctx.picture(kernel, acc)
-                if pic is None:
-                    continue
-                cost = shared_cost(pic, acc.size)
-                ways = cost.bank_conflict_ways
-                if ways < 2:
-                    continue
-                arr = acc.array
-                stride = pic.stride
-                row_hint = ""
-                if isinstance(stride, int) and stride % 4 == 0 and math.gcd(stride // 4, 32) == 1:
-                    # consecutive lanes are conflict-free along x: the conflict comes from the warp's other
-                    # rows (threadIdx.y varies inside a warp when blockDim.x < 32) landing in the same banks
-                    words = "the warp spans several rows (threadIdx.y) whose words land in the same banks"
-                    es, c = arr.elem_size, sympy.expand(acc.offset).coeff(TID[1])
-                    pad = self.padding(kernel, [acc], ctx, lambda a, p: a.offset + p * es * TID[1]) \
-                        if c.is_Integer and c > 0 and c % es == 0 else None
-                    row_hint = f"; pad each row from {c // es} to {c // es + pad} elements" if pad else ""
-                elif isinstance(stride, int) and stride % 4 == 0:
-                    words = f"lanes are {stride // 4} words apart"
-                elif stride is not None:
-                    words = f"lanes are {spell(stride / 4)} words apart"
-                else:
-                    words = "lanes map to the same banks"
-                msg = (f"{ways}-way shared-memory bank conflict on {acc.kind} of `{arr.name}`: {words}, so "
-                       f"{ways} distinct words fall in one bank and the request takes {ways} wavefronts "
-                       f"instead of 1")
-                if abs(cost.wavefronts_per_request - ways) > 1e-9:
-                    msg += (f" at worst ({cost.wavefronts_per_request:.2f} wavefronts per request on average "
-                            f"over the block's warps{' and the loop trips' if pic.loop_values else ''})")
-                fix = None
-                msg += row_hint if not (len(arr.dims) >= 2 and arr.dim_spans) else ""
-                row = None
-                if len(arr.dims) >= 2 and arr.dims[-1] is not None and arr.dim_spans:
-                    row = self.padding(kernel, [a for a in kernel.accesses if a.array is arr], ctx,
-                                       lambda a, p: _offset_with_row(a, arr, arr.dims[-1] + p))
-                    row = row and arr.dims[-1] + row
-                if row is not None:
-                    span = arr.dim_spans[-1]
-                    text = arr.dim_texts[-1]
-                    pad = row - arr.dims[-1]
-                    content = str(row) if text.strip().isdigit() else f"{text} + {pad}"
-                    dims = "".join(f"[{t}]" for t in arr.dim_texts[:-1]) + f"[{content}]"
-                    decl = f"__shared__ {arr.elem_type} {arr.name}{dims};"
-                    msg += f"; pad the row: `{decl}`"
-                    fix = Fix(message=f"Pad `{arr.name}` to `{arr.name}{dims}`",
-                              edits=(Edit(span.line, span.column, span.end_line, span.end_column, content),))
-                elif isinstance(stride, int) and stride % 4 == 0 and len(arr.dims) < 2 \
-                        and math.gcd(stride // 4, 32) > 1:
-                    msg += "; make consecutive lanes use consecutive words (or an odd word stride)"
-                yield self.diagnostic(kernel, acc, msg, metrics={"bank_conflict_ways": ways,
-                                                                "wavefronts_per_request": metric(cost.wavefronts_per_request)},
-                                      assumptions=ctx.assumptions(kernel, pic), fix=fix)
+    def check(self, model: TranslationUnitModel, ctx: AnalysisContext) -> Findings:
+        for kernel, acc, pic in pictured(model, ctx, AddressSpace.SHARED):
+            cost = shared_cost(pic, acc.size)
+            ways = cost.bank_conflict_ways
+            if ways < 2:
+                continue
+            arr = acc.array
+            stride = pic.stride
+            row_hint = ""
+            if isinstance(stride, int) and stride % 4 == 0 and math.gcd(stride // 4, 32) == 1:
+                # consecutive lanes are conflict-free along x: the conflict comes from the warp's other
+                # rows (threadIdx.y varies inside a warp when blockDim.x < 32) landing in the same banks
+                words = "the warp spans several rows (threadIdx.y) whose words land in the same banks"
+                es, c = arr.elem_size, sympy.expand(acc.offset).coeff(TID[1])
+                pad = self.padding(kernel, [acc], ctx, lambda a, p: a.offset + p * es * TID[1]) \
+                    if c.is_Integer and c > 0 and c % es == 0 else None
+                row_hint = f"; pad each row from {c // es} to {c // es + pad} elements" if pad else ""
+            elif isinstance(stride, int) and stride % 4 == 0:
+                words = f"lanes are {stride // 4} words apart"
+            elif stride is not None:
+                words = f"lanes are {spell(stride / 4)} words apart"
+            else:
+                words = "lanes map to the same banks"
+            msg = (f"{ways}-way shared-memory bank conflict on {acc.kind} of `{arr.name}`: {words}, so {ways} "
+                   f"distinct words fall in one bank and the request takes {ways} wavefronts instead of 1")
+            if abs(cost.wavefronts_per_request - ways) > 1e-9:
+                msg += (f" at worst ({cost.wavefronts_per_request:.2f} wavefronts per request on average "
+                        f"over the block's warps{' and the loop trips' if pic.loop_values else ''})")
+            fix = None
+            msg += row_hint if not (len(arr.dims) >= 2 and arr.dim_spans) else ""
+            pad = self.padding(kernel, [a for a in kernel.accesses if a.array is arr], ctx,
+                               lambda a, p: _offset_with_row(a, arr, arr.dims[-1] + p)) \
+                if len(arr.dims) >= 2 and arr.dims[-1] is not None and arr.dim_spans else None
+            if pad is not None:
+                span, text, row = arr.dim_spans[-1], arr.dim_texts[-1], arr.dims[-1] + pad
+                content = str(row) if text.strip().isdigit() else f"{text} + {pad}"
+                dims = "".join(f"[{t}]" for t in arr.dim_texts[:-1]) + f"[{content}]"
+                msg += f"; pad the row: `__shared__ {arr.elem_type} {arr.name}{dims};`"
+                fix = Fix(message=f"Pad `{arr.name}` to `{arr.name}{dims}`",
+                          edits=(Edit(span.line, span.column, span.end_line, span.end_column, content),))
+            elif isinstance(stride, int) and stride % 4 == 0 and len(arr.dims) < 2 and math.gcd(stride // 4, 32) > 1:
+                msg += "; make consecutive lanes use consecutive words (or an odd word stride)"
+            metrics = {"bank_conflict_ways": ways, "wavefronts_per_request": metric(cost.wavefronts_per_request)}
+            yield self.diagnostic(kernel, acc, msg, metrics=metrics, assumptions=ctx.assumptions(kernel, pic), fix=fix)

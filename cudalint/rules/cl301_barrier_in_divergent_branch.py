@@ -18,13 +18,9 @@ the bound is a multiple of the block's size.
 
 from __future__ import annotations
 
-from typing import Iterator
-
 from ..analysis import uniformity
-from ..analysis.context import AnalysisContext
-from ..diagnostics import Diagnostic, Severity
-from ..model import Barrier, Kernel, TranslationUnitModel
-from . import Rule
+from ..model import Barrier, Kernel
+from . import AnalysisContext, Findings, Rule, Severity, TranslationUnitModel
 
 
 def divergent_guards(guards, ctx: AnalysisContext, kernel: Kernel) -> list[int]:
@@ -53,29 +49,25 @@ class BarrierInDivergentBranch(Rule):
     default_severity = Severity.ERROR
     summary = "Block barrier under a condition that is not block-uniform"
 
-    def check(self, model: TranslationUnitModel, ctx: AnalysisContext) -> Iterator[Diagnostic]:
+    def check(self, model: TranslationUnitModel, ctx: AnalysisContext) -> Findings:
         for kernel in model.kernels:
             for b in kernel.barriers:
                 lines = divergent_guards(b.guards, ctx, kernel)
                 if not lines:
                     continue
                 where = ", ".join(str(n) for n in sorted(set(lines)))
+                fix = ("move the barrier out of the branch so every thread of the block executes it, and keep only "
+                       "the work conditional")
                 bounds = bound_names(b.guards, lines, ctx)
                 if bounds:
                     are = "is a multiple" if len(bounds) == 1 else "are multiples"
                     msg = (f"`{b.name}` is under the bounds check on line {where}{chain_text(kernel, b)}: in a block "
                            f"that straddles the bound, the threads past it skip the barrier and leave it incomplete "
                            f"(undefined behaviour, a deadlock on other GPUs) unless {' and '.join(bounds)} {are} of "
-                           f"the block's size; move the barrier out of the branch so every thread of the block "
-                           f"executes it, and keep only the work conditional")
+                           f"the block's size; {fix}")
                 else:
                     msg = (f"`{b.name}` is under a condition that depends on the thread (line {where})"
                            f"{chain_text(kernel, b)}: threads that do not reach it leave the block's barrier "
-                           f"incomplete (deadlock or undefined behaviour); move the barrier out of the branch so "
-                           f"every thread of the block executes it, and keep only the work conditional")
-                s = b.span
-                yield Diagnostic(code=self.code, name=self.name, severity=Severity.WARNING if bounds else
-                                 self.default_severity, path=s.path,
-                                 line=s.line, column=s.column, end_line=s.end_line, end_column=s.end_column,
-                                 message=msg, kernel=kernel.name,
-                                 assumptions=[f"condition on line {where} is thread-dependent"])
+                           f"incomplete (deadlock or undefined behaviour); {fix}")
+                yield self.diagnostic(kernel, b, msg, severity=Severity.WARNING if bounds else None,
+                                      assumptions=[f"condition on line {where} is thread-dependent"])

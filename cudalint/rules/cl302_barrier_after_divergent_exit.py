@@ -11,12 +11,8 @@ block that straddles the bound (a ``continue`` or ``break`` leaves the threads a
 
 from __future__ import annotations
 
-from typing import Iterator
-
-from ..analysis.context import AnalysisContext
-from ..diagnostics import Diagnostic, Severity
-from ..model import Barrier, Exit, ExitKind, TranslationUnitModel
-from . import Rule
+from ..model import Barrier, Exit, ExitKind
+from . import AnalysisContext, Findings, Rule, Severity, TranslationUnitModel
 from .cl301_barrier_in_divergent_branch import bound_names, chain_text, divergent_guards
 
 
@@ -41,14 +37,13 @@ class BarrierAfterDivergentExit(Rule):
     default_severity = Severity.WARNING
     summary = "Thread-dependent return/break/continue before a barrier"
 
-    def check(self, model: TranslationUnitModel, ctx: AnalysisContext) -> Iterator[Diagnostic]:
+    def check(self, model: TranslationUnitModel, ctx: AnalysisContext) -> Findings:
         for kernel in model.kernels:
-            exits = [(e, divergent_guards(e.guards, ctx, kernel)) for e in kernel.exits]
-            exits = [(e, lines) for e, lines in exits if lines]
+            exits = [e for e in kernel.exits if divergent_guards(e.guards, ctx, kernel)]
             for b in kernel.barriers:
                 if divergent_guards(b.guards, ctx, kernel):
                     continue  # CL301's finding
-                hits = [e for e, _ in exits if skips(e, b)]
+                hits = [e for e in exits if skips(e, b)]
                 if not hits:
                     continue
                 e = hits[0]
@@ -57,14 +52,10 @@ class BarrierAfterDivergentExit(Rule):
                        f"but the CUDA model leaves it undefined and HIP/SYCL ports hang; keep every thread "
                        f"alive to the barrier (guard the work with `if (i < n) {{ ... }}` instead of "
                        f"`{e.kind.value}`)")
-                bounds = all(x.kind == ExitKind.RETURN and bound_names(x.guards, lines, ctx) for x, lines in exits
-                             if x in hits)
+                bounds = all(x.kind == ExitKind.RETURN
+                             and bound_names(x.guards, divergent_guards(x.guards, ctx, kernel), ctx) for x in hits)
                 if bounds:
                     msg += ("; the returns are bounds checks of a global thread index, taken only in a block that "
                             "straddles the bound")
-                s = b.span
-                yield Diagnostic(code=self.code, name=self.name, severity=Severity.INFO if bounds else
-                                 self.default_severity, path=s.path,
-                                 line=s.line, column=s.column, end_line=s.end_line, end_column=s.end_column,
-                                 message=msg, kernel=kernel.name,
-                                 assumptions=[f"`{x.kind.value}` at line {x.span.line}" for x in hits])
+                yield self.diagnostic(kernel, b, msg, severity=Severity.INFO if bounds else None,
+                                      assumptions=[f"`{x.kind.value}` at line {x.span.line}" for x in hits])

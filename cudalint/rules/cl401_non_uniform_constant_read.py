@@ -9,13 +9,9 @@ Severity: warning.
 
 from __future__ import annotations
 
-from typing import Iterator
-
-from ..analysis.context import AnalysisContext
 from ..analysis.warp import distinct_addresses
-from ..diagnostics import Diagnostic, Severity
-from ..model import AddressSpace, TranslationUnitModel
-from . import Rule
+from ..model import AddressSpace
+from . import AnalysisContext, Findings, Rule, Severity, TranslationUnitModel, pictured
 
 
 class NonUniformConstantRead(Rule):
@@ -24,20 +20,14 @@ class NonUniformConstantRead(Rule):
     default_severity = Severity.WARNING
     summary = "__constant__ read whose index is not warp-uniform"
 
-    def check(self, model: TranslationUnitModel, ctx: AnalysisContext) -> Iterator[Diagnostic]:
-        for kernel in model.kernels:
-            for acc in kernel.accesses:
-                if acc.array.space != AddressSpace.CONSTANT or not acc.is_read:
-                    continue
-                pic = ctx.picture(kernel, acc)
-                if pic is None:
-                    continue
-                n = distinct_addresses(pic, acc.size)
-                if n <= 1:
-                    continue
-                msg = (f"`__constant__` read of `{acc.array.name}` with a per-lane index: a warp reads {n} "
-                       f"distinct addresses, so the constant cache serves it as {n} serialized requests "
-                       f"instead of one broadcast; index it with a warp-uniform value, or move the table to "
-                       f"global memory (`const __restrict__` / `__ldg`) or shared memory")
-                yield self.diagnostic(kernel, acc, msg, metrics={"distinct_addresses_per_warp": n},
-                                      assumptions=ctx.assumptions(kernel, pic))
+    def check(self, model: TranslationUnitModel, ctx: AnalysisContext) -> Findings:
+        for kernel, acc, pic in pictured(model, ctx, AddressSpace.CONSTANT, reads=True):
+            n = distinct_addresses(pic, acc.size)
+            if n <= 1:
+                continue
+            msg = (f"`__constant__` read of `{acc.array.name}` with a per-lane index: a warp reads {n} "
+                   f"distinct addresses, so the constant cache serves it as {n} serialized requests "
+                   f"instead of one broadcast; index it with a warp-uniform value, or move the table to "
+                   f"global memory (`const __restrict__` / `__ldg`) or shared memory")
+            yield self.diagnostic(kernel, acc, msg, metrics={"distinct_addresses_per_warp": n},
+                                  assumptions=ctx.assumptions(kernel, pic))

@@ -18,15 +18,11 @@ once and hoisted out of loops: not reported; nor is a power-of-two loop variable
 from __future__ import annotations
 
 import re
-from typing import Iterator
 
 import sympy
 
-from ..analysis.context import AnalysisContext
 from ..analysis.symbols import WARP_SIZE
-from ..diagnostics import Diagnostic, Severity
-from ..model import TranslationUnitModel
-from . import Rule
+from . import AnalysisContext, Findings, Rule, Severity, TranslationUnitModel
 
 RATIO_SIGNED = 1.18     # 206 M / 175 M instructions (GROUND_TRUTH.md)
 RATIO_WARPSIZE = 2.99   # 523 M / 175 M
@@ -68,7 +64,7 @@ class SlowIntDivMod(Rule):
     default_severity = Severity.WARNING
     summary = "/ or % by warpSize, a run-time power of two, or a signed operand by a constant power of two"
 
-    def check(self, model: TranslationUnitModel, ctx: AnalysisContext) -> Iterator[Diagnostic]:
+    def check(self, model: TranslationUnitModel, ctx: AnalysisContext) -> Findings:
         for kernel in model.kernels:
             for d in kernel.divisions:
                 if not d.dividend_varying:
@@ -97,7 +93,4 @@ class SlowIntDivMod(Rule):
                     continue
                 if not d.in_loop:
                     sev, msg = Severity.INFO, msg + "; executed once per thread here, outside any loop"
-                s = d.span
-                yield Diagnostic(code=self.code, name=self.name, severity=sev, path=s.path, line=s.line,
-                                 column=s.column, end_line=s.end_line, end_column=s.end_column, message=msg,
-                                 kernel=kernel.name, metrics={"instructions_ratio": ratio})
+                yield self.diagnostic(kernel, d, msg, severity=sev, metrics={"instructions_ratio": ratio})

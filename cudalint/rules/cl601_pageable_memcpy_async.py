@@ -14,16 +14,14 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Iterator, Optional
+from typing import Optional
 
-from ..analysis.context import AnalysisContext
-from ..diagnostics import Diagnostic, Severity
+from ..analysis.host import MALLOCS
 from ..ir import nodes as ir
-from ..model import AsyncCopy, Span, TranslationUnitModel
-from . import Rule
+from ..model import AsyncCopy, Span
+from . import AnalysisContext, Findings, Rule, Severity, TranslationUnitModel
 
-_ALLOCATED = {"malloc", "calloc", "realloc", "aligned_alloc", "valloc", "memalign", "pvalloc", "_aligned_malloc",
-              "posix_memalign", "new", "new[]"}
+_ALLOCATED = MALLOCS | {"posix_memalign", "new", "new[]"}
 
 
 def _where(span: Optional[Span]) -> str:
@@ -117,8 +115,7 @@ def describe(copy: AsyncCopy, role: str) -> str:
     how = copy.allocation.get(role, "")
     site = _where(copy.alloc_site.get(role))
     name = copy.alloc_name.get(role, "")
-    helper = copy.helper.get(role, "")
-    in_helper = f" in `{helper}()`" if helper else ""
+    in_helper = f" in `{copy.helper[role]}()`" if copy.helper.get(role) else ""
     if how in _ALLOCATED:
         return f"`{ptr}` was allocated with {how}{in_helper} at {site}"
     if how in ("std::vector", "std::array"):
@@ -145,22 +142,17 @@ class PageableMemcpyAsync(Rule):
     default_severity = Severity.WARNING
     summary = "Async copy from or to pageable host memory: staged, blocks the host, no overlap"
 
-    def check(self, model: TranslationUnitModel, ctx: AnalysisContext) -> Iterator[Diagnostic]:
+    def check(self, model: TranslationUnitModel, ctx: AnalysisContext) -> Findings:
         for copy in model.copies:
             roles = [r for r in copy.host_side if copy.provenance.get(r) == "pageable"]
             if not roles:
                 continue
             direction = " and ".join({"src": "from", "dst": "to"}[r] for r in sorted(roles, reverse=True))
             what = "; ".join(describe(copy, r) for r in roles)
-            fixes = []
-            for r in roles:
-                root = _root(copy, r)
-                if copy.allocation.get(r, "") in _ALLOCATED:
-                    fixes.append(f"allocate `{root}` with cudaMallocHost or cudaHostAlloc (free it with "
-                                 f"cudaFreeHost), or cudaHostRegister the existing range")
-                else:
-                    fixes.append(f"copy through a buffer allocated with cudaMallocHost or cudaHostAlloc, or "
-                                 f"cudaHostRegister the range of `{root}` before the copy")
+            fixes = [f"allocate `{_root(copy, r)}` with cudaMallocHost or cudaHostAlloc (free it with cudaFreeHost), "
+                     f"or cudaHostRegister the existing range" if copy.allocation.get(r, "") in _ALLOCATED else
+                     f"copy through a buffer allocated with cudaMallocHost or cudaHostAlloc, or cudaHostRegister "
+                     f"the range of `{_root(copy, r)}` before the copy" for r in roles]
             cost, small = _cost(copy)
             wait = waited_at(model.unit, copy)
             blocks = ("the call blocks the host until it is done, so it overlaps neither kernels nor other copies"
@@ -178,16 +170,11 @@ class PageableMemcpyAsync(Rule):
                 assumptions.append(f"{ptr} {verb} {how}{via} at {_where(copy.alloc_site.get(r))}")
                 assumptions.append(f"{ptr} not registered with cudaHostRegister before the copy in "
                                    f"{copy.function or 'this function'}")
-            if copy.kind:
-                assumptions.append(f"copy kind {copy.kind}")
-            else:
-                assumptions.append("copy kind not known statically: both pointers checked")
+            assumptions.append(f"copy kind {copy.kind}" if copy.kind
+                               else "copy kind not known statically: both pointers checked")
             metrics = {"host_pointer": copy.pointer_text.get(roles[0], "?"),
                        "allocation": copy.allocation.get(roles[0], "").replace(" ", "-"),
                        **({"bytes": copy.bytes} if copy.bytes is not None else {}),
                        **({"host_waits_at_line": wait.line} if wait else {})}
-            s = copy.span
-            yield Diagnostic(code=self.code, name=self.name, severity=Severity.INFO if small or wait else self.default_severity,
-                             path=s.path,
-                             line=s.line, column=s.column, end_line=s.end_line, end_column=s.end_column,
-                             message=msg, kernel=None, metrics=metrics, assumptions=assumptions)
+            yield self.diagnostic(None, copy, msg, severity=Severity.INFO if small or wait else None, metrics=metrics,
+                                  assumptions=assumptions)
