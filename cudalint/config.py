@@ -19,7 +19,10 @@ hidden folders are skipped, and each folder's configuration chooses the extensio
 
 from __future__ import annotations
 
+import contextlib
 import difflib
+import functools
+import itertools
 import os
 import re
 import sys
@@ -36,6 +39,7 @@ else:  # pragma: no cover
 
 from .analysis.context import Settings
 from .diagnostics import Diagnostic, Severity
+from .reporters import relative_posix
 from .runner import RunOptions, UsageError
 
 DEFAULT_EXTENSIONS = (".cu", ".cuh")
@@ -81,6 +85,11 @@ def parse_block_dim(value: Any) -> Optional[tuple[int, int, int]]:
     return (dims[0], dims[1], dims[2])
 
 
+@functools.lru_cache(maxsize=None)
+def _spec(*patterns: str) -> pathspec.GitIgnoreSpec:
+    return pathspec.GitIgnoreSpec.from_lines(patterns)
+
+
 @dataclass
 class Config:
     """One configuration file's settings (``path`` None: the defaults), patterns relative to ``root``."""
@@ -98,46 +107,25 @@ class Config:
     frontend: str = "auto"
     include_paths: list[str] = field(default_factory=list)
     defines: list[str] = field(default_factory=list)
-    _specs: dict = field(default_factory=dict, repr=False, compare=False)
-
-    def _spec(self, key: str, lines: list[str]) -> pathspec.GitIgnoreSpec:
-        if key not in self._specs:
-            self._specs[key] = pathspec.GitIgnoreSpec.from_lines(lines)
-        return self._specs[key]
 
     def rel(self, path: str, is_dir: bool = False) -> Optional[str]:
         """``path`` relative to the configuration's folder (POSIX, ``/`` appended for a folder), None outside."""
-        rel = os.path.relpath(os.path.abspath(path), self.root)
-        if rel == os.curdir or rel.startswith(os.pardir + os.sep) or rel == os.pardir:
-            return None
-        rel = rel.replace(os.sep, "/")
-        return rel + "/" if is_dir else rel
+        rel = relative_posix(path, str(self.root))
+        return rel + "/" if rel is not None and is_dir else rel
 
     def excluded(self, path: str, is_dir: bool = False) -> bool:
         rel = self.rel(path, is_dir)
-        return bool(self.exclude) and rel is not None and self._spec("exclude", self.exclude).match_file(rel)
+        return bool(self.exclude) and rel is not None and _spec(*self.exclude).match_file(rel)
 
     def included(self, path: str) -> bool:
-        if not self.include:
-            return True
         rel = self.rel(path)
-        return rel is not None and self._spec("include", self.include).match_file(rel)
+        return not self.include or rel is not None and _spec(*self.include).match_file(rel)
 
     def ignores_for(self, path: str) -> list[str]:
         """Codes that ``per-file-ignores`` turns off for ``path``."""
         rel = self.rel(path)
-        if rel is None:
-            return []
-        out: list[str] = []
-        for i, (glob, codes) in enumerate(self.per_file_ignores):
-            if self._spec(f"pfi{i}", [glob]).match_file(rel):
-                out += codes
-        return out
-
-    def severity_of(self, code: str) -> Optional[Severity]:
-        """The ``severity`` override for ``code`` (the longest matching code or prefix wins)."""
-        best = max((k for k in self.severity if code.startswith(k)), key=len, default=None)
-        return self.severity[best] if best is not None else None
+        return [c for glob, codes in self.per_file_ignores if rel is not None and _spec(glob).match_file(rel)
+                for c in codes]
 
 
 # -- loading
@@ -177,22 +165,19 @@ def load_config(path: Path, data: Optional[dict] = None) -> Config:
         shown = value if isinstance(value, (str, int, float, bool, list, dict)) else type(value).__name__
         return UsageError(f"{where}: `{key}` must be {what}, got {_toml_repr(shown)}")
 
-    def strings(key: str, value: Any) -> list[str]:
+    def strings(key: str, value: Any, what: str = "a list of strings") -> list[str]:
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            raise fail(key, "a list of strings", value)
+            raise fail(key, what, value)
         return list(value)
 
     def codes(key: str, value: Any) -> list[str]:
-        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            raise fail(key, 'a list of rule codes such as ["CL101", "CL2"]', value)
-        out = [v.strip().upper() for v in value]
+        out = [v.strip().upper() for v in strings(key, value, 'a list of rule codes such as ["CL101", "CL2"]')]
         for v in out:
             check(key, v)
         return out
 
     def check(key: str, code: str) -> None:
-        problem = code_problem(code, known)
-        if problem:
+        if problem := code_problem(code, known):
             raise UsageError(f"{where}: `{key}`: {problem}")
 
     for key, value in table.items():
@@ -218,8 +203,7 @@ def load_config(path: Path, data: Optional[dict] = None) -> Config:
                     raise fail(f"{key}.{code}", '"info", "warning" or "error"', sev)
                 cfg.severity[code.upper()] = Severity(sev)
         elif key == "block-dim":
-            dims = parse_block_dim(value)
-            if dims is None:
+            if (dims := parse_block_dim(value)) is None:
                 raise fail(key, '[x, y, z] or "x,y,z" (1 to 3 positive integers, at most 1024 threads)', value)
             cfg.block_dim = dims
         elif key == "extensions":
@@ -232,8 +216,7 @@ def load_config(path: Path, data: Optional[dict] = None) -> Config:
             cfg.include_paths = [os.path.normpath(os.path.join(cfg.root, p)) for p in strings(key, value)]
         elif key == "defines":
             cfg.defines = strings(key, value)
-            bad = next((d for d in cfg.defines if not _DEFINE.fullmatch(d)), None)
-            if bad is not None:
+            if (bad := next((d for d in cfg.defines if not _DEFINE.fullmatch(d)), None)) is not None:
                 raise fail(key, 'a list of "NAME" or "NAME=VALUE"', bad)
     return cfg
 
@@ -311,13 +294,9 @@ class Resolver:
         key = os.path.abspath(folder)
         if key not in self._by_dir:
             found = find_config_file(key)
-            if found is None:
-                self._by_dir[key] = self._default
-            else:
-                path, data = found
-                if path not in self._by_file:
-                    self._by_file[path] = load_config(path, data)
-                self._by_dir[key] = self._by_file[path]
+            if found is not None and found[0] not in self._by_file:
+                self._by_file[found[0]] = load_config(*found)
+            self._by_dir[key] = self._by_file[found[0]] if found else self._default
         return self._by_dir[key]
 
     def config_for(self, path: str) -> Config:
@@ -358,11 +337,7 @@ class _GitIgnore:
 
     def __init__(self, top: str):
         top = os.path.abspath(top)
-        self.stop = top
-        for cand in (Path(top), *Path(top).parents):
-            if (cand / ".git").exists():
-                self.stop = str(cand)
-                break
+        self.stop = next((str(c) for c in (Path(top), *Path(top).parents) if (c / ".git").exists()), top)
         self._specs: dict[str, Optional[pathspec.GitIgnoreSpec]] = {}
 
     def _spec(self, folder: str) -> Optional[pathspec.GitIgnoreSpec]:
@@ -372,27 +347,20 @@ class _GitIgnore:
             if folder == self.stop:
                 sources.insert(0, os.path.join(folder, ".git", "info", "exclude"))  # lower precedence
             for src in sources:
-                try:
-                    with open(src, encoding="utf-8", errors="replace") as fh:
-                        lines += fh.read().splitlines()
-                except OSError:
-                    pass
+                with contextlib.suppress(OSError):
+                    lines += Path(src).read_text(encoding="utf-8", errors="replace").splitlines()
             self._specs[folder] = pathspec.GitIgnoreSpec.from_lines(lines) if lines else None
         return self._specs[folder]
 
     def ignored(self, path: str, is_dir: bool) -> bool:
         path = os.path.abspath(path)
-        chain = [self.stop]
-        for part in Path(os.path.relpath(os.path.dirname(path), self.stop)).parts:
-            chain.append(os.path.join(chain[-1], part))
+        parts = Path(os.path.relpath(os.path.dirname(path), self.stop)).parts
         decision = False
-        for folder in chain:  # a deeper .gitignore overrides a shallower one; the last matching pattern wins
-            spec = self._spec(folder)
-            if spec is None:
+        for folder in itertools.accumulate(parts, os.path.join, initial=self.stop):
+            if (spec := self._spec(folder)) is None:  # a deeper .gitignore overrides a shallower one
                 continue
-            rel = os.path.relpath(path, folder).replace(os.sep, "/") + ("/" if is_dir else "")
-            res = spec.check_file(rel)
-            if res.include is not None:
+            res = spec.check_file(os.path.relpath(path, folder).replace(os.sep, "/") + ("/" if is_dir else ""))
+            if res.include is not None:  # the last matching pattern wins
                 decision = res.include
         return decision
 
@@ -403,14 +371,10 @@ def discover(paths: Iterable[str], resolver: Optional[Resolver] = None) -> list[
     Without a resolver the defaults apply (``.cu``/``.cuh``, no include/exclude); ``.gitignore`` and hidden
     folders are always honoured.  Raises :class:`UsageError` for a path that does not exist."""
     resolver = resolver or Resolver(use_files=False)
-    out: list[str] = []
-    seen: set[str] = set()
+    out: dict[str, str] = {}  # absolute path -> the path as found
 
     def add(f: str) -> None:
-        key = os.path.abspath(f)
-        if key not in seen:
-            seen.add(key)
-            out.append(f)
+        out.setdefault(os.path.abspath(f), f)
 
     for p in paths:
         if not os.path.exists(p):
@@ -428,4 +392,4 @@ def discover(paths: Iterable[str], resolver: Optional[Resolver] = None) -> list[
                 if f.endswith(cfg.extensions) and cfg.included(full) and not cfg.excluded(full) \
                         and not git.ignored(full, False):
                     add(full)
-    return out
+    return list(out.values())

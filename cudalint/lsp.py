@@ -34,6 +34,7 @@ from pygls.workspace.position_codec import PositionCodec
 
 from . import __version__
 from .diagnostics import Diagnostic, Severity
+from .runner import split_codes
 
 log = logging.getLogger(__name__)
 
@@ -289,7 +290,7 @@ def suppression_edit(pos: Positions, row: int, code: str) -> Optional[lsp.TextEd
     text = pos.lines[row] if row < len(pos.lines) else ""
     m = _IGNORE_LIST.search(text)
     if m:
-        codes = [c.strip() for c in m.group(1).split(",") if c.strip()]
+        codes = split_codes(m.group(1))
         if code in codes:
             return None
         at = pos.codec.client_num_units(text[:m.end(1)].rstrip())

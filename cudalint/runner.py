@@ -87,23 +87,18 @@ def compile_flags(path: str, compile_db: Optional[Path]) -> list[str]:
         f = os.path.realpath(os.path.join(e.get("directory", "."), e.get("file", "")))
         if f != target:
             continue
-        argv = e.get("arguments") or shlex.split(e.get("command", ""))
-        out, i, d = [], 0, e.get("directory", ".")
-        while i < len(argv):
-            a = argv[i]
-            for flag in ("-I", "-isystem", "-D", "-U", "-include"):
-                joined = a.startswith(flag) and len(a) > len(flag) and flag in ("-I", "-D", "-U")
-                if not joined and not (a == flag and i + 1 < len(argv)):
-                    continue
-                val = a[len(flag):] if joined else argv[i + 1]
-                if flag in ("-I", "-isystem") and not os.path.isabs(val):
-                    val = os.path.join(d, val)
-                out += [flag + val] if joined else [flag, val]
-                i += 0 if joined else 1
-                break
-            if a.startswith("-std="):
-                out.append(a)
-            i += 1
+        out, d, argv = [], e.get("directory", "."), iter(e.get("arguments") or shlex.split(e.get("command", "")))
+        for a in argv:
+            if joined := (a[:2] in ("-I", "-D", "-U") and len(a) > 2):
+                flag, val = a[:2], a[2:]
+            elif a in ("-I", "-isystem", "-D", "-U", "-include") and (val := next(argv, None)) is not None:
+                flag = a
+            else:
+                out += [a] if a.startswith("-std=") else []
+                continue
+            if flag in ("-I", "-isystem") and not os.path.isabs(val):
+                val = os.path.join(d, val)
+            out += [flag + val] if joined else [flag, val]
         return out
     return []
 
@@ -145,6 +140,11 @@ def incomplete_diagnostics(model: TranslationUnitModel) -> list[Diagnostic]:
     return out
 
 
+def split_codes(text: str) -> list[str]:
+    """``"CL101, CL2"`` -> ``["CL101", "CL2"]``."""
+    return [c.strip() for c in text.split(",") if c.strip()]
+
+
 def _suppressions(lines: list[str]):
     """``ignore-file`` comments (line -> codes) and ``ignore`` comments (line -> (codes or None, match))."""
     files: dict[int, tuple[list[str], re.Match]] = {}
@@ -152,12 +152,10 @@ def _suppressions(lines: list[str]):
     for i, ln in enumerate(lines, 1):
         if "cudalint" not in ln:
             continue
-        m = _IGNORE_FILE.search(ln)
-        if m:
-            files[i] = ([c.strip() for c in m.group(1).split(",") if c.strip()], m)
-        m = _IGNORE.search(ln)
-        if m:
-            here[i] = ([c.strip() for c in m.group(1).split(",") if c.strip()] if m.group(1) else None, m)
+        if m := _IGNORE_FILE.search(ln):
+            files[i] = (split_codes(m.group(1)), m)
+        if m := _IGNORE.search(ln):
+            here[i] = (split_codes(m.group(1)) if m.group(1) else None, m)
     return files, here
 
 
@@ -202,12 +200,10 @@ def unused_suppressions(path: str, lines: list[str], used: set, checked: Iterabl
                 continue
             what = "finding" if idle == [None] else " or ".join(idle) + " finding"
             where = "in this file" if kind == "file" else "on this line or the next"
-            line = lines[ln - 1]
-            col = len(line[:m.start()].encode("utf-8")) + 1
-            end = len(line[:m.end()].encode("utf-8")) + 1
-            out.append(Diagnostic(code=code, name=name, severity=sev, path=path, line=ln, column=col,
-                                  end_line=ln, end_column=end,
-                                  message=f"unused suppression `{m.group(0)}`: no {what} {where} to silence"))
+            col, end = (len(lines[ln - 1][:i].encode("utf-8")) + 1 for i in m.span())
+            out.append(Diagnostic(code=code, name=name, severity=sev, path=path, line=ln, column=col, end_line=ln,
+                                  end_column=end, message=f"unused suppression `{m.group(0)}`: no {what} {where} "
+                                                          "to silence"))
     return out
 
 
@@ -230,8 +226,7 @@ def analyse_file(path: str, opts: RunOptions, rules: Optional[list[Rule]] = None
     diags, model = _lint_file(path, opts, rules, text)
     diags = [d for d in diags if d.internal or selected(d.code, opts)]
     for d in diags:
-        best = max((k for k in opts.severity if d.code.startswith(k)), key=len, default=None)
-        if best is not None:
+        if (best := max((k for k in opts.severity if d.code.startswith(k)), key=len, default=None)) is not None:
             d.severity = opts.severity[best]
     return diags, model
 
