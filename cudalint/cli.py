@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from collections import Counter
 from typing import Optional, Sequence
@@ -27,8 +28,7 @@ def _codes(value: str) -> list[str]:
     from .config import code_problem
     codes = [c.strip().upper() for c in value.split(",") if c.strip()]
     for c in codes:
-        problem = code_problem(c)
-        if problem:
+        if problem := code_problem(c):
             raise argparse.ArgumentTypeError(problem)
     return codes
 
@@ -44,10 +44,9 @@ def _block_dim(value: str) -> tuple[int, int, int]:
         dims = [int(v) for v in value.replace("(", "").replace(")", "").split(",") if v.strip()]
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected X[,Y[,Z]] integers, got {value!r}") from None
-    if not 1 <= len(dims) <= 3 or any(d <= 0 for d in dims) or dims[0] * (dims + [1, 1])[1] * (dims + [1, 1])[2] > 1024:
+    if not 1 <= len(dims) <= 3 or any(d <= 0 for d in dims) or math.prod(dims) > 1024:
         raise argparse.ArgumentTypeError(f"expected 1-3 positive extents with at most 1024 threads, got {value!r}")
-    dims += [1] * (3 - len(dims))
-    return (dims[0], dims[1], dims[2])
+    return (*dims, 1, 1)[:3]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -149,7 +148,8 @@ def _check(args: argparse.Namespace) -> int:
             return 1 if report.applied and not args.exit_zero else 0
         fixes.write(report)
         again = sorted({plan.path for plan in report.applied})
-        diags = sorted([d for d in diags if d.path not in again] + resolver.lint(again, jobs=args.jobs, cache=cache), key=Diagnostic.sort_key)
+        diags = sorted([d for d in diags if d.path not in again] + resolver.lint(again, jobs=args.jobs, cache=cache),
+                       key=Diagnostic.sort_key)
         fixed_msg = report.summary()
     if args.format == "json":
         out = json.dumps([d.to_json() for d in diags], indent=2) + "\n"

@@ -23,6 +23,7 @@ import contextlib
 import difflib
 import functools
 import itertools
+import math
 import os
 import re
 import sys
@@ -77,12 +78,9 @@ def parse_block_dim(value: Any) -> Optional[tuple[int, int, int]]:
         dims = list(value)
     else:
         return None
-    if not 1 <= len(dims) <= 3 or any(d <= 0 for d in dims):
+    if not 1 <= len(dims) <= 3 or any(d <= 0 for d in dims) or math.prod(dims) > 1024:
         return None
-    dims += [1] * (3 - len(dims))
-    if dims[0] * dims[1] * dims[2] > 1024:
-        return None
-    return (dims[0], dims[1], dims[2])
+    return (*dims, 1, 1)[:3]
 
 
 @functools.lru_cache(maxsize=None)
