@@ -148,12 +148,9 @@ def run_explain(location: str, warp: int = 0, html: Optional[str] = None,
     model = build_model(path, text, opts)
     ctx = AnalysisContext(model=model, lines=text.splitlines(), settings=opts.settings)
     console = console or Console(record=html is not None)
-    found = 0
-    for kernel in model.kernels:
-        for acc in kernel.accesses:
-            if acc.span.line == line and acc.span.path == path:
-                explain_access(console, ctx, kernel, acc, warp)
-                found += 1
+    found = [(k, a) for k in model.kernels for a in k.accesses if a.span.line == line and a.span.path == path]
+    for kernel, acc in found:
+        explain_access(console, ctx, kernel, acc, warp)
     if not found:
         console.print(f"no global, shared or constant access modelled on {path}:{line}")
     if html:
