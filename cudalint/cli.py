@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 from collections import Counter
 from typing import Optional, Sequence
@@ -40,13 +39,11 @@ def _positive_int(value: str) -> int:
 
 
 def _block_dim(value: str) -> tuple[int, int, int]:
+    from .config import parse_block_dim
     try:
-        dims = [int(v) for v in value.replace("(", "").replace(")", "").split(",") if v.strip()]
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected X[,Y[,Z]] integers, got {value!r}") from None
-    if not 1 <= len(dims) <= 3 or any(d <= 0 for d in dims) or math.prod(dims) > 1024:
-        raise argparse.ArgumentTypeError(f"expected 1-3 positive extents with at most 1024 threads, got {value!r}")
-    return (*dims, 1, 1)[:3]
+        return parse_block_dim(value)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -67,19 +67,20 @@ def code_problem(code: str, known: Optional[Iterable[str]] = None) -> Optional[s
     return None
 
 
-def parse_block_dim(value: Any) -> Optional[tuple[int, int, int]]:
-    """``[x, y, z]`` (1 to 3 positive integers) or ``"x,y,z"``; None when ``value`` is not one."""
+def parse_block_dim(value: Any) -> tuple[int, int, int]:
+    """``[x, y, z]`` (1 to 3 positive integers, at most 1024 threads) or ``"x,y,z"``. Raises ValueError (its
+    message is ``--block-dim``'s)."""
     if isinstance(value, str):
         try:
             dims = [int(v) for v in value.replace("(", "").replace(")", "").split(",") if v.strip()]
         except ValueError:
-            return None
+            raise ValueError(f"expected X[,Y[,Z]] integers, got {value!r}") from None
     elif isinstance(value, list) and all(type(v) is int for v in value):
         dims = list(value)
     else:
-        return None
+        raise ValueError(f"expected X[,Y[,Z]] integers, got {value!r}")
     if not 1 <= len(dims) <= 3 or any(d <= 0 for d in dims) or math.prod(dims) > 1024:
-        return None
+        raise ValueError(f"expected 1-3 positive extents with at most 1024 threads, got {value!r}")
     return (*dims, 1, 1)[:3]
 
 
@@ -201,9 +202,11 @@ def load_config(path: Path, data: Optional[dict] = None) -> Config:
                     raise fail(f"{key}.{code}", '"info", "warning" or "error"', sev)
                 cfg.severity[code.upper()] = Severity(sev)
         elif key == "block-dim":
-            if (dims := parse_block_dim(value)) is None:
-                raise fail(key, '[x, y, z] or "x,y,z" (1 to 3 positive integers, at most 1024 threads)', value)
-            cfg.block_dim = dims
+            try:
+                cfg.block_dim = parse_block_dim(value)
+            except ValueError:
+                raise fail(key, '[x, y, z] or "x,y,z" (1 to 3 positive integers, at most 1024 threads)',
+                           value) from None
         elif key == "extensions":
             cfg.extensions = tuple(e if e.startswith(".") else "." + e for e in strings(key, value) if e)
         elif key == "frontend":
@@ -302,12 +305,8 @@ class Resolver:
 
     def options_for(self, path: str) -> RunOptions:
         o, cfg = self.overrides, self.config_for(path)
-        if o.select is not None:
-            select: Optional[list[str]] = list(o.select) + list(o.extend_select)
-        elif cfg.select is not None:
-            select = cfg.select + cfg.extend_select + list(o.extend_select)
-        else:
-            select = None
+        head = o.select if o.select is not None else None if cfg.select is None else cfg.select + cfg.extend_select
+        select = None if head is None else list(head) + list(o.extend_select)
         ignore = cfg.ignore + list(o.ignore) + cfg.ignores_for(path)
         extra = [f"-I{p}" for p in cfg.include_paths] + [f"-D{d}" for d in cfg.defines]
         block_source = "--block-dim" if o.block_dim else f"`block-dim` in {cfg.path}"

@@ -47,9 +47,7 @@ class RunOptions:
 
 def selected(code: str, opts: RunOptions) -> bool:
     """ruff-style prefix selection: ``--select CL1`` selects CL101 and CL102."""
-    if opts.select is not None and not any(code.startswith(s) for s in opts.select):
-        return False
-    return not any(code.startswith(s) for s in opts.ignore)
+    return (opts.select is None or code.startswith(tuple(opts.select))) and not code.startswith(tuple(opts.ignore))
 
 
 def cl000(path: str, message: str, line: int = 1, column: int = 1, kernel: Optional[str] = None,
@@ -68,8 +66,7 @@ def internal_error(path: str, component: str, e: BaseException) -> Diagnostic:
 
 def read_source(path: str) -> str:
     """Read a file as UTF-8 (a BOM is dropped). Raises OSError or UnicodeDecodeError."""
-    with open(path, "rb") as fh:
-        return fh.read().decode("utf-8-sig")
+    return Path(path).read_bytes().decode("utf-8-sig")
 
 
 def compile_flags(path: str, compile_db: Optional[Path]) -> list[str]:
@@ -192,10 +189,8 @@ def unused_suppressions(path: str, lines: list[str], used: set, checked: Iterabl
     out = []
     for kind, table in (("file", files), ("line", here)):
         for ln, (codes, m) in sorted(table.items()):
-            if codes is None:
-                idle = [] if (ln, None) in used else [None]
-            else:
-                idle = [c for c in codes if (ln, c) not in used and any(k.startswith(c) for k in checked)]
+            idle = (([] if (ln, None) in used else [None]) if codes is None
+                    else [c for c in codes if (ln, c) not in used and any(k.startswith(c) for k in checked)])
             if not idle:
                 continue
             what = "finding" if idle == [None] else " or ".join(idle) + " finding"
