@@ -9,10 +9,13 @@ import argparse
 import json
 import sys
 from collections import Counter
+from pathlib import Path
 from typing import Optional, Sequence
 
 from . import __version__
 from .diagnostics import Diagnostic, Severity
+from .reporters.github import format_github
+from .reporters.sarif import format_sarif
 from .rules import CL000, RuleError, all_rules, rule_classes
 from .rules.pages import rule_page
 from .runner import UsageError, failing
@@ -114,7 +117,6 @@ def format_text(diags: list[Diagnostic], n_files: int) -> str:
 
 def _compile_db(args: argparse.Namespace):
     """``-p BUILD_DIR``'s ``compile_commands.json`` (None without ``-p``)."""
-    from pathlib import Path
     db = Path(args.build_dir) / "compile_commands.json" if args.build_dir else None
     if db is not None and not db.is_file():
         raise UsageError(f"no compile_commands.json in {args.build_dir}")
@@ -150,36 +152,24 @@ def _check(args: argparse.Namespace) -> int:
         fixed_msg = report.summary()
     if args.format == "json":
         out = json.dumps([d.to_json() for d in diags], indent=2) + "\n"
-    elif args.format == "sarif":
-        from .reporters.sarif import format_sarif
-        out = format_sarif(diags)
-    elif args.format == "github":
-        from .reporters.github import format_github
-        out = format_github(diags)
+    elif args.format in ("sarif", "github"):
+        out = (format_sarif if args.format == "sarif" else format_github)(diags)
     else:
         out = format_text(diags, len(files))
-    if args.statistics:
-        counts = Counter((d.code, d.name) for d in diags)
-        table = "".join(f"{n:5d}\t{code}\t[{name}]\n" for (code, name), n in sorted(counts.items()))
-        if args.format == "text":
-            out += table
-        else:
-            sys.stderr.write(table)  # keep json/sarif/github output machine-readable
-    if fixed_msg and args.format == "text":
-        out = fixed_msg + out
-    elif fixed_msg:
-        sys.stderr.write(fixed_msg)
+    counts = Counter((d.code, d.name) for d in diags) if args.statistics else Counter()
+    table = "".join(f"{n:5d}\t{code}\t[{name}]\n" for (code, name), n in sorted(counts.items()))
+    if args.format == "text":
+        out = fixed_msg + out + table
+    else:
+        sys.stderr.write(table + fixed_msg)  # keep json/sarif/github output machine-readable
     if args.output_file:
-        with open(args.output_file, "w", encoding="utf-8") as fh:
-            fh.write(out)
+        Path(args.output_file).write_text(out, encoding="utf-8")
     else:
         sys.stdout.write(out)
     return 1 if failing(diags, Severity(args.fail_on)) and not args.exit_zero else 0
 
 
 def _dump_ir(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
     from .ir.printer import dump
     from .runner import RunOptions, lower, read_source
     path, _, function = args.location.partition(":")
