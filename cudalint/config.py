@@ -244,14 +244,10 @@ def find_config_file(folder: str) -> Optional[tuple[Path, dict]]:
     with ``[tool.cudalint]`` in it or above it (``.cudalint.toml`` first in one folder)."""
     d = Path(os.path.abspath(folder))
     for cand in (d, *d.parents):
-        dot = cand / ".cudalint.toml"
-        if dot.is_file():
+        if (dot := cand / ".cudalint.toml").is_file():
             return dot, _read_toml(dot)
-        py = cand / "pyproject.toml"
-        if py.is_file():
-            data = _read_toml(py)
-            if _table(py, data) is not None:
-                return py, data
+        if (py := cand / "pyproject.toml").is_file() and _table(py, data := _read_toml(py)) is not None:
+            return py, data
     return None
 
 
@@ -288,10 +284,8 @@ class Resolver:
             self.forced = load_config(p)
 
     def config_for_dir(self, folder: str) -> Config:
-        if self.forced is not None:
-            return self.forced
-        if not self.use_files:
-            return self._default
+        if self.forced is not None or not self.use_files:
+            return self.forced or self._default
         key = os.path.abspath(folder)
         if key not in self._by_dir:
             found = find_config_file(key)

@@ -35,7 +35,7 @@ from pygls.workspace.position_codec import PositionCodec
 
 from . import __version__
 from .diagnostics import Diagnostic, Severity
-from .runner import split_codes
+from .runner import cl000, split_codes
 
 log = logging.getLogger(__name__)
 
@@ -92,16 +92,12 @@ class Positions:
         row = max(line - 1, 0)
         if row >= len(self.lines):
             return lsp.Position(line=row, character=0)
-        text = self.lines[row]
-        prefix = text.encode("utf-8")[:max(column - 1, 0)].decode("utf-8", errors="ignore")
+        prefix = self.lines[row].encode("utf-8")[:max(column - 1, 0)].decode("utf-8", errors="ignore")
         return lsp.Position(line=row, character=self.codec.client_num_units(prefix))
 
     def range(self, line: int, column: int, end_line: int, end_column: int) -> lsp.Range:
-        start = self.position(line, column)
-        end = self.position(end_line, end_column)
-        if (end.line, end.character) < (start.line, start.character):
-            end = start
-        return lsp.Range(start=start, end=end)
+        start, end = self.position(line, column), self.position(end_line, end_column)
+        return lsp.Range(start=start, end=end if (end.line, end.character) >= (start.line, start.character) else start)
 
     def text_in(self, rng: lsp.Range) -> Optional[str]:
         """The text of a single-line range (None for a multi-line or out-of-range one)."""
@@ -142,7 +138,7 @@ def lint_document(path: str, text: str, typing: bool = False) -> list[Diagnostic
     tests/test_frontend_parity.py), unless the configuration names a front-end; opening and saving use
     the configured one (clang by default: exact types and headers)."""
     from .config import Resolver
-    from .runner import cl000, lint_text
+    from .runner import lint_text
     try:
         opts = Resolver().options_for(path)  # a fresh resolver: configuration files may change while editing
         if typing and opts.frontend == "auto":
@@ -188,8 +184,7 @@ class CudalintServer(LanguageServer):
 
     def _cancel(self, uri: str) -> int:
         """Cancel a lint still waiting for ``uri``; the new generation (a late result of an older one is dropped)."""
-        task = self.pending.pop(uri, None)
-        if task is not None:
+        if (task := self.pending.pop(uri, None)) is not None:
             task.cancel()
         self.generation[uri] = self.generation.get(uri, 0) + 1
         return self.generation[uri]
@@ -217,15 +212,13 @@ class CudalintServer(LanguageServer):
             future = self.executor.schedule(lint_document, args=(path, text, typing), timeout=LINT_TIMEOUT_S)
             diags = await asyncio.wrap_future(future)
         except Exception as e:  # noqa: BLE001 - a crash, a time-out, or the pool shut down
-            from .runner import cl000
             diags = [cl000(path, f"the front-end crashed on this document (worker exit code {e.exitcode})"
                            if isinstance(e, ProcessExpired) else
                            f"cudalint failed on this document ({type(e).__name__}: {e})")]
         if self.generation.get(uri) != gen:
             return  # changed, saved again or closed meanwhile: a newer lint publishes
         pos = Positions(text, self.workspace.position_encoding)
-        items = [to_lsp(d, pos, uri) for d in diags]
-        self.published[uri] = items
+        self.published[uri] = items = [to_lsp(d, pos, uri) for d in diags]
         self.text_document_publish_diagnostics(
             lsp.PublishDiagnosticsParams(uri=uri, diagnostics=items, version=version))
 

@@ -130,10 +130,9 @@ def incomplete_diagnostics(model: TranslationUnitModel) -> list[Diagnostic]:
         errs = [(ln, msg) for ln, msg in model.errors
                 if k.span.path == model.path and k.span.line <= ln <= k.span.end_line]
         reasons = [f"line {ln}: {msg}" for ln, msg in errs[:3]] + k.incomplete[:3]
-        if not reasons:
-            continue
-        out.append(cl000(k.span.path, f"kernel `{k.name}` is only partly modelled: " + "; ".join(reasons) + more,
-                         line=k.span.line, column=k.span.column, kernel=k.name))
+        if reasons:
+            out.append(cl000(k.span.path, f"kernel `{k.name}` is only partly modelled: " + "; ".join(reasons) + more,
+                             line=k.span.line, column=k.span.column, kernel=k.name))
     return out
 
 
@@ -251,9 +250,7 @@ def _lint_file(path: str, opts: RunOptions, rules: Optional[list[Rule]], text: O
         view = model if n == 0 and len(kernels) == len(model.kernels) else replace(model, kernels=kernels)
         ctx = AnalysisContext(model=view, lines=lines, settings=opts.settings)
         labels = {k.name: k.label for k in kernels if k.template_args}
-        for rule in rules:
-            if not selected(rule.code, opts):
-                continue
+        for rule in (r for r in rules if selected(r.code, opts)):
             try:
                 found = list(rule.check(view, ctx))
             except Exception as e:  # noqa: BLE001
@@ -266,9 +263,8 @@ def _lint_file(path: str, opts: RunOptions, rules: Optional[list[Rule]], text: O
     diags = [d for d in diags if d.internal or (d.path in files and selected(d.code, opts))]
     if model.frontend == "tree-sitter":
         from .frontend.treesitter import ASSUMPTION
-        for d in diags:
-            if ASSUMPTION not in d.assumptions:
-                d.assumptions.append(ASSUMPTION)
+        for d in (d for d in diags if ASSUMPTION not in d.assumptions):
+            d.assumptions.append(ASSUMPTION)
     used: set = set()
     diags = suppressed([d for d in diags if d.path == path], lines, used) + [
         d for p in files - {path} for d in suppressed([d for d in diags if d.path == p], _lines(p))]
@@ -304,7 +300,8 @@ def _one_per_site(diags: list[Diagnostic], layer_of: dict, model: TranslationUni
     groups: dict[tuple, dict] = {}
     for d in diags:
         layer, label = layer_of.get(id(d), (0, ""))
-        groups.setdefault((d.path, d.code, d.line, d.column, d.end_line, d.end_column), {}).setdefault(layer, (d, label))
+        site = (d.path, d.code, d.line, d.column, d.end_line, d.end_column)
+        groups.setdefault(site, {}).setdefault(layer, (d, label))
     out = []
     for per_layer in groups.values():
         firsts = list(per_layer.values())
