@@ -107,12 +107,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def format_text(diags: list[Diagnostic], n_files: int) -> str:
-    lines = [d.to_text() for d in diags]
     counts = Counter(d.severity for d in diags)
     summary = (f"Found {len(diags)} finding{'s' if len(diags) != 1 else ''} "
                f"({counts[Severity.ERROR]} error, {counts[Severity.WARNING]} warning, "
                f"{counts[Severity.INFO]} info) in {n_files} file{'s' if n_files != 1 else ''}.")
-    return "\n".join(lines + [summary]) + "\n"
+    return "".join(d.to_text() + "\n" for d in diags) + summary + "\n"
 
 
 def _compile_db(args: argparse.Namespace):

@@ -76,7 +76,7 @@ def apply_fixes(text: str, diags: Iterable[Diagnostic]) -> tuple[str, list[Diagn
             s, t = _span(e, starts)
             if s > t or t > len(data):
                 break
-            if (s, t) in taken and taken[(s, t)] == e.content:
+            if taken.get((s, t)) == e.content:
                 continue  # the same edit from another finding
             if any(s < b and a < t or s == t == a or (s == a and t == b) for a, b in taken):
                 break

@@ -104,10 +104,9 @@ def _run(argv: list[str], timeout: int, cwd: Optional[str] = None) -> subprocess
 def find_tools(nvcc: Optional[str], ncu: Optional[str], sanitizer: Optional[str]) -> dict[str, Optional[str]]:
     """Resolve the tools (``metrics``: with the :data:`OPTIONAL_METRICS` that ``ncu --query-metrics`` lists) and
     check that a GPU is visible; raise :class:`VerifyError` naming what is missing."""
-    tools: dict[str, Any] = {"nvcc": shutil.which(nvcc or "nvcc"), "ncu": shutil.which(ncu or "ncu"),
-                             "compute-sanitizer": shutil.which(sanitizer or "compute-sanitizer")}
-    missing = [f"{name} ({given or name} not found)" for name, given in
-               (("nvcc", nvcc), ("ncu", ncu)) if tools[name] is None]
+    given = {"nvcc": nvcc, "ncu": ncu, "compute-sanitizer": sanitizer}
+    tools: dict[str, Any] = {name: shutil.which(path or name) for name, path in given.items()}
+    missing = [f"{name} ({given[name] or name} not found)" for name in ("nvcc", "ncu") if tools[name] is None]
     smi = shutil.which("nvidia-smi")
     try:
         r = subprocess.run([smi, "-L"], capture_output=True, text=True, timeout=30) if smi else None
@@ -180,9 +179,7 @@ def parse_ncu_csv(text: str) -> list[dict[str, Any]]:
     # the units row: "", "", ..., "sector", "nsecond"
     units = dict(zip(header, body.pop(0))) if body and (not body[0] or _number(body[0][0]) is None) else {}
     launches = []
-    for rec in (dict(zip(header, row)) for row in body):
-        if "Kernel Name" not in rec:
-            continue
+    for rec in (rec for rec in (dict(zip(header, row)) for row in body) if "Kernel Name" in rec):
         values = {m: _number(rec.get(m, "")) for m in METRICS + OPTIONAL_METRICS}
         launches.append({"name": rec["Kernel Name"], "key": kernel_key(rec["Kernel Name"]),
                          "grid": rec.get("Grid Size", ""), "block": rec.get("Block Size", ""),

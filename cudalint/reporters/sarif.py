@@ -68,16 +68,14 @@ class _Columns:
     def __call__(self, path: str, line: int, column: int) -> int:
         if path not in self._lines:
             try:
-                with open(path, "rb") as fh:
-                    self._lines[path] = fh.read().decode("utf-8-sig").split("\n")
+                self._lines[path] = Path(path).read_bytes().decode("utf-8-sig").split("\n")
             except (OSError, UnicodeDecodeError):
                 self._lines[path] = None
         lines = self._lines[path]
         if lines is None or not 1 <= line <= len(lines) or column < 1:
             return column
         raw = lines[line - 1].encode("utf-8")
-        before = raw[:column - 1]
-        units = len(before.decode("utf-8", errors="replace").encode("utf-16-le")) // 2
+        units = len(raw[:column - 1].decode("utf-8", errors="replace").encode("utf-16-le")) // 2
         return units + max(0, column - 1 - len(raw)) + 1
 
 
