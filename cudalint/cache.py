@@ -1,12 +1,12 @@
 """Per-file result cache (like ruff's ``.ruff_cache``).
 
-An entry is keyed by the file's path as given, its bytes, the run's options (rules selected, blockDim,
-include paths, defines, front-end...) and cudalint's code (its version and a fingerprint of its files).  It stores the findings and every file the
-translation unit included (headers: path, mtime in ns, size); a hit is used only while each of those is
-unchanged, so editing a header re-lints the files that include it.  Files with an unresolved ``#include``
-or a CL000 are never cached (the missing header may appear).  Entries are written atomically (a temporary
-file in the cache folder, then ``os.replace``), so runs sharing a cache never see half an entry; the worst
-two concurrent runs can do is both compute the same entry.
+An entry is keyed by the file's path as given, its bytes, the run's options (rules selected, blockDim, include
+paths, defines, front-end...) and cudalint's code (its version and a fingerprint of its files). It stores the
+findings and every file the translation unit included (headers: path, mtime in ns, size); a hit is used only
+while each of those is unchanged, so editing a header re-lints the files that include it. Files with an
+unresolved ``#include`` or a CL000 are never cached (the missing header may appear). Entries are written
+atomically (a temporary file in the cache folder, then ``os.replace``), so runs sharing a cache never see half
+an entry; the worst two concurrent runs can do is both compute the same entry.
 """
 
 from __future__ import annotations
@@ -60,12 +60,8 @@ class Cache:
             data = Path(path).read_bytes()
         except OSError:
             return None
-        h = hashlib.sha256()
-        for part in (__version__, path, repr(opts)):
-            h.update(part.encode())
-            h.update(b"\0")
-        h.update(data)
-        return h.hexdigest()
+        head = "".join(f"{part}\0" for part in (__version__, path, repr(opts)))
+        return hashlib.sha256(head.encode() + data).hexdigest()
 
     def get(self, key: str, deps: Optional[list] = None) -> Optional[list[Diagnostic]]:
         """The entry's findings (None when absent or stale); ``deps`` receives the files it depends on."""
@@ -73,9 +69,8 @@ class Cache:
             entry = json.loads((self.root / key[:2] / key).read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return None
-        for dep in entry.get("dependencies", []):
-            if _stamp(dep[0]) != dep:
-                return None
+        if any(_stamp(dep[0]) != dep for dep in entry.get("dependencies", [])):
+            return None
         if deps is not None:
             deps.extend(dep[0] for dep in entry.get("dependencies", []))
         try:

@@ -9,10 +9,13 @@ import argparse
 import json
 import sys
 from collections import Counter
+from pathlib import Path
 from typing import Optional, Sequence
 
 from . import __version__
 from .diagnostics import Diagnostic, Severity
+from .reporters.github import format_github
+from .reporters.sarif import format_sarif
 from .rules import CL000, RuleError, all_rules, rule_classes
 from .rules.pages import rule_page
 from .runner import UsageError, failing
@@ -27,8 +30,7 @@ def _codes(value: str) -> list[str]:
     from .config import code_problem
     codes = [c.strip().upper() for c in value.split(",") if c.strip()]
     for c in codes:
-        problem = code_problem(c)
-        if problem:
+        if problem := code_problem(c):
             raise argparse.ArgumentTypeError(problem)
     return codes
 
@@ -40,14 +42,11 @@ def _positive_int(value: str) -> int:
 
 
 def _block_dim(value: str) -> tuple[int, int, int]:
+    from .config import parse_block_dim
     try:
-        dims = [int(v) for v in value.replace("(", "").replace(")", "").split(",") if v.strip()]
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected X[,Y[,Z]] integers, got {value!r}") from None
-    if not 1 <= len(dims) <= 3 or any(d <= 0 for d in dims) or dims[0] * (dims + [1, 1])[1] * (dims + [1, 1])[2] > 1024:
-        raise argparse.ArgumentTypeError(f"expected 1-3 positive extents with at most 1024 threads, got {value!r}")
-    dims += [1] * (3 - len(dims))
-    return (dims[0], dims[1], dims[2])
+        return parse_block_dim(value)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -108,17 +107,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def format_text(diags: list[Diagnostic], n_files: int) -> str:
-    lines = [d.to_text() for d in diags]
     counts = Counter(d.severity for d in diags)
     summary = (f"Found {len(diags)} finding{'s' if len(diags) != 1 else ''} "
                f"({counts[Severity.ERROR]} error, {counts[Severity.WARNING]} warning, "
                f"{counts[Severity.INFO]} info) in {n_files} file{'s' if n_files != 1 else ''}.")
-    return "\n".join(lines + [summary]) + "\n"
+    return "".join(d.to_text() + "\n" for d in diags) + summary + "\n"
 
 
 def _compile_db(args: argparse.Namespace):
     """``-p BUILD_DIR``'s ``compile_commands.json`` (None without ``-p``)."""
-    from pathlib import Path
     db = Path(args.build_dir) / "compile_commands.json" if args.build_dir else None
     if db is not None and not db.is_file():
         raise UsageError(f"no compile_commands.json in {args.build_dir}")
@@ -149,40 +146,29 @@ def _check(args: argparse.Namespace) -> int:
             return 1 if report.applied and not args.exit_zero else 0
         fixes.write(report)
         again = sorted({plan.path for plan in report.applied})
-        diags = sorted([d for d in diags if d.path not in again] + resolver.lint(again, jobs=args.jobs, cache=cache), key=Diagnostic.sort_key)
+        diags = sorted([d for d in diags if d.path not in again] + resolver.lint(again, jobs=args.jobs, cache=cache),
+                       key=Diagnostic.sort_key)
         fixed_msg = report.summary()
     if args.format == "json":
         out = json.dumps([d.to_json() for d in diags], indent=2) + "\n"
-    elif args.format == "sarif":
-        from .reporters.sarif import format_sarif
-        out = format_sarif(diags)
-    elif args.format == "github":
-        from .reporters.github import format_github
-        out = format_github(diags)
+    elif args.format in ("sarif", "github"):
+        out = (format_sarif if args.format == "sarif" else format_github)(diags)
     else:
         out = format_text(diags, len(files))
-    if args.statistics:
-        counts = Counter((d.code, d.name) for d in diags)
-        table = "".join(f"{n:5d}\t{code}\t[{name}]\n" for (code, name), n in sorted(counts.items()))
-        if args.format == "text":
-            out += table
-        else:
-            sys.stderr.write(table)  # keep json/sarif/github output machine-readable
-    if fixed_msg and args.format == "text":
-        out = fixed_msg + out
-    elif fixed_msg:
-        sys.stderr.write(fixed_msg)
+    counts = Counter((d.code, d.name) for d in diags) if args.statistics else Counter()
+    table = "".join(f"{n:5d}\t{code}\t[{name}]\n" for (code, name), n in sorted(counts.items()))
+    if args.format == "text":
+        out = fixed_msg + out + table
+    else:
+        sys.stderr.write(table + fixed_msg)  # keep json/sarif/github output machine-readable
     if args.output_file:
-        with open(args.output_file, "w", encoding="utf-8") as fh:
-            fh.write(out)
+        Path(args.output_file).write_text(out, encoding="utf-8")
     else:
         sys.stdout.write(out)
     return 1 if failing(diags, Severity(args.fail_on)) and not args.exit_zero else 0
 
 
 def _dump_ir(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
     from .ir.printer import dump
     from .runner import RunOptions, lower, read_source
     path, _, function = args.location.partition(":")

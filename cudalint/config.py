@@ -19,7 +19,11 @@ hidden folders are skipped, and each folder's configuration chooses the extensio
 
 from __future__ import annotations
 
+import contextlib
 import difflib
+import functools
+import itertools
+import math
 import os
 import re
 import sys
@@ -36,6 +40,7 @@ else:  # pragma: no cover
 
 from .analysis.context import Settings
 from .diagnostics import Diagnostic, Severity
+from .reporters import relative_posix
 from .runner import RunOptions, UsageError
 
 DEFAULT_EXTENSIONS = (".cu", ".cuh")
@@ -62,23 +67,26 @@ def code_problem(code: str, known: Optional[Iterable[str]] = None) -> Optional[s
     return None
 
 
-def parse_block_dim(value: Any) -> Optional[tuple[int, int, int]]:
-    """``[x, y, z]`` (1 to 3 positive integers) or ``"x,y,z"``; None when ``value`` is not one."""
+def parse_block_dim(value: Any) -> tuple[int, int, int]:
+    """``[x, y, z]`` (1 to 3 positive integers, at most 1024 threads) or ``"x,y,z"``. Raises ValueError (its
+    message is ``--block-dim``'s)."""
     if isinstance(value, str):
         try:
             dims = [int(v) for v in value.replace("(", "").replace(")", "").split(",") if v.strip()]
         except ValueError:
-            return None
+            raise ValueError(f"expected X[,Y[,Z]] integers, got {value!r}") from None
     elif isinstance(value, list) and all(type(v) is int for v in value):
         dims = list(value)
     else:
-        return None
-    if not 1 <= len(dims) <= 3 or any(d <= 0 for d in dims):
-        return None
-    dims += [1] * (3 - len(dims))
-    if dims[0] * dims[1] * dims[2] > 1024:
-        return None
-    return (dims[0], dims[1], dims[2])
+        raise ValueError(f"expected X[,Y[,Z]] integers, got {value!r}")
+    if not 1 <= len(dims) <= 3 or any(d <= 0 for d in dims) or math.prod(dims) > 1024:
+        raise ValueError(f"expected 1-3 positive extents with at most 1024 threads, got {value!r}")
+    return (*dims, 1, 1)[:3]
+
+
+@functools.lru_cache(maxsize=None)
+def _spec(*patterns: str) -> pathspec.GitIgnoreSpec:
+    return pathspec.GitIgnoreSpec.from_lines(patterns)
 
 
 @dataclass
@@ -98,46 +106,25 @@ class Config:
     frontend: str = "auto"
     include_paths: list[str] = field(default_factory=list)
     defines: list[str] = field(default_factory=list)
-    _specs: dict = field(default_factory=dict, repr=False, compare=False)
-
-    def _spec(self, key: str, lines: list[str]) -> pathspec.GitIgnoreSpec:
-        if key not in self._specs:
-            self._specs[key] = pathspec.GitIgnoreSpec.from_lines(lines)
-        return self._specs[key]
 
     def rel(self, path: str, is_dir: bool = False) -> Optional[str]:
         """``path`` relative to the configuration's folder (POSIX, ``/`` appended for a folder), None outside."""
-        rel = os.path.relpath(os.path.abspath(path), self.root)
-        if rel == os.curdir or rel.startswith(os.pardir + os.sep) or rel == os.pardir:
-            return None
-        rel = rel.replace(os.sep, "/")
-        return rel + "/" if is_dir else rel
+        rel = relative_posix(path, str(self.root))
+        return rel + "/" if rel is not None and is_dir else rel
 
     def excluded(self, path: str, is_dir: bool = False) -> bool:
         rel = self.rel(path, is_dir)
-        return bool(self.exclude) and rel is not None and self._spec("exclude", self.exclude).match_file(rel)
+        return bool(self.exclude) and rel is not None and _spec(*self.exclude).match_file(rel)
 
     def included(self, path: str) -> bool:
-        if not self.include:
-            return True
         rel = self.rel(path)
-        return rel is not None and self._spec("include", self.include).match_file(rel)
+        return not self.include or rel is not None and _spec(*self.include).match_file(rel)
 
     def ignores_for(self, path: str) -> list[str]:
         """Codes that ``per-file-ignores`` turns off for ``path``."""
         rel = self.rel(path)
-        if rel is None:
-            return []
-        out: list[str] = []
-        for i, (glob, codes) in enumerate(self.per_file_ignores):
-            if self._spec(f"pfi{i}", [glob]).match_file(rel):
-                out += codes
-        return out
-
-    def severity_of(self, code: str) -> Optional[Severity]:
-        """The ``severity`` override for ``code`` (the longest matching code or prefix wins)."""
-        best = max((k for k in self.severity if code.startswith(k)), key=len, default=None)
-        return self.severity[best] if best is not None else None
+        return [c for glob, codes in self.per_file_ignores if rel is not None and _spec(glob).match_file(rel)
+                for c in codes]
 
 
 # -- loading
@@ -177,22 +164,19 @@ def load_config(path: Path, data: Optional[dict] = None) -> Config:
         shown = value if isinstance(value, (str, int, float, bool, list, dict)) else type(value).__name__
         return UsageError(f"{where}: `{key}` must be {what}, got {_toml_repr(shown)}")
 
-    def strings(key: str, value: Any) -> list[str]:
+    def strings(key: str, value: Any, what: str = "a list of strings") -> list[str]:
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            raise fail(key, "a list of strings", value)
+            raise fail(key, what, value)
         return list(value)
 
     def codes(key: str, value: Any) -> list[str]:
-        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            raise fail(key, 'a list of rule codes such as ["CL101", "CL2"]', value)
-        out = [v.strip().upper() for v in value]
+        out = [v.strip().upper() for v in strings(key, value, 'a list of rule codes such as ["CL101", "CL2"]')]
         for v in out:
             check(key, v)
         return out
 
     def check(key: str, code: str) -> None:
-        problem = code_problem(code, known)
-        if problem:
+        if problem := code_problem(code, known):
             raise UsageError(f"{where}: `{key}`: {problem}")
 
     for key, value in table.items():
@@ -218,10 +202,11 @@ def load_config(path: Path, data: Optional[dict] = None) -> Config:
                     raise fail(f"{key}.{code}", '"info", "warning" or "error"', sev)
                 cfg.severity[code.upper()] = Severity(sev)
         elif key == "block-dim":
-            dims = parse_block_dim(value)
-            if dims is None:
-                raise fail(key, '[x, y, z] or "x,y,z" (1 to 3 positive integers, at most 1024 threads)', value)
-            cfg.block_dim = dims
+            try:
+                cfg.block_dim = parse_block_dim(value)
+            except ValueError:
+                raise fail(key, '[x, y, z] or "x,y,z" (1 to 3 positive integers, at most 1024 threads)',
+                           value) from None
         elif key == "extensions":
             cfg.extensions = tuple(e if e.startswith(".") else "." + e for e in strings(key, value) if e)
         elif key == "frontend":
@@ -232,8 +217,7 @@ def load_config(path: Path, data: Optional[dict] = None) -> Config:
             cfg.include_paths = [os.path.normpath(os.path.join(cfg.root, p)) for p in strings(key, value)]
         elif key == "defines":
             cfg.defines = strings(key, value)
-            bad = next((d for d in cfg.defines if not _DEFINE.fullmatch(d)), None)
-            if bad is not None:
+            if (bad := next((d for d in cfg.defines if not _DEFINE.fullmatch(d)), None)) is not None:
                 raise fail(key, 'a list of "NAME" or "NAME=VALUE"', bad)
     return cfg
 
@@ -260,14 +244,10 @@ def find_config_file(folder: str) -> Optional[tuple[Path, dict]]:
     with ``[tool.cudalint]`` in it or above it (``.cudalint.toml`` first in one folder)."""
     d = Path(os.path.abspath(folder))
     for cand in (d, *d.parents):
-        dot = cand / ".cudalint.toml"
-        if dot.is_file():
+        if (dot := cand / ".cudalint.toml").is_file():
             return dot, _read_toml(dot)
-        py = cand / "pyproject.toml"
-        if py.is_file():
-            data = _read_toml(py)
-            if _table(py, data) is not None:
-                return py, data
+        if (py := cand / "pyproject.toml").is_file() and _table(py, data := _read_toml(py)) is not None:
+            return py, data
     return None
 
 
@@ -304,20 +284,14 @@ class Resolver:
             self.forced = load_config(p)
 
     def config_for_dir(self, folder: str) -> Config:
-        if self.forced is not None:
-            return self.forced
-        if not self.use_files:
-            return self._default
+        if self.forced is not None or not self.use_files:
+            return self.forced or self._default
         key = os.path.abspath(folder)
         if key not in self._by_dir:
             found = find_config_file(key)
-            if found is None:
-                self._by_dir[key] = self._default
-            else:
-                path, data = found
-                if path not in self._by_file:
-                    self._by_file[path] = load_config(path, data)
-                self._by_dir[key] = self._by_file[path]
+            if found is not None and found[0] not in self._by_file:
+                self._by_file[found[0]] = load_config(*found)
+            self._by_dir[key] = self._by_file[found[0]] if found else self._default
         return self._by_dir[key]
 
     def config_for(self, path: str) -> Config:
@@ -325,12 +299,8 @@ class Resolver:
 
     def options_for(self, path: str) -> RunOptions:
         o, cfg = self.overrides, self.config_for(path)
-        if o.select is not None:
-            select: Optional[list[str]] = list(o.select) + list(o.extend_select)
-        elif cfg.select is not None:
-            select = cfg.select + cfg.extend_select + list(o.extend_select)
-        else:
-            select = None
+        head = o.select if o.select is not None else None if cfg.select is None else cfg.select + cfg.extend_select
+        select = None if head is None else list(head) + list(o.extend_select)
         ignore = cfg.ignore + list(o.ignore) + cfg.ignores_for(path)
         extra = [f"-I{p}" for p in cfg.include_paths] + [f"-D{d}" for d in cfg.defines]
         block_source = "--block-dim" if o.block_dim else f"`block-dim` in {cfg.path}"
@@ -358,11 +328,7 @@ class _GitIgnore:
 
     def __init__(self, top: str):
         top = os.path.abspath(top)
-        self.stop = top
-        for cand in (Path(top), *Path(top).parents):
-            if (cand / ".git").exists():
-                self.stop = str(cand)
-                break
+        self.stop = next((str(c) for c in (Path(top), *Path(top).parents) if (c / ".git").exists()), top)
         self._specs: dict[str, Optional[pathspec.GitIgnoreSpec]] = {}
 
     def _spec(self, folder: str) -> Optional[pathspec.GitIgnoreSpec]:
@@ -372,27 +338,20 @@ class _GitIgnore:
             if folder == self.stop:
                 sources.insert(0, os.path.join(folder, ".git", "info", "exclude"))  # lower precedence
             for src in sources:
-                try:
-                    with open(src, encoding="utf-8", errors="replace") as fh:
-                        lines += fh.read().splitlines()
-                except OSError:
-                    pass
+                with contextlib.suppress(OSError):
+                    lines += Path(src).read_text(encoding="utf-8", errors="replace").splitlines()
             self._specs[folder] = pathspec.GitIgnoreSpec.from_lines(lines) if lines else None
         return self._specs[folder]
 
     def ignored(self, path: str, is_dir: bool) -> bool:
         path = os.path.abspath(path)
-        chain = [self.stop]
-        for part in Path(os.path.relpath(os.path.dirname(path), self.stop)).parts:
-            chain.append(os.path.join(chain[-1], part))
+        parts = Path(os.path.relpath(os.path.dirname(path), self.stop)).parts
         decision = False
-        for folder in chain:  # a deeper .gitignore overrides a shallower one; the last matching pattern wins
-            spec = self._spec(folder)
-            if spec is None:
+        for folder in itertools.accumulate(parts, os.path.join, initial=self.stop):
+            if (spec := self._spec(folder)) is None:  # a deeper .gitignore overrides a shallower one
                 continue
-            rel = os.path.relpath(path, folder).replace(os.sep, "/") + ("/" if is_dir else "")
-            res = spec.check_file(rel)
-            if res.include is not None:
+            res = spec.check_file(os.path.relpath(path, folder).replace(os.sep, "/") + ("/" if is_dir else ""))
+            if res.include is not None:  # the last matching pattern wins
                 decision = res.include
         return decision
 
@@ -403,14 +362,10 @@ def discover(paths: Iterable[str], resolver: Optional[Resolver] = None) -> list[
     Without a resolver the defaults apply (``.cu``/``.cuh``, no include/exclude); ``.gitignore`` and hidden
     folders are always honoured.  Raises :class:`UsageError` for a path that does not exist."""
     resolver = resolver or Resolver(use_files=False)
-    out: list[str] = []
-    seen: set[str] = set()
+    out: dict[str, str] = {}  # absolute path -> the path as found
 
     def add(f: str) -> None:
-        key = os.path.abspath(f)
-        if key not in seen:
-            seen.add(key)
-            out.append(f)
+        out.setdefault(os.path.abspath(f), f)
 
     for p in paths:
         if not os.path.exists(p):
@@ -428,4 +383,4 @@ def discover(paths: Iterable[str], resolver: Optional[Resolver] = None) -> list[
                 if f.endswith(cfg.extensions) and cfg.included(full) and not cfg.excluded(full) \
                         and not git.ignored(full, False):
                     add(full)
-    return out
+    return list(out.values())

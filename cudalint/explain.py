@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Optional
 
 from rich.console import Console
-from rich.table import Table
+from rich.table import Column, Table
 from rich.text import Text
 
 from .analysis.context import AnalysisContext, Settings
@@ -38,20 +38,18 @@ def lane_coords(shape, warp: int) -> list[tuple[int, int, int]]:
 
 def _global(console: Console, acc: Access, lanes: list[int], coords, residue: int) -> None:
     size = acc.size
-    table = Table(title="lanes -> 32-byte sectors", show_lines=False)
-    for col in ("lane", "threadIdx", "byte offset", "sector(s)", "128-B line"):
-        table.add_column(col, justify="right")
+    table = Table(*(Column(col, justify="right") for col in ("lane", "threadIdx", "byte offset", "sector(s)",
+                                                              "128-B line")), title="lanes -> 32-byte sectors")
     for lane, (off, c) in enumerate(zip(lanes, coords)):
         a = off + residue
         first, last = a // SECTOR, (a + size - 1) // SECTOR
         sec = str(first) if first == last else f"{first}-{last}"
         table.add_row(str(lane), f"({c[0]},{c[1]},{c[2]})", str(a), sec, str(a // LINE))
     console.print(table)
-    sectors = sorted({s for off in lanes for s in range((off + residue) // SECTOR,
-                                                        (off + residue + size - 1) // SECTOR + 1)})
-    lines: dict[int, set[int]] = {}
-    for s in sectors:
-        lines.setdefault(s * SECTOR // LINE, set()).add(s % (LINE // SECTOR))
+    lines: dict[int, set[int]] = {}   # 128-byte line -> the sectors touched in it
+    for a in (off + residue for off in lanes):
+        for s in range(a // SECTOR, (a + size - 1) // SECTOR + 1):
+            lines.setdefault(s * SECTOR // LINE, set()).add(s % (LINE // SECTOR))
     grid = Text()
     for ln in sorted(lines)[:64]:
         cells = "".join("[#]" if i in lines[ln] else "[ ]" for i in range(LINE // SECTOR))
@@ -73,18 +71,13 @@ def _shared(console: Console, acc: Access, lanes: list[int]) -> None:
                 banks.setdefault(word % BANKS, {}).setdefault(word, []).append(lane)
         title = "32 banks x 4 bytes" + (f" (phase {p + 1} of {n_phases}, lanes {p * per}-{(p + 1) * per - 1})"
                                         if n_phases > 1 else "")
-        table = Table(title=title)
-        for col in ("bank", "words (lanes)", "distinct words"):
-            table.add_column(col)
-        idle = [b for b in range(BANKS) if b not in banks]
-        for b in sorted(banks):
-            words = banks[b]
+        table = Table("bank", "words (lanes)", "distinct words", title=title)
+        for b, words in sorted(banks.items()):
             desc = ", ".join(f"w{w} ({','.join(map(str, ls))})" for w, ls in sorted(words.items()))
-            style = "bold red" if len(words) > 1 else ""
-            table.add_row(str(b), desc, Text(str(len(words)), style=style))
+            table.add_row(str(b), desc, Text(str(len(words)), style="bold red" if len(words) > 1 else ""))
         console.print(table)
-        if idle:
-            console.print(f"banks not used: {len(idle)}")
+        if len(banks) < BANKS:
+            console.print(f"banks not used: {BANKS - len(banks)}")
     ways, wavefronts = bank_ways(lanes, size)
     console.print(f"conflict degree: {ways}-way; {wavefronts} wavefront(s) for this warp's request")
 
@@ -93,9 +86,8 @@ def _constant(console: Console, lanes: list[int]) -> None:
     addrs: dict[int, list[int]] = {}
     for lane, off in enumerate(lanes):
         addrs.setdefault(off, []).append(lane)
-    table = Table(title="distinct constant addresses (one request each)")
-    table.add_column("byte offset", justify="right")
-    table.add_column("lanes")
+    table = Table(Column("byte offset", justify="right"), "lanes",
+                  title="distinct constant addresses (one request each)")
     for off, ls in sorted(addrs.items()):
         table.add_row(str(off), ",".join(map(str, ls)))
     console.print(table)
@@ -148,12 +140,9 @@ def run_explain(location: str, warp: int = 0, html: Optional[str] = None,
     model = build_model(path, text, opts)
     ctx = AnalysisContext(model=model, lines=text.splitlines(), settings=opts.settings)
     console = console or Console(record=html is not None)
-    found = 0
-    for kernel in model.kernels:
-        for acc in kernel.accesses:
-            if acc.span.line == line and acc.span.path == path:
-                explain_access(console, ctx, kernel, acc, warp)
-                found += 1
+    found = [(k, a) for k in model.kernels for a in k.accesses if a.span.line == line and a.span.path == path]
+    for kernel, acc in found:
+        explain_access(console, ctx, kernel, acc, warp)
     if not found:
         console.print(f"no global, shared or constant access modelled on {path}:{line}")
     if html:

@@ -17,6 +17,7 @@ import stat
 import tempfile
 from collections import Counter
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Callable, Iterable, Optional
 
 from .diagnostics import Diagnostic, Edit
@@ -75,7 +76,7 @@ def apply_fixes(text: str, diags: Iterable[Diagnostic]) -> tuple[str, list[Diagn
             s, t = _span(e, starts)
             if s > t or t > len(data):
                 break
-            if (s, t) in taken and taken[(s, t)] == e.content:
+            if taken.get((s, t)) == e.content:
                 continue  # the same edit from another finding
             if any(s < b and a < t or s == t == a or (s == a and t == b) for a, b in taken):
                 break
@@ -105,16 +106,14 @@ def plan(diags: list[Diagnostic], options_for: Callable[[str], RunOptions]) -> F
     report = FixReport()
     for path in sorted(by_path):
         try:
-            with open(path, "rb") as fh:
-                raw = fh.read()
-            bom = raw.startswith(_BOM)
-            original = raw[len(_BOM):].decode("utf-8") if bom else raw.decode("utf-8")
+            raw = Path(path).read_bytes()
+            original = raw.removeprefix(_BOM).decode("utf-8")
         except (OSError, UnicodeDecodeError):
             continue
         fixed, fixed_diags = apply_fixes(original, by_path[path])
         if fixed == original:
             continue
-        p = FilePlan(path, original, fixed, fixed_diags, bom)
+        p = FilePlan(path, original, fixed, fixed_diags, raw.startswith(_BOM))
         opts = options_for(path)
         args = opts.extra_args + compile_flags(path, opts.compile_db)
         errors = sorted((parse_errors(path, fixed, args) - parse_errors(path, original, args)).elements())  # new ones
@@ -125,11 +124,9 @@ def plan(diags: list[Diagnostic], options_for: Callable[[str], RunOptions]) -> F
 
 
 def unified_diff(p: FilePlan) -> str:
-    out = []
-    for line in difflib.unified_diff(p.original.splitlines(keepends=True), p.fixed.splitlines(keepends=True),
-                                     fromfile=p.path, tofile=p.path):
-        out.append(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
-    return "".join(out)
+    lines = difflib.unified_diff(p.original.splitlines(keepends=True), p.fixed.splitlines(keepends=True),
+                                 fromfile=p.path, tofile=p.path)
+    return "".join(ln if ln.endswith("\n") else ln + "\n\\ No newline at end of file\n" for ln in lines)
 
 
 def write_atomic(path: str, data: bytes) -> None:

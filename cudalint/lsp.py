@@ -19,6 +19,7 @@ another), converted here against the text that was linted.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
 import os
@@ -34,6 +35,7 @@ from pygls.workspace.position_codec import PositionCodec
 
 from . import __version__
 from .diagnostics import Diagnostic, Severity
+from .runner import cl000, split_codes
 
 log = logging.getLogger(__name__)
 
@@ -63,11 +65,8 @@ _IGNORE_LIST = re.compile(r"//\s*cudalint:\s*ignore\[([A-Z0-9,\s]*)\]")
 def is_cuda_document(uri: str, language_id: Optional[str]) -> bool:
     """Whether a document is linted: a ``.cu``/``.cuh``/``.cuda`` file (language ``cuda-cpp``, ``cuda``,
     ``cpp`` or none given), or any document whose language is ``cuda-cpp``/``cuda``."""
-    path = to_fs_path(uri) or uri
-    has_ext = path.lower().endswith(CUDA_EXTENSIONS)
-    if language_id in CUDA_LANGUAGES:
-        return True
-    return has_ext and (not language_id or language_id in CPP_LANGUAGES)
+    has_ext = (to_fs_path(uri) or uri).lower().endswith(CUDA_EXTENSIONS)
+    return language_id in CUDA_LANGUAGES or has_ext and (not language_id or language_id in CPP_LANGUAGES)
 
 
 def document_path(uri: str) -> str:
@@ -93,24 +92,20 @@ class Positions:
         row = max(line - 1, 0)
         if row >= len(self.lines):
             return lsp.Position(line=row, character=0)
-        text = self.lines[row]
-        prefix = text.encode("utf-8")[:max(column - 1, 0)].decode("utf-8", errors="ignore")
+        prefix = self.lines[row].encode("utf-8")[:max(column - 1, 0)].decode("utf-8", errors="ignore")
         return lsp.Position(line=row, character=self.codec.client_num_units(prefix))
 
     def range(self, line: int, column: int, end_line: int, end_column: int) -> lsp.Range:
-        start = self.position(line, column)
-        end = self.position(end_line, end_column)
-        if (end.line, end.character) < (start.line, start.character):
-            end = start
-        return lsp.Range(start=start, end=end)
+        start, end = self.position(line, column), self.position(end_line, end_column)
+        return lsp.Range(start=start, end=end if (end.line, end.character) >= (start.line, start.character) else start)
 
     def text_in(self, rng: lsp.Range) -> Optional[str]:
         """The text of a single-line range (None for a multi-line or out-of-range one)."""
         if rng.start.line != rng.end.line or rng.start.line >= len(self.lines):
             return None
         text = self.lines[rng.start.line]
-        start = self.codec.position_from_client_units([text], lsp.Position(line=0, character=rng.start.character)).character
-        end = self.codec.position_from_client_units([text], lsp.Position(line=0, character=rng.end.character)).character
+        start, end = (self.codec.position_from_client_units([text], lsp.Position(line=0, character=p.character))
+                      .character for p in (rng.start, rng.end))
         return text[start:end]
 
 
@@ -119,10 +114,9 @@ def to_lsp(d: Diagnostic, pos: Positions, uri: str) -> lsp.Diagnostic:
     rng = pos.range(d.line, d.column, d.end_line, d.end_column)
     data: dict[str, Any] = {"name": d.name, "kernel": d.kernel, "fix": None}
     if d.fix is not None:
-        edits = []
-        for e in d.fix.edits:
-            er = pos.range(e.line, e.column, e.end_line, e.end_column)
-            edits.append({"range": _CONVERTER.unstructure(er), "newText": e.content, "oldText": pos.text_in(er)})
+        ranges = [(e, pos.range(e.line, e.column, e.end_line, e.end_column)) for e in d.fix.edits]
+        edits = [{"range": _CONVERTER.unstructure(r), "newText": e.content, "oldText": pos.text_in(r)}
+                 for e, r in ranges]
         data["fix"] = {"message": d.fix.message, "applicability": d.fix.applicability, "edits": edits}
     related = [lsp.DiagnosticRelatedInformation(location=lsp.Location(uri=uri, range=rng), message=a)
                for a in d.assumptions] or None
@@ -144,7 +138,7 @@ def lint_document(path: str, text: str, typing: bool = False) -> list[Diagnostic
     tests/test_frontend_parity.py), unless the configuration names a front-end; opening and saving use
     the configured one (clang by default: exact types and headers)."""
     from .config import Resolver
-    from .runner import cl000, lint_text
+    from .runner import lint_text
     try:
         opts = Resolver().options_for(path)  # a fresh resolver: configuration files may change while editing
         if typing and opts.frontend == "auto":
@@ -170,28 +164,27 @@ class CudalintServer(LanguageServer):
         #: uri -> generation; bumped by each change, save and close so that a late result is dropped
         self.generation: dict[str, int] = {}
         self.languages: dict[str, Optional[str]] = {}
-        #: uri -> (text linted, the LSP diagnostics published for it)
-        self.published: dict[str, tuple[str, list[lsp.Diagnostic]]] = {}
+        #: uri -> the LSP diagnostics last published for it
+        self.published: dict[str, list[lsp.Diagnostic]] = {}
 
     def shutdown(self):
         for task in list(self.pending.values()):
-            try:
+            with contextlib.suppress(RuntimeError):  # the event loop is already closed
                 task.cancel()
-            except RuntimeError:  # the event loop is already closed
-                pass
         self.executor.stop()
         super().shutdown()
 
     # scheduling
     def schedule(self, uri: str, delay: float, typing: bool = False) -> None:
-        """Lint ``uri`` after ``delay`` seconds, cancelling a lint still waiting for it."""
+        """Lint ``uri`` (if it is a CUDA document) after ``delay`` seconds, cancelling a lint still waiting for it."""
+        if not self.wanted(uri):
+            return
         gen = self._cancel(uri)
         self.pending[uri] = asyncio.get_running_loop().create_task(self._lint_later(uri, delay, gen, typing))
 
     def _cancel(self, uri: str) -> int:
         """Cancel a lint still waiting for ``uri``; the new generation (a late result of an older one is dropped)."""
-        task = self.pending.pop(uri, None)
-        if task is not None:
+        if (task := self.pending.pop(uri, None)) is not None:
             task.cancel()
         self.generation[uri] = self.generation.get(uri, 0) + 1
         return self.generation[uri]
@@ -219,15 +212,13 @@ class CudalintServer(LanguageServer):
             future = self.executor.schedule(lint_document, args=(path, text, typing), timeout=LINT_TIMEOUT_S)
             diags = await asyncio.wrap_future(future)
         except Exception as e:  # noqa: BLE001 - a crash, a time-out, or the pool shut down
-            from .runner import cl000
             diags = [cl000(path, f"the front-end crashed on this document (worker exit code {e.exitcode})"
                            if isinstance(e, ProcessExpired) else
                            f"cudalint failed on this document ({type(e).__name__}: {e})")]
         if self.generation.get(uri) != gen:
             return  # changed, saved again or closed meanwhile: a newer lint publishes
         pos = Positions(text, self.workspace.position_encoding)
-        items = [to_lsp(d, pos, uri) for d in diags]
-        self.published[uri] = (text, items)
+        self.published[uri] = items = [to_lsp(d, pos, uri) for d in diags]
         self.text_document_publish_diagnostics(
             lsp.PublishDiagnosticsParams(uri=uri, diagnostics=items, version=version))
 
@@ -254,24 +245,18 @@ def code_actions(uri: str, text: str, diagnostics: Sequence[lsp.Diagnostic],
             continue
         fix = (d.data or {}).get("fix") if isinstance(d.data, dict) else None
         if fix and fix.get("edits"):
-            edits, stale = [], False
-            for e in fix["edits"]:
-                rng = _CONVERTER.structure(e["range"], lsp.Range)
-                if e.get("oldText") is not None and pos.text_in(rng) != e["oldText"]:
-                    stale = True  # the buffer changed under the finding: the next lint offers it again
-                edits.append(lsp.TextEdit(range=rng, new_text=e["newText"]))
+            ranges = [(e, _CONVERTER.structure(e["range"], lsp.Range)) for e in fix["edits"]]
+            # the buffer changed under the finding: the next lint offers it again
+            stale = any(e.get("oldText") is not None and pos.text_in(r) != e["oldText"] for e, r in ranges)
+            edits = [lsp.TextEdit(range=r, new_text=e["newText"]) for e, r in ranges]
             key = ("fix", fix["message"], tuple((_key(e.range), e.new_text) for e in edits))
             if not stale and key not in seen:
                 seen.add(key)
                 fixes.append(lsp.CodeAction(title=fix["message"], kind=lsp.CodeActionKind.QuickFix,
                                             diagnostics=[d], is_preferred=True,
                                             edit=lsp.WorkspaceEdit(changes={uri: edits})))
-        row = d.range.start.line
-        key = ("suppress", code, row)
-        if key in seen or code == "CL000":
-            continue
-        edit = suppression_edit(pos, row, code)
-        if edit is not None:
+        key = ("suppress", code, d.range.start.line)
+        if key not in seen and code != "CL000" and (edit := suppression_edit(pos, key[2], code)) is not None:
             seen.add(key)
             suppress.append(lsp.CodeAction(title=f"Suppress {code} on this line",
                                            kind=lsp.CodeActionKind.QuickFix, diagnostics=[d],
@@ -287,9 +272,8 @@ def suppression_edit(pos: Positions, row: int, code: str) -> Optional[lsp.TextEd
     """``// cudalint: ignore[CODE]`` at the end of 0-based ``row``, or ``,CODE`` added to the
     ``ignore[...]`` comment already there. None for a line continued with a backslash (a macro)."""
     text = pos.lines[row] if row < len(pos.lines) else ""
-    m = _IGNORE_LIST.search(text)
-    if m:
-        codes = [c.strip() for c in m.group(1).split(",") if c.strip()]
+    if m := _IGNORE_LIST.search(text):
+        codes = split_codes(m.group(1))
         if code in codes:
             return None
         at = pos.codec.client_num_units(text[:m.end(1)].rstrip())
@@ -307,22 +291,16 @@ def make_server(debounce: float = DEBOUNCE_S) -> CudalintServer:
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
     async def did_open(ls: CudalintServer, params: lsp.DidOpenTextDocumentParams) -> None:
-        uri = params.text_document.uri
-        ls.languages[uri] = params.text_document.language_id
-        if ls.wanted(uri):
-            ls.schedule(uri, 0)
+        ls.languages[params.text_document.uri] = params.text_document.language_id
+        ls.schedule(params.text_document.uri, 0)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
     async def did_change(ls: CudalintServer, params: lsp.DidChangeTextDocumentParams) -> None:
-        uri = params.text_document.uri
-        if ls.wanted(uri):
-            ls.schedule(uri, ls.debounce, typing=True)
+        ls.schedule(params.text_document.uri, ls.debounce, typing=True)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE, lsp.SaveOptions(include_text=False))
     async def did_save(ls: CudalintServer, params: lsp.DidSaveTextDocumentParams) -> None:
-        uri = params.text_document.uri
-        if ls.wanted(uri):
-            ls.schedule(uri, 0)
+        ls.schedule(params.text_document.uri, 0)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
     async def did_close(ls: CudalintServer, params: lsp.DidCloseTextDocumentParams) -> None:
@@ -344,14 +322,10 @@ def make_server(debounce: float = DEBOUNCE_S) -> CudalintServer:
             text = ls.workspace.get_text_document(uri).source
         except Exception:  # noqa: BLE001
             return None
-        diags = list(params.context.diagnostics)
         # clients that drop ``data`` on the way back: take the published diagnostic of the same code and range
-        _, published = ls.published.get(uri, ("", []))
-        for i, d in enumerate(diags):
-            if d.source == SOURCE and not d.data:
-                same = [p for p in published if p.code == d.code and _key(p.range) == _key(d.range)]
-                if same:
-                    diags[i] = same[0]
+        published = ls.published.get(uri, [])
+        diags = [next((p for p in published if p.code == d.code and _key(p.range) == _key(d.range)), d)
+                 if d.source == SOURCE and not d.data else d for d in params.context.diagnostics]
         return code_actions(uri, text, diags, ls.workspace.position_encoding) or None
 
     return server

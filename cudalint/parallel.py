@@ -86,14 +86,12 @@ def _run(todo, jobs, timeout, cache, results) -> None:
                     cache.put(key, diags, deps)
                 continue
             except FutureTimeout:
-                d = cl000(path, f"cannot lint {path}: it took longer than the {timeout:g} s per-file limit",
-                          internal=True)
+                why = f"it took longer than the {timeout:g} s per-file limit"
             except ProcessExpired as e:
-                d = cl000(path, f"cannot lint {path}: the front-end crashed on it "
-                                f"(worker exit code {e.exitcode})", internal=True)
+                why = f"the front-end crashed on it (worker exit code {e.exitcode})"
             except Exception as e:  # noqa: BLE001 - a worker-side failure must not stop the run
-                d = cl000(path, f"cannot lint {path}: internal error ({type(e).__name__}: {e})", internal=True)
-            results.append((path, [d], []))
+                why = f"internal error ({type(e).__name__}: {e})"
+            results.append((path, [cl000(path, f"cannot lint {path}: {why}", internal=True)], []))
     finally:
         # every result is in: stop the workers without waiting for pebble's join, which polls (~0.1 s)
         pool.stop()

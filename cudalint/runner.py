@@ -47,9 +47,7 @@ class RunOptions:
 
 def selected(code: str, opts: RunOptions) -> bool:
     """ruff-style prefix selection: ``--select CL1`` selects CL101 and CL102."""
-    if opts.select is not None and not any(code.startswith(s) for s in opts.select):
-        return False
-    return not any(code.startswith(s) for s in opts.ignore)
+    return (opts.select is None or code.startswith(tuple(opts.select))) and not code.startswith(tuple(opts.ignore))
 
 
 def cl000(path: str, message: str, line: int = 1, column: int = 1, kernel: Optional[str] = None,
@@ -68,8 +66,7 @@ def internal_error(path: str, component: str, e: BaseException) -> Diagnostic:
 
 def read_source(path: str) -> str:
     """Read a file as UTF-8 (a BOM is dropped). Raises OSError or UnicodeDecodeError."""
-    with open(path, "rb") as fh:
-        return fh.read().decode("utf-8-sig")
+    return Path(path).read_bytes().decode("utf-8-sig")
 
 
 def compile_flags(path: str, compile_db: Optional[Path]) -> list[str]:
@@ -87,23 +84,18 @@ def compile_flags(path: str, compile_db: Optional[Path]) -> list[str]:
         f = os.path.realpath(os.path.join(e.get("directory", "."), e.get("file", "")))
         if f != target:
             continue
-        argv = e.get("arguments") or shlex.split(e.get("command", ""))
-        out, i, d = [], 0, e.get("directory", ".")
-        while i < len(argv):
-            a = argv[i]
-            for flag in ("-I", "-isystem", "-D", "-U", "-include"):
-                joined = a.startswith(flag) and len(a) > len(flag) and flag in ("-I", "-D", "-U")
-                if not joined and not (a == flag and i + 1 < len(argv)):
-                    continue
-                val = a[len(flag):] if joined else argv[i + 1]
-                if flag in ("-I", "-isystem") and not os.path.isabs(val):
-                    val = os.path.join(d, val)
-                out += [flag + val] if joined else [flag, val]
-                i += 0 if joined else 1
-                break
-            if a.startswith("-std="):
-                out.append(a)
-            i += 1
+        out, d, argv = [], e.get("directory", "."), iter(e.get("arguments") or shlex.split(e.get("command", "")))
+        for a in argv:
+            if joined := (a[:2] in ("-I", "-D", "-U") and len(a) > 2):
+                flag, val = a[:2], a[2:]
+            elif a in ("-I", "-isystem", "-D", "-U", "-include") and (val := next(argv, None)) is not None:
+                flag = a
+            else:
+                out += [a] if a.startswith("-std=") else []
+                continue
+            if flag in ("-I", "-isystem") and not os.path.isabs(val):
+                val = os.path.join(d, val)
+            out += [flag + val] if joined else [flag, val]
         return out
     return []
 
@@ -138,11 +130,15 @@ def incomplete_diagnostics(model: TranslationUnitModel) -> list[Diagnostic]:
         errs = [(ln, msg) for ln, msg in model.errors
                 if k.span.path == model.path and k.span.line <= ln <= k.span.end_line]
         reasons = [f"line {ln}: {msg}" for ln, msg in errs[:3]] + k.incomplete[:3]
-        if not reasons:
-            continue
-        out.append(cl000(k.span.path, f"kernel `{k.name}` is only partly modelled: " + "; ".join(reasons) + more,
-                         line=k.span.line, column=k.span.column, kernel=k.name))
+        if reasons:
+            out.append(cl000(k.span.path, f"kernel `{k.name}` is only partly modelled: " + "; ".join(reasons) + more,
+                             line=k.span.line, column=k.span.column, kernel=k.name))
     return out
+
+
+def split_codes(text: str) -> list[str]:
+    """``"CL101, CL2"`` -> ``["CL101", "CL2"]``."""
+    return [c.strip() for c in text.split(",") if c.strip()]
 
 
 def _suppressions(lines: list[str]):
@@ -152,12 +148,10 @@ def _suppressions(lines: list[str]):
     for i, ln in enumerate(lines, 1):
         if "cudalint" not in ln:
             continue
-        m = _IGNORE_FILE.search(ln)
-        if m:
-            files[i] = ([c.strip() for c in m.group(1).split(",") if c.strip()], m)
-        m = _IGNORE.search(ln)
-        if m:
-            here[i] = ([c.strip() for c in m.group(1).split(",") if c.strip()] if m.group(1) else None, m)
+        if m := _IGNORE_FILE.search(ln):
+            files[i] = (split_codes(m.group(1)), m)
+        if m := _IGNORE.search(ln):
+            here[i] = (split_codes(m.group(1)) if m.group(1) else None, m)
     return files, here
 
 
@@ -194,20 +188,16 @@ def unused_suppressions(path: str, lines: list[str], used: set, checked: Iterabl
     out = []
     for kind, table in (("file", files), ("line", here)):
         for ln, (codes, m) in sorted(table.items()):
-            if codes is None:
-                idle = [] if (ln, None) in used else [None]
-            else:
-                idle = [c for c in codes if (ln, c) not in used and any(k.startswith(c) for k in checked)]
+            idle = (([] if (ln, None) in used else [None]) if codes is None
+                    else [c for c in codes if (ln, c) not in used and any(k.startswith(c) for k in checked)])
             if not idle:
                 continue
             what = "finding" if idle == [None] else " or ".join(idle) + " finding"
             where = "in this file" if kind == "file" else "on this line or the next"
-            line = lines[ln - 1]
-            col = len(line[:m.start()].encode("utf-8")) + 1
-            end = len(line[:m.end()].encode("utf-8")) + 1
-            out.append(Diagnostic(code=code, name=name, severity=sev, path=path, line=ln, column=col,
-                                  end_line=ln, end_column=end,
-                                  message=f"unused suppression `{m.group(0)}`: no {what} {where} to silence"))
+            col, end = (len(lines[ln - 1][:i].encode("utf-8")) + 1 for i in m.span())
+            out.append(Diagnostic(code=code, name=name, severity=sev, path=path, line=ln, column=col, end_line=ln,
+                                  end_column=end, message=f"unused suppression `{m.group(0)}`: no {what} {where} "
+                                                          "to silence"))
     return out
 
 
@@ -230,8 +220,7 @@ def analyse_file(path: str, opts: RunOptions, rules: Optional[list[Rule]] = None
     diags, model = _lint_file(path, opts, rules, text)
     diags = [d for d in diags if d.internal or selected(d.code, opts)]
     for d in diags:
-        best = max((k for k in opts.severity if d.code.startswith(k)), key=len, default=None)
-        if best is not None:
+        if (best := max((k for k in opts.severity if d.code.startswith(k)), key=len, default=None)) is not None:
             d.severity = opts.severity[best]
     return diags, model
 
@@ -261,9 +250,7 @@ def _lint_file(path: str, opts: RunOptions, rules: Optional[list[Rule]], text: O
         view = model if n == 0 and len(kernels) == len(model.kernels) else replace(model, kernels=kernels)
         ctx = AnalysisContext(model=view, lines=lines, settings=opts.settings)
         labels = {k.name: k.label for k in kernels if k.template_args}
-        for rule in rules:
-            if not selected(rule.code, opts):
-                continue
+        for rule in (r for r in rules if selected(r.code, opts)):
             try:
                 found = list(rule.check(view, ctx))
             except Exception as e:  # noqa: BLE001
@@ -280,9 +267,8 @@ def _lint_file(path: str, opts: RunOptions, rules: Optional[list[Rule]], text: O
     diags = [d for d in diags if d.internal or (d.path in files and selected(d.code, opts))]
     if model.frontend == "tree-sitter":
         from .frontend.treesitter import ASSUMPTION
-        for d in diags:
-            if ASSUMPTION not in d.assumptions:
-                d.assumptions.append(ASSUMPTION)
+        for d in (d for d in diags if ASSUMPTION not in d.assumptions):
+            d.assumptions.append(ASSUMPTION)
     used: set = set()
     diags = suppressed([d for d in diags if d.path == path], lines, used) + [
         d for p in files - {path} for d in suppressed([d for d in diags if d.path == p], _lines(p))]
@@ -318,7 +304,8 @@ def _one_per_site(diags: list[Diagnostic], layer_of: dict, model: TranslationUni
     groups: dict[tuple, dict] = {}
     for d in diags:
         layer, label = layer_of.get(id(d), (0, ""))
-        groups.setdefault((d.path, d.code, d.line, d.column, d.end_line, d.end_column), {}).setdefault(layer, (d, label))
+        site = (d.path, d.code, d.line, d.column, d.end_line, d.end_column)
+        groups.setdefault(site, {}).setdefault(layer, (d, label))
     out = []
     for per_layer in groups.values():
         firsts = list(per_layer.values())

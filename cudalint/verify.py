@@ -14,6 +14,7 @@ import argparse
 import contextlib
 import csv
 import datetime
+import functools
 import io
 import itertools
 import json
@@ -25,9 +26,10 @@ import statistics
 import subprocess
 import sys
 import tempfile
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Optional, Sequence
+from typing import Any, Callable, Optional, Sequence
 
 METRICS = (
     "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
@@ -102,10 +104,9 @@ def _run(argv: list[str], timeout: int, cwd: Optional[str] = None) -> subprocess
 def find_tools(nvcc: Optional[str], ncu: Optional[str], sanitizer: Optional[str]) -> dict[str, Optional[str]]:
     """Resolve the tools (``metrics``: with the :data:`OPTIONAL_METRICS` that ``ncu --query-metrics`` lists) and
     check that a GPU is visible; raise :class:`VerifyError` naming what is missing."""
-    tools: dict[str, Any] = {"nvcc": shutil.which(nvcc or "nvcc"), "ncu": shutil.which(ncu or "ncu"),
-                             "compute-sanitizer": shutil.which(sanitizer or "compute-sanitizer")}
-    missing = [f"{name} ({given or name} not found)" for name, given in
-               (("nvcc", nvcc), ("ncu", ncu)) if tools[name] is None]
+    given = {"nvcc": nvcc, "ncu": ncu, "compute-sanitizer": sanitizer}
+    tools: dict[str, Any] = {name: shutil.which(path or name) for name, path in given.items()}
+    missing = [f"{name} ({given[name] or name} not found)" for name in ("nvcc", "ncu") if tools[name] is None]
     smi = shutil.which("nvidia-smi")
     try:
         r = subprocess.run([smi, "-L"], capture_output=True, text=True, timeout=30) if smi else None
@@ -178,9 +179,7 @@ def parse_ncu_csv(text: str) -> list[dict[str, Any]]:
     # the units row: "", "", ..., "sector", "nsecond"
     units = dict(zip(header, body.pop(0))) if body and (not body[0] or _number(body[0][0]) is None) else {}
     launches = []
-    for rec in (dict(zip(header, row)) for row in body):
-        if "Kernel Name" not in rec:
-            continue
+    for rec in (rec for rec in (dict(zip(header, row)) for row in body) if "Kernel Name" in rec):
         values = {m: _number(rec.get(m, "")) for m in METRICS + OPTIONAL_METRICS}
         launches.append({"name": rec["Kernel Name"], "key": kernel_key(rec["Kernel Name"]),
                          "grid": rec.get("Grid Size", ""), "block": rec.get("Block Size", ""),
@@ -288,15 +287,12 @@ def parse_synccheck(text: str) -> list[dict[str, Any]]:
             cur = {"message": ln, "file": None, "line": None, "kernel": None}
             out.append(cur)
         elif cur is not None and cur["line"] is None and ln.startswith("at "):
-            m = _SITE.search(ln)
-            if m:
+            if m := _SITE.search(ln):
                 cur["file"], cur["line"] = os.path.basename(m.group(1)), int(m.group(2))
-            k = re.search(r"(?:^at |:\d+:|\bin )([A-Za-z_][\w:<>, ]*?)\(", ln)
-            if k:
+            if k := re.search(r"(?:^at |:\d+:|\bin )([A-Za-z_][\w:<>, ]*?)\(", ln):
                 cur["kernel"] = kernel_base(k.group(1).strip())
         elif cur is not None and ln.startswith("by thread"):
-            m = re.search(r"by thread \(([\d,]+)\) in block \(([\d,]+)\)", ln)
-            if m:
+            if m := re.search(r"by thread \(([\d,]+)\) in block \(([\d,]+)\)", ln):
                 cur["thread"], cur["block"] = m.group(1), m.group(2)
             cur = None
     return out
@@ -314,13 +310,10 @@ def _synccheck_run(argv: list[str], workdir: str, timeout: int) -> dict[str, Any
         return {"error": str(e), "errors": 0, "sites": [], "lines": []}
     text = r.stdout + r.stderr
     reports = parse_synccheck(text)
-    sites: dict[tuple, dict[str, Any]] = {}
-    for rep in reports:
-        site = sites.setdefault(tuple(rep[k] for k in _SITE_KEYS), {k: rep[k] for k in _SITE_KEYS} | {"reports": 0})
-        site["reports"] += 1
+    sites = Counter(tuple(rep[k] for k in _SITE_KEYS) for rep in reports)
     summary = re.search(r"ERROR SUMMARY: (\d+) error", text)
     return {"exit": r.returncode, "errors": len(reports), "summary_errors": int(summary.group(1)) if summary else None,
-            **_sites(list(sites.values())),
+            **_sites([dict(zip(_SITE_KEYS, site), reports=n) for site, n in sites.items()]),
             "output_tail": [ln for ln in text.splitlines() if ln.strip() and "Host Frame" not in ln][-6:]}
 
 
@@ -351,8 +344,7 @@ def parse_sass(text: str) -> dict[str, dict[str, int]]:
     holds the launch parameters). NOPs and the final self-branch are left out."""
     out, cur = {}, None   # kernel -> counts, the kernel being read
     for ln in text.splitlines():
-        m = re.search(r"Function : (\S+)", ln)
-        if m:
+        if m := re.search(r"Function : (\S+)", ln):
             symbol = m.group(1)
             n = re.match(r"_Z(?:N\d+\w+?)?(\d+)", symbol)
             cur = out.setdefault(symbol[n.end():n.end() + int(n.group(1))] if n else symbol, {})
@@ -452,15 +444,14 @@ def compare(fixture: str, measurement: dict[str, Any], diags: Sequence[Any],
     Every quantity no finding explains must be ideal: global sectors per request = requested bytes / 32 within
     5 %, shared wavefronts per instruction <= 1.2 x (access width / 4 bytes; ``shared_width``, default 4). Then
     CL301/CL302, CL401, CL501 and CL601 (``host_ref``: :func:`host_reference`) where measured."""
+    row = functools.partial(Row, fixture)
     rows: list[Row] = []
     by_base: dict[str, list[dict[str, Any]]] = {}
     for key, k in measurement["kernels"].items():
         by_base.setdefault(kernel_base(key), []).append(k)
     explained: dict[str, set[str]] = {}
     with_finding = {d.kernel for d in diags if d.kernel}
-    for d in diags:
-        if d.code not in ("CL101", "CL102", "CL201"):
-            continue
+    for d in (d for d in diags if d.code in ("CL101", "CL102", "CL201")):
         ks = by_base.get(d.kernel or "", [])
         if d.code == "CL201":
             qty = "shared_ld_wavefronts_per_instruction"
@@ -473,7 +464,7 @@ def compare(fixture: str, measurement: dict[str, Any], diags: Sequence[Any],
         meas = _worst(ks, qty) if ks else None
         ok = meas is not None and isinstance(pred, (int, float))
         note = "" if ok else "nothing to compare" if ks else "kernel not measured"
-        rows.append(Row(fixture, d.kernel or "?", f"{d.code} at {d.line}", qty, float(pred) if ok else pred, meas,
+        rows.append(row(d.kernel or "?", f"{d.code} at {d.line}", qty, float(pred) if ok else pred, meas,
                         ok and _close(float(pred), meas), note))
     for base, ks in by_base.items():
         done = explained.get(base, set())
@@ -484,21 +475,19 @@ def compare(fixture: str, measurement: dict[str, Any], diags: Sequence[Any],
                      if qty not in done and d.get(qty) is not None and d.get(eff) is not None]
             if pairs:
                 meas, ideal = max(pairs, key=lambda p: p[0] / p[1])
-                rows.append(Row(fixture, base, label, qty, round(ideal, 3), meas, _close(ideal, meas), "ideal"))
-        for op in ("ld", "st"):
-            qty = f"shared_{op}_wavefronts_per_instruction"
-            meas = _worst(ks, qty)
-            if qty not in done and meas is not None:
+                rows.append(row(base, label, qty, round(ideal, 3), meas, _close(ideal, meas), "ideal"))
+        for qty in (f"shared_{op}_wavefronts_per_instruction" for op in ("ld", "st")):
+            if qty not in done and (meas := _worst(ks, qty)) is not None:
                 limit = SHARED_CLEAN * max(1.0, (shared_width or {}).get(base, 4) / 4)
-                rows.append(Row(fixture, base, label, qty, limit, meas, meas <= limit, "at most"))
+                rows.append(row(base, label, qty, limit, meas, meas <= limit, "at most"))
     if "synccheck" in measurement:
-        rows += _compare_synccheck(fixture, measurement, diags, by_base)
+        rows += _compare_synccheck(row, measurement["synccheck"], os.path.basename(fixture), diags, by_base)
     if any("smsp__inst_executed_op_ldc.sum" in k["counters"] for k in measurement["kernels"].values()):
-        rows += _compare_constant(fixture, measurement, diags, by_base)
+        rows += _compare_constant(row, measurement.get("sass"), diags, by_base)
     if ARITH_REFERENCE in by_base:
-        rows += _compare_arith(fixture, diags, by_base)
+        rows += _compare_arith(row, diags, by_base)
     if "host_timing" in measurement:
-        rows += _compare_host(fixture, measurement, diags, host_ref)
+        rows += _compare_host(row, measurement["host_timing"], diags, host_ref)
     return rows
 
 
@@ -523,9 +512,8 @@ def _counter(kernels: list[dict[str, Any]], metric: str) -> Optional[float]:
 
 def _findings(diags: Sequence[Any], code: str) -> dict[str, list[Any]]:
     found: dict[str, list[Any]] = {}
-    for d in diags:
-        if d.code == code:
-            found.setdefault(d.kernel or "?", []).append(d)
+    for d in (d for d in diags if d.code == code):
+        found.setdefault(d.kernel or "?", []).append(d)
     return found
 
 
@@ -533,14 +521,18 @@ def _label(base: str, diags: Sequence[Any]) -> str:   # of a kernel without the 
     return "no finding" if any(d.kernel == base for d in diags) else "clean"
 
 
-def _compare_synccheck(fixture: str, measurement: dict[str, Any], diags: Sequence[Any],
+def _at(found: Sequence[Any]) -> str:
+    """Where findings of one code are: ``CL501 at 12,20``."""
+    return f"{found[0].code} at " + ",".join(str(d.line) for d in found)
+
+
+def _compare_synccheck(row: Callable[..., Row], sc: dict[str, Any], name: str, diags: Sequence[Any],
                        by_base: dict[str, list[dict[str, Any]]]) -> list[Row]:
-    """CL301/CL302 finding lines vs the lines synccheck reports: a finding it does not report disagrees, and so
-    does a reported line without a CL301 finding; a kernel with no barrier finding must have no report."""
-    sc = measurement["synccheck"]
+    """CL301/CL302 finding lines vs the lines synccheck reports (``sc``) in the fixture file ``name``: a finding
+    it does not report disagrees, and so does a reported line without a CL301 finding; a kernel with no barrier
+    finding must have no report."""
     if "error" in sc and "sites" not in sc:
-        return [Row(fixture, "?", "synccheck", "synccheck_line", None, None, False, sc["error"])]
-    name = os.path.basename(fixture)
+        return [row("?", "synccheck", "synccheck_line", None, None, False, sc["error"])]
     per_kernel = sc.get("per_kernel") or {}
     reported = {k: list(run.get("sites", [])) for k, run in per_kernel.items()}     # launched kernel -> reports
     for site in [] if per_kernel else sc.get("sites", []):
@@ -549,66 +541,61 @@ def _compare_synccheck(fixture: str, measurement: dict[str, Any], diags: Sequenc
     rows: list[Row] = []
     for d in sync:
         hit = any(site["line"] == d.line and site["file"] == name for site in reported.get(d.kernel or "", []))
-        rows.append(Row(fixture, d.kernel or "?", f"{d.code} at {d.line}", "synccheck_line", d.line,
-                        d.line if hit else None, hit, "" if hit else "not reported by synccheck"))
+        rows.append(row(d.kernel or "?", _at([d]), "synccheck_line", d.line, d.line if hit else None, hit,
+                        "" if hit else "not reported by synccheck"))
     cl301 = {(d.kernel, d.line) for d in sync if d.code == "CL301"}
-    for k, sites in reported.items():
-        for site in sites:
-            if (k, site["line"]) not in cl301 or site["file"] != name:
-                rows.append(Row(fixture, k, "no CL301 finding", "synccheck_line", None, site["line"], False,
-                                f"synccheck reports a barrier error at {site['file']}:{site['line']} "
-                                f"({site['reports']}x) without a CL301 finding"))
+    for k, site in ((k, site) for k, sites in reported.items() for site in sites):
+        if (k, site["line"]) not in cl301 or site["file"] != name:
+            rows.append(row(k, "no CL301 finding", "synccheck_line", None, site["line"], False,
+                            f"synccheck reports a barrier error at {site['file']}:{site['line']} "
+                            f"({site['reports']}x) without a CL301 finding"))
     for base in (b for b in by_base if b not in {d.kernel for d in sync}):
         run = per_kernel.get(base)
         if run is None and per_kernel:
-            rows.append(Row(fixture, base, "clean", "synccheck_errors", 0, None, False, "kernel not checked"))
+            rows.append(row(base, "clean", "synccheck_errors", 0, None, False, "kernel not checked"))
             continue
         errors = run.get("errors", 0) if run else sum(s["reports"] for s in reported.get(base, []))
         bad = run is not None and "error" in run
-        rows.append(Row(fixture, base, "clean", "synccheck_errors", 0, errors, errors == 0 and not bad,
+        rows.append(row(base, "clean", "synccheck_errors", 0, errors, errors == 0 and not bad,
                         run["error"] if bad else "at most"))
     return rows
 
 
-def _compare_constant(fixture: str, measurement: dict[str, Any], diags: Sequence[Any],
+def _compare_constant(row: Callable[..., Row], sass: Any, diags: Sequence[Any],
                       by_base: dict[str, list[dict[str, Any]]]) -> list[Row]:
     """CL401 ``distinct_addresses_per_warp`` vs constant-cache requests. ``idc__requests`` counts one request per
     distinct address of each executed ``LDC`` (not ``ULDC``), launch-parameter LDCs (bank 0) included, so for a
     kernel whose only per-lane constant read is the finding's (one bank-3 ``LDC`` in its SASS, every LDC executed
     once per warp): distinct addresses per warp = 1 + (requests - LDCs executed) / warps. A kernel without a
-    CL401 finding must measure at most :data:`CONSTANT_CLEAN` requests per executed LDC."""
+    CL401 finding must measure at most :data:`CONSTANT_CLEAN` requests per executed LDC (``sass``: the record's
+    static SASS opcode counts)."""
     rows: list[Row] = []
     found = _findings(diags, "CL401")
-    sass = measurement.get("sass")
     for base, ks in by_base.items():
         req, ldc = _counter(ks, "idc__requests.sum"), _counter(ks, "smsp__inst_executed_op_ldc.sum")
         warps = warps_launched(ks)
-        if req is None or not ldc or not warps:
-            rows += [Row(fixture, base, f"CL401 at {d.line}", "distinct_addresses_per_warp",
-                         d.metrics.get("distinct_addresses_per_warp"), None, False, "nothing to compare")
-                     for d in found.get(base, [])]
-            continue
+        measured = req is not None and ldc and warps
         if base not in found:
-            rows.append(Row(fixture, base, _label(base, diags), "constant_requests_per_ldc", CONSTANT_CLEAN,
-                            round(req / ldc, 4), req / ldc <= CONSTANT_CLEAN, "at most"))
+            if measured:
+                rows.append(row(base, _label(base, diags), "constant_requests_per_ldc", CONSTANT_CLEAN,
+                                round(req / ldc, 4), req / ldc <= CONSTANT_CLEAN, "at most"))
             continue
         counts = sass.get(base) if isinstance(sass, dict) and isinstance(sass.get(base), dict) else None
-        why = ""
-        if counts is None:
-            why = "no SASS counts"
-        elif counts.get("LDC.c3", 0) != 1 or len(found[base]) != 1:
-            why = f"not comparable: {counts.get('LDC.c3', 0)} LDC from bank 3, {len(found[base])} findings"
-        elif abs(ldc - warps * counts.get("LDC", 0)) > 0.5:
-            why = f"not comparable: {ldc:.0f} LDC executed, not {counts.get('LDC', 0)} per warp"
+        why = ("nothing to compare" if not measured else "no SASS counts" if counts is None
+               else f"not comparable: {counts.get('LDC.c3', 0)} LDC from bank 3, {len(found[base])} findings"
+               if counts.get("LDC.c3", 0) != 1 or len(found[base]) != 1
+               else f"not comparable: {ldc:.0f} LDC executed, not {counts.get('LDC', 0)} per warp"
+               if abs(ldc - warps * counts.get("LDC", 0)) > 0.5 else "")
         meas = None if why else round(1 + (req - ldc) / warps, 4)
         for d in found[base]:
             pred = d.metrics.get("distinct_addresses_per_warp")
             ok = meas is not None and isinstance(pred, (int, float)) and _close(float(pred), meas)
-            rows.append(Row(fixture, base, f"CL401 at {d.line}", "distinct_addresses_per_warp", pred, meas, ok, why))
+            rows.append(row(base, _at([d]), "distinct_addresses_per_warp", pred, meas, ok, why))
     return rows
 
 
-def _compare_arith(fixture: str, diags: Sequence[Any], by_base: dict[str, list[dict[str, Any]]]) -> list[Row]:
+def _compare_arith(row: Callable[..., Row], diags: Sequence[Any],
+                   by_base: dict[str, list[dict[str, Any]]]) -> list[Row]:
     """CL501 vs instructions executed per warp (``smsp__inst_executed``, exact), against the loop-free
     :data:`ARITH_REFERENCE` kernel (18 per warp). A CL501 kernel must execute more than :data:`ARITH_CLEAN_EXTRA`
     more per warp, a clean one at most that many: a run-time shift or mask operand costs two (``1u << k``: UMOV +
@@ -626,12 +613,9 @@ def _compare_arith(fixture: str, diags: Sequence[Any], by_base: dict[str, list[d
         inst, warps = _counter(ks, "smsp__inst_executed.sum"), warps_launched(ks)
         if base == ARITH_REFERENCE or not inst or not warps:
             continue
-        extra = inst / warps - ref_pw
-        ratio = round(inst / warps / ref_pw, 4)
-        hit = found.get(base)
-        rows.append(Row(fixture, base, f"CL501 at {','.join(str(d.line) for d in hit)}" if hit else _label(base, diags),
-                        f"instructions_vs_{ARITH_REFERENCE}", limit, ratio,
-                        extra > ARITH_CLEAN_EXTRA if hit else extra <= ARITH_CLEAN_EXTRA,
+        extra, ratio, hit = inst / warps - ref_pw, round(inst / warps / ref_pw, 4), found.get(base)
+        rows.append(row(base, _at(hit) if hit else _label(base, diags), f"instructions_vs_{ARITH_REFERENCE}", limit,
+                        ratio, extra > ARITH_CLEAN_EXTRA if hit else extra <= ARITH_CLEAN_EXTRA,
                         f"more than; rule estimate {hit[0].metrics.get('instructions_ratio')}" if hit else "at most"))
     return rows
 
@@ -650,26 +634,21 @@ def host_reference(programs: Sequence[tuple[dict[str, Any], Sequence[Any]]]) -> 
             "clean_programs": len(clean), "pageable_programs": len(dirty)}
 
 
-def _compare_host(fixture: str, measurement: dict[str, Any], diags: Sequence[Any],
+def _compare_host(row: Callable[..., Row], ht: dict[str, Any], diags: Sequence[Any],
                   ref: Optional[dict[str, float]]) -> list[Row]:
     """CL601: a program with a finding blocks the host in its copy call >= 10x the median pinned call, a clean one
     <= 1/10 of the median pageable call; the program's own ``pinned=`` label must say the same as the linter."""
-    ht = measurement["host_timing"]
     found = [d for d in diags if d.code == "CL601"]
-    where = ("CL601 at " + ",".join(str(d.line) for d in found)) if found else "clean"
-    t = ht.get("median_copy_call_ms")
-    if t is None:
-        return [Row(fixture, "(host)", where, "copy_call_ms", None, None, False,
+    row = functools.partial(row, "(host)", _at(found) if found else "clean")
+    if (t := ht.get("median_copy_call_ms")) is None:
+        return [row("copy_call_ms", None, None, False,
                     "no CL601-timing line: " + "; ".join(ht.get("errors", []))[:200])]
-    rows = [Row(fixture, "(host)", where, "pinned_label", 0 if found else 1, ht.get("pinned"),
-                ht.get("pinned") == (0 if found else 1), "the program's own pinned= label")]
+    label = 0 if found else 1
+    rows = [row("pinned_label", label, ht.get("pinned"), ht.get("pinned") == label, "the program's own pinned= label")]
     if ref is None:
-        rows.append(Row(fixture, "(host)", where, "copy_call_ms", None, t, False, "no pinned/pageable reference"))
-    else:
-        want = round(HOST_FACTOR * ref["pinned_ms"] if found else ref["pageable_ms"] / HOST_FACTOR, 4)
-        rows.append(Row(fixture, "(host)", where, "copy_call_ms", want, t, t >= want if found else t <= want,
-                        "at least" if found else "at most"))
-    return rows
+        return rows + [row("copy_call_ms", None, t, False, "no pinned/pageable reference")]
+    want = round(HOST_FACTOR * ref["pinned_ms"] if found else ref["pageable_ms"] / HOST_FACTOR, 4)
+    return rows + [row("copy_call_ms", want, t, t >= want if found else t <= want, "at least" if found else "at most")]
 
 
 def lint(fixture: str) -> tuple[Any, Any]:
@@ -694,12 +673,12 @@ def compare_fixture(fixture: str, measurement: dict[str, Any], host_ref: Optiona
 def format_table(rows: Sequence[Row]) -> str:
     def num(v: Optional[float]) -> str:
         return "-" if v is None else f"{v:.4g}" if isinstance(v, float) else str(v)
+
+    def bound(note: str) -> str:   # the relation a note states, shown before the predicted value
+        return {"at most": "<= ", "at least": ">= "}.get(note, "> " if note.startswith("more than") else "")
     head = ("fixture", "kernel", "finding", "compared", "predicted", "measured", "agree")
-    body = [(r.fixture, r.kernel, r.finding, r.quantity,
-             {"at most": "<= ", "at least": ">= "}.get(r.note, "> " if r.note.startswith("more than") else "")
-            + num(r.predicted), num(r.measured),
-            "yes" if r.agree else "NO" + (f" ({r.note})" if r.note not in ("", "ideal", "at most", "at least")
-                                          and not r.note.startswith("more than") else ""))
+    body = [(r.fixture, r.kernel, r.finding, r.quantity, bound(r.note) + num(r.predicted), num(r.measured),
+             "yes" if r.agree else "NO" + ("" if bound(r.note) or r.note in ("", "ideal") else f" ({r.note})"))
             for r in rows]
     widths = [max(len(str(x)) for x in col) for col in zip(head, *body)]
     return "\n".join("  ".join(str(x).ljust(w) for x, w in zip(line, widths)).rstrip()

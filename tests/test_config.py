@@ -243,9 +243,8 @@ defines = ["TILE=32", "NDEBUG"]
     c = Resolver().config_for(str(tmp_path / "tests" / "a.cu"))
     assert c.path == cfg and c.select == ["CL1", "CL2"] and c.block_dim == (256, 1, 1)
     assert c.extensions == (".cu", ".cuh", ".cuda") and c.frontend == "clang"
-    assert c.severity_of("CL101") is Severity.ERROR and c.severity_of("CL102") is Severity.INFO
-    assert c.severity_of("CL201") is None
     opts = Resolver().options_for(str(tmp_path / "tests" / "a.cu"))
+    assert opts.severity == c.severity == {"CL1": Severity.ERROR, "CL102": Severity.INFO}
     assert opts.select == ["CL1", "CL2", "CL301"] and opts.ignore == ["CL102", "CL101"]
     assert opts.extra_args == [f"-I{tmp_path / 'include'}", "-I/opt/cuda/include", "-DTILE=32", "-DNDEBUG"]
     assert Resolver().options_for(str(tmp_path / "src" / "a.cu")).ignore == ["CL102"]

@@ -36,16 +36,9 @@ LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "n
 
 def what_it_does(page: Optional[str]) -> Optional[str]:
     """The first paragraph under ``## What it does`` of a rule page, its lines joined with spaces."""
-    if not page:
-        return None
-    m = re.search(r"^##\s+What it does\s*$(.*?)(?=^##\s|\Z)", page, re.M | re.S)
-    if not m:
-        return None
-    for para in re.split(r"\n\s*\n", m.group(1).strip()):
-        text = " ".join(line.strip() for line in para.splitlines() if line.strip())
-        if text:
-            return text
-    return None
+    m = re.search(r"^##\s+What it does\s*$(.*?)(?=^##\s|\Z)", page or "", re.M | re.S)
+    paras = re.split(r"\n\s*\n", m.group(1).strip()) if m else []
+    return next((t for p in paras if (t := " ".join(ln.strip() for ln in p.splitlines() if ln.strip()))), None)
 
 
 def _rule_descriptor(code: str, name: str, severity: Severity, summary: str,
@@ -60,7 +53,7 @@ def _rule_descriptor(code: str, name: str, severity: Severity, summary: str,
 
 def rule_descriptors() -> list[dict[str, Any]]:
     """CL000 and every registered rule, in that order (the order ``ruleIndex`` refers to)."""
-    out = [_rule_descriptor(CL000[0], CL000[1], CL000[2], CL000[3])]
+    out = [_rule_descriptor(*CL000)]
     out += [_rule_descriptor(r.code, r.name, r.default_severity, r.summary, r.page()) for r in all_rules()
             if r.code != CL000[0]]
     return out
@@ -75,16 +68,14 @@ class _Columns:
     def __call__(self, path: str, line: int, column: int) -> int:
         if path not in self._lines:
             try:
-                with open(path, "rb") as fh:
-                    self._lines[path] = fh.read().decode("utf-8-sig").split("\n")
+                self._lines[path] = Path(path).read_bytes().decode("utf-8-sig").split("\n")
             except (OSError, UnicodeDecodeError):
                 self._lines[path] = None
         lines = self._lines[path]
         if lines is None or not 1 <= line <= len(lines) or column < 1:
             return column
         raw = lines[line - 1].encode("utf-8")
-        before = raw[:column - 1]
-        units = len(before.decode("utf-8", errors="replace").encode("utf-16-le")) // 2
+        units = len(raw[:column - 1].decode("utf-8", errors="replace").encode("utf-16-le")) // 2
         return units + max(0, column - 1 - len(raw)) + 1
 
 
@@ -95,21 +86,21 @@ def _artifact_location(path: str, cwd: Optional[str]) -> dict[str, Any]:
     return {"uri": Path(os.path.abspath(path)).as_uri()}
 
 
-def _region(path: str, line: int, column: int, end_line: int, end_column: int,
-            col: Callable[[str, int, int], int]) -> dict[str, int]:
-    region = {"startLine": max(1, line)}
-    if column >= 1:
-        region["startColumn"] = col(path, line, column)
-    if end_line >= line:
-        region["endLine"] = end_line
-        if end_column >= 1 and (end_line, end_column) >= (line, column):
-            region["endColumn"] = col(path, end_line, end_column)
+def _region(path: str, at: Any, col: Callable[[str, int, int], int]) -> dict[str, int]:
+    """The region of ``at`` (a finding or an edit: ``line``, ``column``, ``end_line``, ``end_column``)."""
+    region = {"startLine": max(1, at.line)}
+    if at.column >= 1:
+        region["startColumn"] = col(path, at.line, at.column)
+    if at.end_line >= at.line:
+        region["endLine"] = at.end_line
+        if at.end_column >= 1 and (at.end_line, at.end_column) >= (at.line, at.column):
+            region["endColumn"] = col(path, at.end_line, at.end_column)
     return region
 
 
 def _fix(d: Diagnostic, fix: Fix, cwd: Optional[str], col: Callable[[str, int, int], int]) -> dict[str, Any]:
-    replacements = [{"deletedRegion": _region(d.path, e.line, e.column, e.end_line, e.end_column, col),
-                     "insertedContent": {"text": e.content}} for e in fix.edits]
+    replacements = [{"deletedRegion": _region(d.path, e, col), "insertedContent": {"text": e.content}}
+                    for e in fix.edits]
     return {"description": {"text": fix.message},
             "artifactChanges": [{"artifactLocation": _artifact_location(d.path, cwd), "replacements": replacements}]}
 
@@ -121,14 +112,13 @@ def to_sarif(diags: Iterable[Diagnostic], cwd: Optional[str] = None) -> dict[str
     col = _Columns()
     results = []
     for d in diags:
-        result: dict[str, Any] = {"ruleId": d.code, **({"ruleIndex": index[d.code]} if d.code in index else {})}
-        result["level"] = LEVEL[Severity(d.severity)]
-        result["message"] = {"text": d.message}
-        result["locations"] = [{"physicalLocation": {
-            "artifactLocation": _artifact_location(d.path, cwd),
-            "region": _region(d.path, d.line, d.column, d.end_line, d.end_column, col)}}]
-        result["properties"] = {**({"kernel": d.kernel} if d.kernel else {}), "metrics": dict(d.metrics),
-                                "assumptions": list(d.assumptions)}
+        result: dict[str, Any] = {
+            "ruleId": d.code, **({"ruleIndex": index[d.code]} if d.code in index else {}),
+            "level": LEVEL[Severity(d.severity)], "message": {"text": d.message},
+            "locations": [{"physicalLocation": {"artifactLocation": _artifact_location(d.path, cwd),
+                                                "region": _region(d.path, d, col)}}],
+            "properties": {**({"kernel": d.kernel} if d.kernel else {}), "metrics": dict(d.metrics),
+                           "assumptions": list(d.assumptions)}}
         if d.fix is not None and d.fix.edits:
             result["fixes"] = [_fix(d, d.fix, cwd, col)]
         results.append(result)
