@@ -77,7 +77,12 @@ class UncoalescedGlobalAccess(Rule):
             parts = [(0, acc.size)] + [(int(b.offset - acc.offset), b.size) for b in sibs]
             res = cost.worst_residue if pic.exact_residue else aligned_residue(pic, acc.size)
             use = sibling_use(pic, acc.size, parts, res) if sibs else 0.0
-            if use >= 0.5:
+            again = [b for b in sibs if acc.is_read and b.offset == acc.offset and b.size >= acc.size
+                     and kernel.accesses.index(b) < kernel.accesses.index(acc)]
+            if again:  # nvcc loads it again (a store in between may alias), but the sectors are in L1
+                sev, note = Severity.INFO, (f"; the thread loaded this address on line {again[0].span.line}, so "
+                                            "the sectors are in L1: the waste is a request, not DRAM bytes")
+            elif use >= 0.5:
                 sev, metrics["sibling_use"] = Severity.INFO, round(use, 4)
                 lines = ", ".join(sorted({str(b.span.line) for b in sibs}, key=int))
                 note = (f"; the thread's {'loads' if acc.is_read else 'stores'} of the same element on "
