@@ -366,10 +366,7 @@ class Lowering:
             if cand is None or cand.kind not in _FUNCS or cand.location.is_in_system_header \
                     or not self._has_body(cand):
                 continue
-            key = decl_key(cand)
-            if key in self.funcs:
-                return self.funcs[key]
-            if self.in_main(cand) or self._device(cand):
+            if decl_key(cand) in self.funcs or self.in_main(cand) or self._device(cand):
                 return self.function(cand)
         return None
 
@@ -401,29 +398,24 @@ class Lowering:
         self.vars[key] = v
         return v
 
+    def _line(self, d: ci.Cursor) -> str:
+        """The text of the line declaration ``d`` starts on, when that is in the file itself ("" else)."""
+        line = d.location.line
+        return self.lines[line - 1] if self.in_main(d) and 1 <= line <= len(self.lines) else ""
+
     def _managed(self, d: ci.Cursor) -> bool:
         """``__managed__`` is not exposed as an attribute by libclang: read the declaration's line."""
-        if d.kind != K.VAR_DECL or not self.in_main(d):
-            return False
-        line = d.location.line
-        if not 1 <= line <= len(self.lines):
-            return False
-        head = self.lines[line - 1][:max(d.location.column - 1, 0)]
+        head = self._line(d)[:max(d.location.column - 1, 0)] if d.kind == K.VAR_DECL else ""
         return "__managed__" in head or "managed" in head and "__attribute__" in head
 
     def _extents(self, d: ci.Cursor, n: int) -> tuple:
         """Spellings and spans of the ``[...]`` extents of declaration ``d``, read from the file's text
         (not from macro-expanded tokens), so a fix can rewrite ``[TILE]`` as ``[TILE + 1]``."""
-        if not n or not self.in_main(d):
-            return ()
-        line = d.location.line
-        if line - 1 >= len(self.lines):
-            return ()
-        text = self.lines[line - 1]
         m = re.compile(r"\b" + re.escape(d.spelling) + r"\s*((?:\[[^\[\]]*\]\s*)+)").search(
-            text, max(0, d.location.column - 1))
+            self._line(d), max(0, d.location.column - 1)) if n else None
         if not m:
             return ()
+        line = d.location.line
         out = tuple((g.group(1), Span(self.path, line, m.start(1) + g.start(1) + 1, line, m.start(1) + g.end(1) + 1))
                     for g in re.finditer(r"\[\s*([^\[\]]*?)\s*\]", m.group(1)))
         return out if len(out) == n else ()
