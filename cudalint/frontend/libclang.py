@@ -46,11 +46,10 @@ _lib.clang_EvalResult_dispose.argtypes = [ctypes.c_void_p]
 
 #: CXUnaryOperatorKind (clang-c/Index.h) -> the IR's unary operator
 _UNARY = {1: "post++", 2: "post--", 3: "pre++", 4: "pre--", 5: "&", 6: "*", 7: "+", 8: "-", 9: "~", 10: "!"}
-_BINARY = {"Mul": "*", "Div": "/", "Rem": "%", "Add": "+", "Sub": "-", "Shl": "<<", "Shr": ">>", "LT": "<",
-           "GT": ">", "LE": "<=", "GE": ">=", "EQ": "==", "NE": "!=", "And": "&", "Xor": "^", "Or": "|",
-           "LAnd": "&&", "LOr": "||", "Comma": ",", "Assign": "=", "MulAssign": "*=", "DivAssign": "/=",
-           "RemAssign": "%=", "AddAssign": "+=", "SubAssign": "-=", "ShlAssign": "<<=", "ShrAssign": ">>=",
-           "AndAssign": "&=", "XorAssign": "^=", "OrAssign": "|="}
+#: clang's BinaryOperator names -> the IR's binary and assignment operators
+_BINARY = dict(zip("Mul Div Rem Add Sub Shl Shr And Xor Or LT GT LE GE EQ NE LAnd LOr Comma".split(),
+                   "* / % + - << >> & ^ | < > <= >= == != && || ,".split()))
+_BINARY.update({k + "Assign": v + "=" for k, v in list(_BINARY.items())[:10]}, Assign="=")
 #: overloaded operators lowered to the IR's operators
 _OPERATOR_CALLS = {"+", "-", "*", "/", "%", "<<", ">>", "&"}
 _ASSIGN_CALLS = {"=", "+=", "-=", "*=", "/="}
@@ -99,8 +98,7 @@ def file_diagnostics(path: str, tu: ci.TranslationUnit) -> tuple[list[tuple[int,
     abs_path = os.path.abspath(path)
     for d in tu.diagnostics:
         if d.severity >= 3 and d.location.file and os.path.abspath(d.location.file.name) == abs_path:
-            m = re.match(r"'(.+)' file not found", d.spelling)
-            if m:
+            if m := re.match(r"'(.+)' file not found", d.spelling):
                 missing.append(m.group(1))
             else:
                 errors.append((d.location.line, d.spelling))
@@ -599,11 +597,9 @@ class Lowering:
             inner = self.expr(kids[-1])
             if k in _CASTS:
                 return ir.Cast(sp, inner, type=self.type(c.type))
-            t = c.type.get_canonical()
-            if t.kind == TK.POINTER and inner.type.kind == irt.TypeKind.POINTER:
-                new = self.type(c.type)
-                a = new.pointee.size if new.pointee else None
-                b = inner.type.pointee.size if inner.type.pointee else None
+            if c.type.get_canonical().kind == TK.POINTER and inner.type.kind == irt.TypeKind.POINTER:
+                new = self.type(c.type)  # an implicit pointer conversion to another pointee size is a cast
+                a, b = (x.pointee.size if x.pointee else None for x in (new, inner.type))
                 if a and a != b:
                     return ir.Cast(sp, inner, type=new)
             return inner
