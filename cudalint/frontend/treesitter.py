@@ -1043,8 +1043,7 @@ class Lowering:
     def unary(self, c: N, sp: Span) -> ir.Expr:
         op, e = _op(c), self.expr(c.child_by_field_name("argument"))
         if c.type == "update_expression":
-            prefix = c.children[0].type in ("++", "--")
-            return ir.Unary(sp, ("pre" if prefix else "post") + op, e, type=e.type)
+            return ir.Unary(sp, ("pre" if c.children[0].type in ("++", "--") else "post") + op, e, type=e.type)
         if op in ("*", "&"):
             return ir.Unary(sp, op, e, type=_pointee(_decay(e.type)) if op == "*" else irt.pointer_to(_deref(e.type)))
         if op in ("!", "not"):
@@ -1086,14 +1085,12 @@ class Lowering:
         fn = c.child_by_field_name("function")
         fn_type = fn.type if fn is not None else ""
         arg_nodes = _named_kids(c.child_by_field_name("arguments"))
-        cfg = next((ch for ch in c.children if ch.type == "kernel_call_syntax"), None)
-        if cfg is not None:
+        if (cfg := next((ch for ch in c.children if ch.type == "kernel_call_syntax"), None)) is not None:
             return self.launch(fn, cfg, arg_nodes, sp)
         if fn_type == "template_function" and len(arg_nodes) == 1 and self.callee_name(fn) in _CASTS:
             targs = _named_kids(fn.child_by_field_name("arguments"))
             return ir.Cast(sp, self.expr(arg_nodes[0]), type=self.type_descriptor(targs[0]) if targs else irt.UNKNOWN)
-        ctype = self._type_callee(fn)
-        if ctype is not None:  # `int(x)`, `dim3(16, 16)`, `std::vector<float>(n)`
+        if (ctype := self._type_callee(fn)) is not None:  # `int(x)`, `dim3(16, 16)`, `std::vector<float>(n)`
             vals = self.args(arg_nodes)
             return ir.Cast(sp, vals[0], type=ctype) if len(vals) == 1 and ctype.kind != TypeKind.RECORD \
                 else self.construct(sp, vals, ctype)
