@@ -46,16 +46,18 @@ _lib.clang_EvalResult_dispose.argtypes = [ctypes.c_void_p]
 
 #: CXUnaryOperatorKind (clang-c/Index.h) -> the IR's unary operator
 _UNARY = {1: "post++", 2: "post--", 3: "pre++", 4: "pre--", 5: "&", 6: "*", 7: "+", 8: "-", 9: "~", 10: "!"}
-_BINARY = {"Mul": "*", "Div": "/", "Rem": "%", "Add": "+", "Sub": "-", "Shl": "<<", "Shr": ">>", "LT": "<",
-           "GT": ">", "LE": "<=", "GE": ">=", "EQ": "==", "NE": "!=", "And": "&", "Xor": "^", "Or": "|",
-           "LAnd": "&&", "LOr": "||", "Comma": ",", "Assign": "=", "MulAssign": "*=", "DivAssign": "/=",
-           "RemAssign": "%=", "AddAssign": "+=", "SubAssign": "-=", "ShlAssign": "<<=", "ShrAssign": ">>=",
-           "AndAssign": "&=", "XorAssign": "^=", "OrAssign": "|="}
+#: clang's BinaryOperator names -> the IR's binary and assignment operators
+_BINARY = dict(zip("Mul Div Rem Add Sub Shl Shr And Xor Or LT GT LE GE EQ NE LAnd LOr Comma".split(),
+                   "* / % + - << >> & ^ | < > <= >= == != && || ,".split()))
+_BINARY.update({k + "Assign": v + "=" for k, v in list(_BINARY.items())[:10]}, Assign="=")
 #: overloaded operators lowered to the IR's operators
 _OPERATOR_CALLS = {"+", "-", "*", "/", "%", "<<", ">>", "&"}
 _ASSIGN_CALLS = {"=", "+=", "-=", "*=", "/="}
 _CASTS = (K.CSTYLE_CAST_EXPR, K.CXX_STATIC_CAST_EXPR, K.CXX_REINTERPRET_CAST_EXPR, K.CXX_CONST_CAST_EXPR,
           K.CXX_DYNAMIC_CAST_EXPR, K.CXX_FUNCTIONAL_CAST_EXPR)
+#: CUDA memory-space attributes (``__managed__`` is read from the text: :meth:`Lowering._managed`)
+_SPACES = {K.CUDASHARED_ATTR: ir.Space.SHARED, K.CUDACONSTANT_ATTR: ir.Space.CONSTANT,
+           K.CUDADEVICE_ATTR: ir.Space.GLOBAL}
 _JUMPS = {K.BREAK_STMT: ir.JumpKind.BREAK, K.CONTINUE_STMT: ir.JumpKind.CONTINUE, K.GOTO_STMT: ir.JumpKind.GOTO}
 _SKIP = (K.TYPE_REF, K.NAMESPACE_REF, K.TEMPLATE_REF)
 _FUNCS = (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE, K.CXX_METHOD, K.CONSTRUCTOR, K.DESTRUCTOR, K.CONVERSION_FUNCTION)
@@ -69,6 +71,9 @@ _INTS = {TK.CHAR_U: False, TK.UCHAR: False, TK.CHAR16: False, TK.CHAR32: False, 
 _FLOATS = {TK.HALF, TK.FLOAT, TK.DOUBLE, TK.LONGDOUBLE, TK.FLOAT128} | (
     {TK.FLOAT16} if hasattr(TK, "FLOAT16") else set())
 _SIZED = {TK.BOOL, TK.CONSTANTARRAY, TK.RECORD, TK.ENUM, *_INTS, *_FLOATS}
+#: clang's type kinds that map to one IR kind as they are
+_SCALAR_KINDS = {TK.BOOL: irt.TypeKind.BOOL, TK.VOID: irt.TypeKind.VOID, TK.ENUM: irt.TypeKind.ENUM,
+                 **dict.fromkeys(_INTS, irt.TypeKind.INT), **dict.fromkeys(_FLOATS, irt.TypeKind.FLOAT)}
 _INLINE_NS = re.compile(r"\b__v?\d+::")
 
 
@@ -83,9 +88,8 @@ def base_args() -> list[str]:
 
 
 def parse(path: str, text: str, extra_args: list[str]) -> ci.TranslationUnit:
-    index = ci.Index.create()
-    return index.parse(os.path.abspath(path), args=base_args() + list(extra_args),
-                       unsaved_files=[(os.path.abspath(path), text)], options=PARSE_OPTIONS)
+    return ci.Index.create().parse(os.path.abspath(path), args=base_args() + list(extra_args),
+                                   unsaved_files=[(os.path.abspath(path), text)], options=PARSE_OPTIONS)
 
 
 def file_diagnostics(path: str, tu: ci.TranslationUnit) -> tuple[list[tuple[int, str]], list[str]]:
@@ -94,8 +98,7 @@ def file_diagnostics(path: str, tu: ci.TranslationUnit) -> tuple[list[tuple[int,
     abs_path = os.path.abspath(path)
     for d in tu.diagnostics:
         if d.severity >= 3 and d.location.file and os.path.abspath(d.location.file.name) == abs_path:
-            m = re.match(r"'(.+)' file not found", d.spelling)
-            if m:
+            if m := re.match(r"'(.+)' file not found", d.spelling):
                 missing.append(m.group(1))
             else:
                 errors.append((d.location.line, d.spelling))
@@ -174,8 +177,7 @@ class Lowering:
             return False
         if f.name not in self._launchers:
             try:
-                with open(f.name, "rb") as fh:
-                    self._launchers[f.name] = b"<<<" in fh.read()
+                self._launchers[f.name] = b"<<<" in Path(f.name).read_bytes()
             except OSError:
                 self._launchers[f.name] = False
         return self._launchers[f.name]
@@ -212,19 +214,16 @@ class Lowering:
     def source_text(self, c: ci.Cursor) -> str:
         """The text of ``c`` as written in the file (one line), else its tokens joined."""
         s, e = c.extent.start, c.extent.end
-        if s.file and e.file and s.line == e.line and self._main_name(s.file.name):
-            if s.line - 1 < len(self.lines):
-                return self.lines[s.line - 1][s.column - 1:e.column - 1]
+        if s.file and e.file and s.line == e.line and self._main_name(s.file.name) and s.line - 1 < len(self.lines):
+            return self.lines[s.line - 1][s.column - 1:e.column - 1]
         return " ".join(t.spelling for t in c.get_tokens())
 
     # -- types
     def type(self, t: ci.Type, depth: int = 0) -> irt.Type:
         canon = t.get_canonical()
         k = canon.kind
-        spelling = t.spelling
-        key = (k, spelling, canon.spelling, depth < 3)
-        hit = self.types.get(key)
-        if hit is not None:
+        key = (k, t.spelling, canon.spelling, depth < 3)
+        if (hit := self.types.get(key)) is not None:
             return hit
         out = self._type(t, canon, k, depth)
         if k != TK.UNEXPOSED:
@@ -237,24 +236,14 @@ class Lowering:
         size = align = None
         if k in _SIZED:  # clang_Type_getSizeOf crashes on some dependent and function types
             size, align = (v if v and v > 0 else None for v in (canon.get_size(), canon.get_align()))
-        if k == TK.BOOL:
-            return irt.Type(irt.TypeKind.BOOL, "bool", size, align, const=const)
-        if k in _INTS:
-            return irt.Type(irt.TypeKind.INT, name, size, align, signed=_INTS[k], const=const)
-        if k in _FLOATS:
-            return irt.Type(irt.TypeKind.FLOAT, name, size, align, const=const)
-        if k == TK.VOID:
-            return irt.Type(irt.TypeKind.VOID, "void", const=const)
-        if k == TK.POINTER:
-            inner = t.get_pointee() if t.kind != TK.ELABORATED else canon.get_pointee()
-            if inner.kind == TK.INVALID:
-                inner = canon.get_pointee()
-            return irt.Type(irt.TypeKind.POINTER, name, 8, 8, pointee=self.type(inner, depth + 1), const=const)
-        if k in (TK.LVALUEREFERENCE, TK.RVALUEREFERENCE):
-            inner = t.get_pointee()
-            if inner.kind == TK.INVALID:
-                inner = canon.get_pointee()
-            p = self.type(inner, depth + 1)
+        if k in _SCALAR_KINDS:
+            return irt.Type(_SCALAR_KINDS[k], {TK.BOOL: "bool", TK.VOID: "void"}.get(k, name), size, align,
+                            signed=_INTS.get(k, False), const=const)
+        if k in (TK.POINTER, TK.LVALUEREFERENCE, TK.RVALUEREFERENCE):
+            inner = canon.get_pointee() if k == TK.POINTER and t.kind == TK.ELABORATED else t.get_pointee()
+            p = self.type(inner if inner.kind != TK.INVALID else canon.get_pointee(), depth + 1)
+            if k == TK.POINTER:
+                return irt.Type(irt.TypeKind.POINTER, name, 8, 8, pointee=p, const=const)
             return irt.Type(irt.TypeKind.REFERENCE, name, p.size, p.align, pointee=p)
         if k in (TK.CONSTANTARRAY, TK.INCOMPLETEARRAY, TK.VARIABLEARRAY, TK.DEPENDENTSIZEDARRAY):
             elem = self.type(canon.element_type, depth + 1)
@@ -266,22 +255,14 @@ class Lowering:
             if depth < 3 and name not in self._building:
                 self._building.add(name)
                 try:
-                    fs = []
-                    for f in canon.get_fields():
-                        off = f.get_field_offsetof()
-                        if off is None or off < 0:
-                            continue
-                        fs.append(irt.Field(f.spelling, self.type(f.type, depth + 1), off // 8))
-                    fields = tuple(fs)
+                    fields = tuple(irt.Field(f.spelling, self.type(f.type, depth + 1), off // 8) for f in
+                                   canon.get_fields() if (off := f.get_field_offsetof()) is not None and off >= 0)
                 finally:
                     self._building.discard(name)
             return irt.Type(irt.TypeKind.RECORD, name, size, align, fields=fields, const=const)
-        if k == TK.ENUM:
-            return irt.Type(irt.TypeKind.ENUM, name, size, align, const=const)
-        spelling = t.spelling
-        plain = spelling.replace("const ", "").replace("volatile ", "").strip()
+        plain = t.spelling.replace("const ", "").replace("volatile ", "").strip()
         if size is None and any(plain in s for s in self.tparams):
-            return irt.Type(irt.TypeKind.PARAM, plain, const="const" in spelling.split())
+            return irt.Type(irt.TypeKind.PARAM, plain, const="const" in t.spelling.split())
         return irt.Type(irt.TypeKind.UNKNOWN, plain or name, const=const)
 
     # -- translation unit
@@ -289,10 +270,9 @@ class Lowering:
         unit = ir.TranslationUnit(path=self.path, frontend="clang")
         self._collect(self.ctu.cursor, unit, top=True)
         while self.pending:
-            cur, fn = self.pending.pop(0)
-            self._body(cur, fn)
-        unit.functions = [f for f in self.funcs.values() if f.body is not None]
-        unit.functions.sort(key=lambda f: (not f.in_main_file, f.span.path, f.span.line, f.span.column))
+            self._body(*self.pending.pop(0))
+        unit.functions = sorted((f for f in self.funcs.values() if f.body is not None),
+                                key=lambda f: (not f.in_main_file, f.span.path, f.span.line, f.span.column))
         return unit
 
     def _collect(self, root: ci.Cursor, unit: ir.TranslationUnit, top: bool) -> None:
@@ -305,13 +285,10 @@ class Lowering:
             elif k == K.VAR_DECL and top:
                 v = self.variable(c)
                 if v.space != ir.Space.LOCAL or (self.in_main(c) and v.type.kind == irt.TypeKind.POINTER):
-                    init = self._init(c, v)
-                    if init is not None:
-                        v.init = init
+                    self._init(c, v)
                     unit.globals.append(v)
-            elif k in _FUNCS:
-                if (self.in_main(c) or self._included(c)) and self._has_body(c):
-                    self.function(c)
+            elif k in _FUNCS and (self.in_main(c) or self._included(c)) and self._has_body(c):
+                self.function(c)
             elif k in _RECORDS:
                 for m in c.get_children():
                     if m.kind in _FUNCS and self.in_main(m) and self._has_body(m):
@@ -332,26 +309,19 @@ class Lowering:
         """The IR function of definition ``c`` (created once; its body is lowered after the file's
         top-level walk)."""
         key = decl_key(c)
-        fn = self.funcs.get(key)
-        if fn is not None:
+        if (fn := self.funcs.get(key)) is not None:
             return fn
         attrs = self._attrs(c)
-        if K.CUDAGLOBAL_ATTR in attrs:
-            kind = ir.FunctionKind.KERNEL
-        elif K.CUDADEVICE_ATTR in attrs:
-            kind = ir.FunctionKind.HOST_DEVICE if K.CUDAHOST_ATTR in attrs else ir.FunctionKind.DEVICE
-        else:
-            kind = ir.FunctionKind.HOST
+        kind = ir.FunctionKind.KERNEL if K.CUDAGLOBAL_ATTR in attrs else ir.FunctionKind.HOST \
+            if K.CUDADEVICE_ATTR not in attrs else ir.FunctionKind.HOST_DEVICE if K.CUDAHOST_ATTR in attrs \
+            else ir.FunctionKind.DEVICE
         tps = [ir.TemplateParam(ch.spelling, ch.kind == K.TEMPLATE_TYPE_PARAMETER) for ch in c.get_children()
                if ch.kind in (K.TEMPLATE_TYPE_PARAMETER, K.TEMPLATE_NON_TYPE_PARAMETER)]
         bounds = None
-        for ch in c.get_children():
-            if ch.kind == K.UNEXPOSED_ATTR or ch.kind.is_attribute():
-                toks = [t.spelling for t in ch.get_tokens()]
-                if "__launch_bounds__" in toks or "launch_bounds" in toks:
-                    nums = [int(t) for t in toks if t.isdigit()]
-                    if nums:
-                        bounds = nums[0]
+        for ch in c.get_children():  # the last `__launch_bounds__` attribute with a number: its first one
+            toks = [t.spelling for t in ch.get_tokens()] if ch.kind.is_attribute() else []
+            if "__launch_bounds__" in toks or "launch_bounds" in toks:
+                bounds = next((int(t) for t in toks if t.isdigit()), bounds)
         fn = ir.Function(name=c.spelling, kind=kind, span=self.span(c), template_params=tps, launch_bounds=bounds,
                          in_main_file=self.in_main(c),
                          is_member=c.kind in (K.CXX_METHOD, K.CONSTRUCTOR, K.DESTRUCTOR, K.CONVERSION_FUNCTION))
@@ -360,18 +330,15 @@ class Lowering:
         return fn
 
     def _body(self, c: ci.Cursor, fn: ir.Function) -> None:
-        outer = set()
-        p = c.semantic_parent
-        if p is not None and p.kind == K.CLASS_TEMPLATE:
-            outer = {ch.spelling for ch in p.get_children() if ch.kind == K.TEMPLATE_TYPE_PARAMETER}
+        p = c.semantic_parent  # a member of a class template: the class's type parameters too
+        outer = {ch.spelling for ch in p.get_children() if ch.kind == K.TEMPLATE_TYPE_PARAMETER} \
+            if p is not None and p.kind == K.CLASS_TEMPLATE else set()
         self.tparams.append({t.name for t in fn.template_params if t.is_type} | outer)
-        saved = self.host
-        self.host = fn.kind.host
+        saved, self.host = self.host, fn.kind.host
         try:
             fn.return_type = self.type(c.result_type)
             fn.params = [self.variable(p) for p in c.get_children() if p.kind == K.PARM_DECL]
-            body = next(ch for ch in c.get_children() if ch.kind == K.COMPOUND_STMT)
-            fn.body = self.block(body)
+            fn.body = self.block(next(ch for ch in c.get_children() if ch.kind == K.COMPOUND_STMT))
         except RecursionError:
             fn.body = ir.Block(fn.span)
             fn.incomplete.append("expression nesting too deep to model")
@@ -397,42 +364,30 @@ class Lowering:
             if cand is None or cand.kind not in _FUNCS or cand.location.is_in_system_header \
                     or not self._has_body(cand):
                 continue
-            key = decl_key(cand)
-            if key in self.funcs:
-                return self.funcs[key]
-            if self.in_main(cand) or self._device(cand):
+            if decl_key(cand) in self.funcs or self.in_main(cand) or self._device(cand):
                 return self.function(cand)
         return None
 
     # -- variables
     def variable(self, d: ci.Cursor) -> ir.Variable:
         key = decl_key(d)
-        v = self.vars.get(key)
-        if v is not None:
+        if (v := self.vars.get(key)) is not None:
             return v
         attrs = self._attrs(d)
-        space = ir.Space.LOCAL
-        if K.CUDASHARED_ATTR in attrs:
-            space = ir.Space.SHARED
-        elif K.CUDACONSTANT_ATTR in attrs:
-            space = ir.Space.CONSTANT
-        elif self._managed(d):
+        space = next((s for a, s in _SPACES.items() if a in attrs), ir.Space.LOCAL)
+        if space in (ir.Space.LOCAL, ir.Space.GLOBAL) and self._managed(d):
             space = ir.Space.MANAGED
-        elif K.CUDADEVICE_ATTR in attrs:
-            space = ir.Space.GLOBAL
+        p = d.semantic_parent
         if d.kind == K.PARM_DECL:
             storage = ir.Storage.PARAM
+        elif p is not None and (p.kind in _FUNCS or p.kind == K.LAMBDA_EXPR):
+            storage = ir.Storage.STATIC if d.storage_class == ci.StorageClass.STATIC else ir.Storage.LOCAL
         else:
-            p = d.semantic_parent
-            local = p is not None and (p.kind in _FUNCS or p.kind == K.LAMBDA_EXPR)
-            storage = (ir.Storage.STATIC if d.storage_class == ci.StorageClass.STATIC else ir.Storage.LOCAL) \
-                if local else ir.Storage.FILE
+            storage = ir.Storage.FILE
         t = self.type(d.type)
-        const_value = None
-        if d.kind == K.VAR_DECL and d.type.is_const_qualified() and t.is_integer:
-            init = [ch for ch in d.get_children() if ch.kind.is_expression()]
-            if init:
-                const_value = evaluate_int(init[-1])
+        init = [ch for ch in d.get_children() if ch.kind.is_expression()] \
+            if d.kind == K.VAR_DECL and d.type.is_const_qualified() and t.is_integer else []
+        const_value = evaluate_int(init[-1]) if init else None
         v = ir.Variable(name=d.spelling, type=t, span=self.span(d), storage=storage, space=space,
                         extern=d.storage_class == ci.StorageClass.EXTERN, const_value=const_value,
                         in_main_file=self.in_main(d))
@@ -441,40 +396,30 @@ class Lowering:
         self.vars[key] = v
         return v
 
+    def _line(self, d: ci.Cursor) -> str:
+        """The text of the line declaration ``d`` starts on, when that is in the file itself ("" else)."""
+        line = d.location.line
+        return self.lines[line - 1] if self.in_main(d) and 1 <= line <= len(self.lines) else ""
+
     def _managed(self, d: ci.Cursor) -> bool:
         """``__managed__`` is not exposed as an attribute by libclang: read the declaration's line."""
-        if d.kind != K.VAR_DECL or not self.in_main(d):
-            return False
-        line = d.location.line
-        if not 1 <= line <= len(self.lines):
-            return False
-        head = self.lines[line - 1][:max(d.location.column - 1, 0)]
+        head = self._line(d)[:max(d.location.column - 1, 0)] if d.kind == K.VAR_DECL else ""
         return "__managed__" in head or "managed" in head and "__attribute__" in head
 
     def _extents(self, d: ci.Cursor, n: int) -> tuple:
         """Spellings and spans of the ``[...]`` extents of declaration ``d``, read from the file's text
         (not from macro-expanded tokens), so a fix can rewrite ``[TILE]`` as ``[TILE + 1]``."""
-        if not n or not self.in_main(d):
-            return ()
-        line = d.location.line
-        if line - 1 >= len(self.lines):
-            return ()
-        text = self.lines[line - 1]
         m = re.compile(r"\b" + re.escape(d.spelling) + r"\s*((?:\[[^\[\]]*\]\s*)+)").search(
-            text, max(0, d.location.column - 1))
+            self._line(d), max(0, d.location.column - 1)) if n else None
         if not m:
             return ()
-        out = []
-        for g in re.finditer(r"\[([^\[\]]*)\]", m.group(1)):
-            start = m.start(1) + g.start(1)
-            inner = g.group(1)
-            lead = len(inner) - len(inner.lstrip())
-            body = inner.strip()
-            col = start + lead + 1
-            out.append((body, Span(self.path, line, col, line, col + len(body))))
-        return tuple(out) if len(out) == n else ()
+        line = d.location.line
+        out = tuple((g.group(1), Span(self.path, line, m.start(1) + g.start(1) + 1, line, m.start(1) + g.end(1) + 1))
+                    for g in re.finditer(r"\[\s*([^\[\]]*?)\s*\]", m.group(1)))
+        return out if len(out) == n else ()
 
     def _init(self, d: ci.Cursor, v: ir.Variable) -> Optional[ir.Expr]:
+        """The initialiser of declaration ``d`` of ``v`` (also set as ``v.init``), None without one."""
         kids = [ch for ch in d.get_children() if ch.kind not in _SKIP and not ch.kind.is_attribute()
                 and ch.kind.is_expression()]
         if not kids:
@@ -482,11 +427,10 @@ class Lowering:
         last = kids[-1]
         if v.type.kind == irt.TypeKind.ARRAY and last.kind not in (K.INIT_LIST_EXPR, K.STRING_LITERAL):
             return None  # the extent's expression, not an initialiser
-        if v.type.kind == irt.TypeKind.POINTER and last.kind == K.CALL_EXPR and last.referenced is None:
-            conv = self._dependent_conversion(last)
-            if conv is not None:
-                return ir.Call(self.span(last), conv.name, [], conv, None, 0, type=v.type)
-        return self.expr(last)
+        conv = self._dependent_conversion(last) if v.type.kind == irt.TypeKind.POINTER \
+            and last.kind == K.CALL_EXPR and last.referenced is None else None
+        v.init = ir.Call(self.span(last), conv.name, [], conv, None, 0, type=v.type) if conv else self.expr(last)
+        return v.init
 
     def _dependent_conversion(self, c: ci.Cursor) -> Optional[ir.Function]:
         """``T *p = SharedMemory<T>();`` inside a template: the construction of a class template that
@@ -501,12 +445,10 @@ class Lowering:
 
     # -- statements
     def block(self, c: ci.Cursor) -> ir.Block:
-        out = []
-        for ch in c.get_children():
-            s = self.stmt(ch)
-            if s is not None:
-                out.append(s)
-        return ir.Block(self.span(c), out)
+        return ir.Block(self.span(c), self.stmts(c.get_children()))
+
+    def stmts(self, cursors) -> list[ir.Stmt]:
+        return [s for s in map(self.stmt, cursors) if s is not None]
 
     def stmt(self, c: ci.Cursor) -> Optional[ir.Stmt]:
         k = c.kind
@@ -531,30 +473,22 @@ class Lowering:
         if k == K.SWITCH_STMT:
             kids = list(c.get_children())
             pre, cond = self._condition(kids[:1])
-            body = ir.Block(self.span(c), [s for s in (self.stmt(x) for x in kids[1:]) if s is not None])
-            sw = ir.Switch(self.span(c), cond, body)
+            sw = ir.Switch(self.span(c), cond, ir.Block(self.span(c), self.stmts(kids[1:])))
             return ir.Block(self.span(c), pre + [sw]) if pre else sw
         if k == K.RETURN_STMT:
             kids = [ch for ch in c.get_children() if ch.kind.is_expression()]
             return ir.Return(self.span(c), self.expr(kids[0]) if kids else None)
-        if k == K.NULL_STMT:
-            return None
         if k == K.ASM_STMT:
             return ir.Asm(self.span(c), " ".join(t.spelling for t in c.get_tokens()))
         if k.is_expression() or k == K.UNEXPOSED_EXPR:
             return ir.ExprStmt(self.span(c), self.expr(c))
-        if k.is_declaration():
-            return None  # a typedef, a struct or a static_assert in a body
-        # any other statement (try/catch in host code...): its parts, in order
-        parts = [s for s in (self.stmt(ch) for ch in c.get_children()) if s is not None]
-        return ir.Block(self.span(c), parts)
+        if k == K.NULL_STMT or k.is_declaration():
+            return None  # `;`, a typedef, a struct or a static_assert in a body
+        return self.block(c)  # any other statement (try/catch in host code...): its parts, in order
 
     def decl(self, d: ci.Cursor) -> ir.Decl:
         v = self.variable(d)
-        init = self._init(d, v)
-        if init is not None:
-            v.init = init
-        return ir.Decl(self.span(d), v, init)
+        return ir.Decl(self.span(d), v, self._init(d, v))
 
     def _condition(self, kids: list) -> tuple[list, Optional[ir.Expr]]:
         """The parts of a condition: declarations (condition variables, C++17 init statements) and the
@@ -569,10 +503,8 @@ class Lowering:
                 if cond is not None:
                     pre.append(ir.ExprStmt(cond.span, cond))
                 cond = self.expr(ch)
-            else:
-                s = self.stmt(ch)
-                if s is not None:
-                    pre.append(s)
+            elif (s := self.stmt(ch)) is not None:
+                pre.append(s)
         if cond is None and pre and isinstance(pre[-1], ir.Decl):
             cond = ir.Ref(pre[-1].span, pre[-1].var, type=pre[-1].var.type)
         return [p for p in pre if p is not None], cond
@@ -590,9 +522,7 @@ class Lowering:
         pre, cond = self._condition(kids[:len(kids) - len(branches)])
         then = self.stmt(branches[0]) or ir.Block(self.span(branches[0]))
         els = self.stmt(branches[1]) if has_else else None
-        init = None
-        if pre:
-            init = pre[0] if len(pre) == 1 else ir.Block(self.span(c), pre)
+        init = (pre[0] if len(pre) == 1 else ir.Block(self.span(c), pre)) if pre else None
         return ir.If(self.span(c), cond, then, els, init)
 
     def _for_parts(self, c: ci.Cursor, kids: list):
@@ -613,16 +543,11 @@ class Lowering:
                     break
             elif t.spelling == ";" and depth == 1:
                 semis.append(t.extent.start.offset)
-        init, cond, inc = [], [], []
+        parts: tuple = ([], [], [])  # before the first ';', before the second, after (all after without two)
         for ch in head:
-            off = ch.extent.start.offset
-            if len(semis) >= 1 and off < semis[0]:
-                init.append(ch)
-            elif len(semis) >= 2 and off < semis[1]:
-                cond.append(ch)
-            else:
-                inc.append(ch)
-        return init, cond, inc
+            n = sum(ch.extent.start.offset >= s for s in semis[:2])
+            parts[n if len(semis) >= 2 or not n and semis else 2].append(ch)
+        return parts
 
     def loop(self, c: ci.Cursor) -> ir.Loop:
         kids = list(c.get_children())
@@ -630,7 +555,7 @@ class Lowering:
         if c.kind == K.FOR_STMT:
             init, cond, inc = self._for_parts(c, kids)
             pre, cv = self._condition(cond)
-            stmts = [s for s in (self.stmt(x) for x in init) if s is not None] + pre
+            stmts = self.stmts(init) + pre
             return ir.Loop(sp, ir.LoopKind.FOR, self.stmt(kids[-1]) or ir.Block(sp), stmts, cv,
                            [self.expr(x) for x in inc])
         if c.kind == K.DO_STMT:
@@ -660,9 +585,10 @@ class Lowering:
     def _expr(self, c: ci.Cursor) -> ir.Expr:
         k = c.kind
         sp = self.span(c)
-        if k in (K.UNEXPOSED_EXPR, K.PAREN_EXPR) or k in _CASTS:
+        if k in (K.UNEXPOSED_EXPR, K.PAREN_EXPR, K.INTEGER_LITERAL, K.CXX_BOOL_LITERAL_EXPR, K.CHARACTER_LITERAL) \
+                or k in _CASTS:
             kids = [ch for ch in c.get_children() if ch.kind not in _SKIP]
-            if not kids:
+            if not kids:  # a literal, a macro: clang's value
                 v = evaluate_int(c)
                 return ir.IntLit(sp, v, type=self.type(c.type)) if v is not None else ir.Opaque(sp, "value")
             if len(kids) > 1 and k == K.UNEXPOSED_EXPR:
@@ -671,17 +597,12 @@ class Lowering:
             inner = self.expr(kids[-1])
             if k in _CASTS:
                 return ir.Cast(sp, inner, type=self.type(c.type))
-            t = c.type.get_canonical()
-            if t.kind == TK.POINTER and inner.type.kind == irt.TypeKind.POINTER:
-                new = self.type(c.type)
-                a = new.pointee.size if new.pointee else None
-                b = inner.type.pointee.size if inner.type.pointee else None
+            if c.type.get_canonical().kind == TK.POINTER and inner.type.kind == irt.TypeKind.POINTER:
+                new = self.type(c.type)  # an implicit pointer conversion to another pointee size is a cast
+                a, b = (x.pointee.size if x.pointee else None for x in (new, inner.type))
                 if a and a != b:
                     return ir.Cast(sp, inner, type=new)
             return inner
-        if k in (K.INTEGER_LITERAL, K.CXX_BOOL_LITERAL_EXPR, K.CHARACTER_LITERAL):
-            v = evaluate_int(c)
-            return ir.IntLit(sp, v, type=self.type(c.type)) if v is not None else ir.Opaque(sp, "value")
         if k == K.FLOATING_LITERAL:
             return ir.FloatLit(sp, type=self.type(c.type))
         if k == K.DECL_REF_EXPR:
@@ -699,9 +620,8 @@ class Lowering:
             a, b = self.expr(lhs), self.expr(rhs)
             if op in ("/", "%", "/=", "%="):
                 b.text = self.source_text(rhs)
-            if op.endswith("=") and op not in ("==", "!=", "<=", ">="):
-                return ir.Assign(sp, op, a, b, type=self.type(c.type))
-            return ir.Binary(sp, op, a, b, type=self.type(c.type))
+            assign = op.endswith("=") and op not in ("==", "!=", "<=", ">=")
+            return (ir.Assign if assign else ir.Binary)(sp, op, a, b, type=self.type(c.type))
         if k == K.UNARY_OPERATOR:
             kids = list(c.get_children())
             op = _UNARY.get(_lib.clang_getCursorUnaryOperatorKind(c))
@@ -709,10 +629,8 @@ class Lowering:
                 return ir.Opaque(sp, "value", [self.expr(x) for x in kids], type=self.type(c.type))
             return ir.Unary(sp, op, self.expr(kids[0]), type=self.type(c.type))
         if k == K.CONDITIONAL_OPERATOR:
-            parts = [self.expr(x) for x in c.get_children()]
-            if len(parts) != 3:  # GNU `a ?: b`
-                return ir.Opaque(sp, "select", parts, type=self.type(c.type))
-            return ir.Cond(sp, *parts, type=self.type(c.type))
+            parts, t = [self.expr(x) for x in c.get_children()], self.type(c.type)  # two in GNU `a ?: b`
+            return ir.Cond(sp, *parts, type=t) if len(parts) == 3 else ir.Opaque(sp, "select", parts, type=t)
         if k == K.CALL_EXPR:
             return self.call(c, sp)
         if k in (K.CXX_NULL_PTR_LITERAL_EXPR, K.GNU_NULL_EXPR):
@@ -728,8 +646,7 @@ class Lowering:
         if k in (K.CXX_DELETE_EXPR, K.CXX_THIS_EXPR):
             return ir.Opaque(sp, "value", [self.expr(x) for x in c.get_children() if x.kind.is_expression()],
                              type=self.type(c.type))
-        v = evaluate_int(c) if k.is_expression() else None
-        if v is not None:
+        if k.is_expression() and (v := evaluate_int(c)) is not None:
             return ir.IntLit(sp, v, type=self.type(c.type))
         return ir.Opaque(sp, "value", [self.expr(x) for x in c.get_children() if x.kind.is_expression()],
                          type=self.type(c.type) if k.is_expression() else irt.UNKNOWN)
@@ -752,16 +669,12 @@ class Lowering:
             v = self.variable(ref)
             if rk == K.VAR_DECL and v.const_value is None and v.storage == ir.Storage.FILE \
                     and v.type.kind != irt.TypeKind.ARRAY:
-                cv = evaluate_int(c)
-                if cv is not None:
-                    v.const_value = cv
+                v.const_value = evaluate_int(c)
             return ir.Ref(sp, v, type=self.type(c.type))
-        v = evaluate_int(c)
-        if v is not None:
+        if (v := evaluate_int(c)) is not None:
             return ir.IntLit(sp, v, type=self.type(c.type))
         key = ("<decl>",) + decl_key(ref)
-        var = self.vars.get(key)
-        if var is None:
+        if (var := self.vars.get(key)) is None:
             var = self.vars[key] = ir.Variable(name, self.type(c.type), self.span(ref), storage=ir.Storage.FILE,
                                                in_main_file=self.in_main(ref))
         return ir.Ref(sp, var, type=var.type)
@@ -777,11 +690,8 @@ class Lowering:
         b = self.expr(kids[0])
         arrow = kids[0].type.get_canonical().kind == TK.POINTER
         ref = c.referenced
-        field = None
-        if ref is not None and ref.kind == K.FIELD_DECL:
-            foff = ref.get_field_offsetof()
-            if foff is not None and foff >= 0:
-                field = ir.FieldRef(foff // 8, self.type(ref.type))
+        foff = ref.get_field_offsetof() if ref is not None and ref.kind == K.FIELD_DECL else None
+        field = ir.FieldRef(foff // 8, self.type(ref.type)) if foff is not None and foff >= 0 else None
         return ir.Member(sp, b, member, arrow, field, type=self.type(c.type))
 
     def new(self, c: ci.Cursor, sp: Span) -> ir.Expr:
@@ -799,7 +709,7 @@ class Lowering:
         return ir.New(sp, array, placement, [self.expr(x) for x in c.get_children() if x.kind.is_expression()],
                       type=self.type(c.type))
 
-    def _args(self, c: ci.Cursor, args: list) -> tuple[list[ir.Expr], int]:
+    def _args(self, args: list) -> tuple[list[ir.Expr], int]:
         out, written = [], 0
         for a in args:
             e = self.expr(a)
@@ -816,40 +726,34 @@ class Lowering:
                        and ch.spelling in ("cudaConfigureCall", "__cudaPushCallConfiguration")), None)
         if config is not None:
             return self.launch(c, config, sp)
-        name = c.spelling
-        args = list(c.get_arguments())
-        ref = c.referenced
+        name, args, ref = c.spelling, list(c.get_arguments()), c.referenced
         if not name and kids:
             # A call in a template's written form (dependent): callee and operands are plain children.
             for i, kid in enumerate(kids):
                 oref = next((n for n in kid.walk_preorder() if n.kind == K.OVERLOADED_DECL_REF), None)
                 if kid.kind == K.DECL_REF_EXPR and oref is not None:
-                    name = oref.spelling
-                    args = kids[:i] + kids[i + 1:]
+                    name, args = oref.spelling, kids[:i] + kids[i + 1:]
                     break
             else:
                 args = kids[1:]
         t = self.type(c.type)
         if ref is not None and ref.kind == K.CONSTRUCTOR:
-            vals, _ = self._args(c, args)
-            return ir.Construct(sp, vals, type=t)
+            return ir.Construct(sp, self._args(args)[0], type=t)
         if name.startswith("operator"):
             op = name[8:].strip()
             if op in _ASSIGN_CALLS and len(args) == 2:
                 return ir.Assign(sp, op, self.expr(args[0]), self.expr(args[1]), type=t)
             if op in _OPERATOR_CALLS and len(args) == 2:
                 return ir.Binary(sp, op, self.expr(args[0]), self.expr(args[1]), type=t)
-        receiver = None
-        if not (name.startswith("operator") and args):  # an operator call's object is its first operand
-            callee = kids[0] if kids else None
-            while callee is not None and callee.kind == K.UNEXPOSED_EXPR:
-                inner = list(callee.get_children())
-                callee = inner[0] if len(inner) == 1 else None
-            if callee is not None and callee.kind == K.MEMBER_REF_EXPR:
-                obj = [ch for ch in callee.get_children() if ch.kind.is_expression()]
-                if obj:
-                    receiver = self.expr(obj[0])
-        vals, written = self._args(c, args)
+        # the object of a member call (an operator call's object is its first operand instead)
+        callee = kids[0] if kids and not (name.startswith("operator") and args) else None
+        while callee is not None and callee.kind == K.UNEXPOSED_EXPR:
+            inner = list(callee.get_children())
+            callee = inner[0] if len(inner) == 1 else None
+        obj = [ch for ch in callee.get_children() if ch.kind.is_expression()] \
+            if callee is not None and callee.kind == K.MEMBER_REF_EXPR else []
+        receiver = self.expr(obj[0]) if obj else None
+        vals, written = self._args(args)
         span = self.call_span(c) if self.host else sp
         return ir.Call(span, name, vals, self.callee(ref), receiver, written, type=t)
 
@@ -867,23 +771,17 @@ class Lowering:
         stream = part(3)
         if stream is not None and not stream.text:
             stream = None  # the default argument
-        name = c.spelling
-        targs: tuple = ()
-        ref = c.referenced
-        if ref is not None:
-            try:
-                vals: list = []
-                for i in range(max(ref.get_num_template_arguments(), 0)):
-                    if ref.get_template_argument_kind(i) == ci.TemplateArgumentKind.INTEGRAL:
-                        vals.append(ref.get_template_argument_value(i))
-                    else:
-                        vals.append(self.type(ref.get_template_argument_type(i)))
-                targs = tuple(vals)
-            except Exception:
-                targs = ()
+        name, ref = c.spelling, c.referenced
+        try:  # an integral template argument's value, else its type
+            targs = tuple(ref.get_template_argument_value(i)
+                          if ref.get_template_argument_kind(i) == ci.TemplateArgumentKind.INTEGRAL
+                          else self.type(ref.get_template_argument_type(i))
+                          for i in range(max(ref.get_num_template_arguments(), 0))) if ref is not None else ()
+        except Exception:
+            targs = ()
         if not name:
             name, targs = self._dependent_callee(c)
-        args, _ = self._args(c, list(c.get_arguments()))
+        args, _ = self._args(list(c.get_arguments()))
         return ir.Launch(sp, name, part(0), part(1), part(2), stream, args, self.callee(ref), targs)
 
     def _dependent_callee(self, call: ci.Cursor) -> tuple[str, tuple]:
@@ -900,13 +798,10 @@ class Lowering:
         ref = next((i for i, ch in enumerate(kids) if ch.kind == K.OVERLOADED_DECL_REF), None)
         if ref is None:
             return callee.spelling or "", ()
-        vals: list = []
+        vals = []
         for ch in kids[ref + 1:]:
-            if ch.kind == K.TYPE_REF:
-                vals.append(ch.spelling)
-            else:
-                v = evaluate_int(ch)
-                vals.append(v if v is not None else self.expr(ch))
+            v = ch.spelling if ch.kind == K.TYPE_REF else evaluate_int(ch)
+            vals.append(v if v is not None else self.expr(ch))
         return kids[ref].spelling, tuple(vals)
 
 

@@ -121,15 +121,14 @@ _RANK = {"bool": 0, "char": 1, "signed char": 1, "unsigned char": 1, "short": 2,
          "char16_t": 2, "int": 3, "unsigned int": 3, "wchar_t": 3, "char32_t": 3, "long": 4, "unsigned long": 4,
          "long long": 5, "unsigned long long": 5}
 _INT_OF_RANK = {3: "int", 4: "long", 5: "long long"}
-_FLOAT_RANK = {"float": 1, "double": 2, "long double": 3}
 
 
 def arith_type(a: Optional[str], b: Optional[str]) -> Optional[str]:
     """The usual arithmetic conversions of two canonical operand type names, None when unknown."""
     if a is None or b is None:
         return None
-    if a in _FLOAT_RANK or b in _FLOAT_RANK:
-        return a if _FLOAT_RANK.get(a, 0) >= _FLOAT_RANK.get(b, 0) else b
+    if a in _FLOATS or b in _FLOATS:  # the larger floating type (rank follows size)
+        return a if _FLOATS.get(a, 0) >= _FLOATS.get(b, 0) else b
     if a not in _RANK or b not in _RANK:
         return None
     # integer promotion, then the higher rank wins, the unsigned type at equal ranks
@@ -219,10 +218,8 @@ def _copy(e: ir.Expr, t: Type) -> ir.Expr:
 
 
 def _arith_name(t: Type) -> Optional[str]:
-    t = _decay(t)
-    if t.kind == TypeKind.ENUM:
-        return "int"
-    return t.name if t.kind in (TypeKind.INT, TypeKind.FLOAT, TypeKind.BOOL) else None
+    t = _decay(t)  # an enum promotes to int
+    return "int" if t.kind == TypeKind.ENUM else t.name if t.is_integer or t.kind == TypeKind.FLOAT else None
 
 
 def _arith(a: Type, b: Type = _INT) -> Type:
@@ -252,10 +249,7 @@ def number_literal(text: str, sp: Span) -> ir.Expr:
     if not m:
         return ir.FloatLit(sp, type=_SCALARS["float" if text.lower().endswith("f") and "x" not in t else "double"])
     digits, suffix = m.groups()
-    if digits[:2] in ("0x", "0b"):
-        value = int(digits[2:], 16 if digits[1] == "x" else 2)
-    else:
-        value = int(digits, 8 if len(digits) > 1 and digits[0] == "0" else 10)
+    value = int(digits, {"0x": 16, "0b": 2}.get(digits[:2], 8 if digits[0] == "0" else 10))
     names = []
     for core in ["int", "long", "long long"][min(suffix.count("l") + suffix.count("z"), 2):]:
         if "u" not in suffix:
@@ -295,23 +289,17 @@ _SKIPPED_STMTS = ("comment", "static_assert_declaration", "using_declaration", "
                   "function_definition", ";", "empty_statement", "ERROR")
 
 
-def _leaves(n: N):
-    stack = [n]  # the tokens of a node: its leaves, a string or character literal as one token
-    while stack:
-        x = stack.pop()
-        if x.type in _STRING_NODES or x.child_count == 0:
-            if x.type != "comment":
-                yield x
-        else:
-            stack.extend(reversed(x.children))
-
-
-def _walk(n: Optional[N]):
+def _walk(n: Optional[N], tokens: bool = False):
+    """``n`` and every node below it in source order; ``tokens``: its tokens only (the leaves, a string or
+    character literal as one token, comments left out)."""
     stack = [n] if n is not None else []
     while stack:
         x = stack.pop()
-        yield x
-        stack.extend(reversed(x.children))
+        leaf = tokens and (x.type in _STRING_NODES or x.child_count == 0)
+        if not tokens or leaf and x.type != "comment":
+            yield x
+        if not leaf:
+            stack.extend(reversed(x.children))
 
 
 def _strip(n: Optional[N]) -> Optional[N]:
@@ -389,7 +377,7 @@ class Lowering:
         return Span(self.path, n.start_point[0] + 1, n.start_point[1] + 1, e.end_point[0] + 1, e.end_point[1] + 1)
 
     def tokens_text(self, n: N, spaced: bool = False) -> str:
-        texts = (self.text_of(t) for t in _leaves(n))
+        texts = (self.text_of(t) for t in _walk(n, tokens=True))
         return " ".join(texts) if spaced else join_tokens(texts)
 
     def quals(self, n: N) -> set[str]:
@@ -462,9 +450,8 @@ class Lowering:
                 self._collect(self._branch(c, every=True), tparams)
             elif c.type == "template_declaration":
                 params = self._template_params(c)
-                for inner in c.named_children:
-                    if inner.type != "template_parameter_list":
-                        self._collect_one(inner, params)
+                for inner in (x for x in c.named_children if x.type != "template_parameter_list"):
+                    self._collect_one(inner, params)
             else:
                 self._collect_one(c, tparams)
 
@@ -503,8 +490,7 @@ class Lowering:
             if (name := c.child_by_field_name("name")) is not None:
                 self.types.named[self.text_of(name)] = self.type_descriptor(c.child_by_field_name("type"))
         elif c.type == "type_definition":
-            ty = c.child_by_field_name("type")
-            decls = c.children_by_field_name("declarator")
+            ty, decls = c.child_by_field_name("type"), c.children_by_field_name("declarator")
             if ty is not None and ty.type in _RECORD_NODES and ty.child_by_field_name("name") is None:
                 first = next((d for d in decls if d.type == "type_identifier"), None)
                 self.record(ty, [], self.text_of(first))  # `typedef struct { ... } Name;`
@@ -518,8 +504,7 @@ class Lowering:
 
     def record(self, s: N, tparams: list[ir.TemplateParam], typedef_name: str = "") -> Type:
         """The type of a struct/class/union (laid out, its member functions collected) or enum specifier."""
-        hit = self.records.get(s.start_byte) if self.override is None else None
-        if hit is not None:
+        if (hit := self.records.get(s.start_byte) if self.override is None else None) is not None:
             return hit
         nm, body = s.child_by_field_name("name"), s.child_by_field_name("body")
         if s.type == "enum_specifier":
@@ -844,8 +829,7 @@ class Lowering:
         if self.type_decl(c, []) or k in _SKIPPED_STMTS:
             return None
         if k in ("try_statement", "catch_clause", "seh_try_statement"):
-            parts = [self.stmt(x) for x in kids if x.type in ("compound_statement", "catch_clause")]
-            return ir.Block(sp, [p for p in parts if p is not None])
+            return ir.Block(sp, self.stmts(x for x in kids if x.type in ("compound_statement", "catch_clause")))
         return ir.ExprStmt(sp, self.expr(c)) if c.is_named else None
 
     def _misparsed_decl(self, stmt: N, e: N) -> Optional[ir.Decl]:
@@ -915,8 +899,7 @@ class Lowering:
         if c is None:
             return ir.Opaque(self.override or ir.NOWHERE, "value")
         k, sp = c.type, self.span(c)
-        method = _EXPR_METHODS.get(k)
-        if method is not None:
+        if (method := _EXPR_METHODS.get(k)) is not None:
             return method(self, c, sp)
         if k == "parenthesized_expression":
             kids = _named_kids(c)
@@ -1060,8 +1043,7 @@ class Lowering:
     def unary(self, c: N, sp: Span) -> ir.Expr:
         op, e = _op(c), self.expr(c.child_by_field_name("argument"))
         if c.type == "update_expression":
-            prefix = c.children[0].type in ("++", "--")
-            return ir.Unary(sp, ("pre" if prefix else "post") + op, e, type=e.type)
+            return ir.Unary(sp, ("pre" if c.children[0].type in ("++", "--") else "post") + op, e, type=e.type)
         if op in ("*", "&"):
             return ir.Unary(sp, op, e, type=_pointee(_decay(e.type)) if op == "*" else irt.pointer_to(_deref(e.type)))
         if op in ("!", "not"):
@@ -1103,14 +1085,12 @@ class Lowering:
         fn = c.child_by_field_name("function")
         fn_type = fn.type if fn is not None else ""
         arg_nodes = _named_kids(c.child_by_field_name("arguments"))
-        cfg = next((ch for ch in c.children if ch.type == "kernel_call_syntax"), None)
-        if cfg is not None:
+        if (cfg := next((ch for ch in c.children if ch.type == "kernel_call_syntax"), None)) is not None:
             return self.launch(fn, cfg, arg_nodes, sp)
         if fn_type == "template_function" and len(arg_nodes) == 1 and self.callee_name(fn) in _CASTS:
             targs = _named_kids(fn.child_by_field_name("arguments"))
             return ir.Cast(sp, self.expr(arg_nodes[0]), type=self.type_descriptor(targs[0]) if targs else irt.UNKNOWN)
-        ctype = self._type_callee(fn)
-        if ctype is not None:  # `int(x)`, `dim3(16, 16)`, `std::vector<float>(n)`
+        if (ctype := self._type_callee(fn)) is not None:  # `int(x)`, `dim3(16, 16)`, `std::vector<float>(n)`
             vals = self.args(arg_nodes)
             return ir.Cast(sp, vals[0], type=ctype) if len(vals) == 1 and ctype.kind != TypeKind.RECORD \
                 else self.construct(sp, vals, ctype)
