@@ -71,6 +71,11 @@ def _path(s: Optional[ir.Stmt], line: int, out: list) -> bool:
     return False
 
 
+def _stream(text: Optional[str]) -> str:
+    """A stream argument's text, the default stream's spellings as ``0``."""
+    return "0" if not text or text in ("NULL", "__null", "nullptr", "cudaStreamLegacy", "(cudaStream_t)0") else text
+
+
 def _error_check(st: ir.Stmt) -> bool:
     """``if (result != cudaSuccess) { ...; return 1; }``: an error exit that does not touch the GPU."""
     return isinstance(st, ir.If) and st.else_ is None and not any(
@@ -83,7 +88,7 @@ def waited_at(unit: Optional[ir.TranslationUnit], copy: AsyncCopy) -> Optional[S
     past the end of an enclosing loop over more such copies) synchronize its stream or the device, with only
     work queued on that stream (copies, memsets, event records, kernel launches) and error checks before.  Nothing
     could overlap the copy then, so the staging costs only its slower bandwidth."""
-    stream = copy.stream or "0"
+    stream = _stream(copy.stream)
     for f in (f for f in (unit.functions if unit else ()) if f.name == copy.function):
         path: list = []
         if not _path(f.body, copy.span.line, path):
@@ -93,15 +98,15 @@ def waited_at(unit: Optional[ir.TranslationUnit], copy: AsyncCopy) -> Optional[S
                 if _error_check(st):
                     continue
                 launch = next((n for n in ir.walk(st) if isinstance(n, ir.Launch)), None)
-                if launch is not None and (launch.stream.text if launch.stream is not None else "0") in (stream, "0"):
+                if launch is not None and _stream(launch.stream.text if launch.stream is not None else None) == stream:
                     continue
                 call = next((c for c in ir.walk(st) if isinstance(c, ir.Call) and c.name.startswith(("cuda", "hip"))),
                             None)
                 name = call.name[4:] if call and call.name.startswith("cuda") else call.name[3:] if call else ""
-                args = [a.text for a in call.args] if call else []
+                args = [_stream(a.text) for a in call.args] if call else []
                 if name == "DeviceSynchronize" or name == "StreamSynchronize" and (args or ["0"])[0] == stream:
                     return st.span
-                if not (name.endswith(_QUEUED) and stream in args):
+                if not (name.endswith(_QUEUED) and (stream in args or stream == "0")):
                     return None
             outer = path[len(path) - level - 2] if len(path) - level >= 2 else None
             if outer is None or not isinstance(outer[0].body[outer[1]], (ir.Loop, ir.Block)):
