@@ -71,6 +71,8 @@ class Access:
     align: int = 0
     #: accesses with the same region have no barrier, atomic or loop boundary between them
     region: int = 0
+    #: inside a loop of the kernel (or of a helper it calls there)
+    in_loop: bool = False
 
     @property
     def kind(self) -> str:

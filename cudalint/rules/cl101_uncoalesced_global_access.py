@@ -4,7 +4,8 @@ Hardware fact: a warp-wide global access is served in 32-byte sectors (CUDA C++ 
 "Device Memory Accesses"); measured on an H200 (GROUND_TRUTH.md): ``a[2*i]`` 8 sectors/request at 50 %,
 ``a[32*i]`` 32 sectors/request at 12.5 % and 6.0x the time, ``a[i].x`` of ``struct {float x, y}`` 8 sectors.
 Severity: warning, info when at least 50 % of the fetched bytes are used, by this access or by the thread's
-accesses to the other fields of the same element (:func:`~cudalint.analysis.warp.sibling_use`).
+accesses to the other fields of the same element (:func:`~cudalint.analysis.warp.sibling_use`), and for an
+access made once per thread in a kernel whose loops carry its global traffic.
 """
 
 from __future__ import annotations
@@ -79,7 +80,11 @@ class UncoalescedGlobalAccess(Rule):
             use = sibling_use(pic, acc.size, parts, res) if sibs else 0.0
             again = [b for b in sibs if acc.is_read and b.offset == acc.offset and b.size >= acc.size
                      and kernel.accesses.index(b) < kernel.accesses.index(acc)]
-            if again:  # nvcc loads it again (a store in between may alias), but the sectors are in L1
+            bulk = next((b for b in kernel.accesses if b.in_loop and b.array.space == AddressSpace.GLOBAL), None)
+            if sev == Severity.WARNING and not acc.in_loop and bulk is not None:
+                sev, note = Severity.INFO, (f"; made once per thread, outside the loops that carry the kernel's "
+                                            f"global traffic (line {bulk.span.line}), so it is a small share of it")
+            elif again:  # nvcc loads it again (a store in between may alias), but the sectors are in L1
                 sev, note = Severity.INFO, (f"; the thread loaded this address on line {again[0].span.line}, so "
                                             "the sectors are in L1: the waste is a request, not DRAM bytes")
             elif use >= 0.5:
