@@ -102,4 +102,10 @@ class SharedBankConflict(Rule):
             elif isinstance(stride, int) and stride % 4 == 0 and len(arr.dims) < 2 and math.gcd(stride // 4, 32) > 1:
                 msg += "; make consecutive lanes use consecutive words (or an odd word stride)"
             metrics = {"bank_conflict_ways": ways, "wavefronts_per_request": metric(cost.wavefronts_per_request)}
-            yield self.diagnostic(kernel, acc, msg, metrics=metrics, assumptions=ctx.assumptions(kernel, pic), fix=fix)
+            bulk = next((b for b in kernel.accesses if b.in_loop and b.array.space == AddressSpace.SHARED), None)
+            once = not acc.in_loop and bulk is not None
+            if once:
+                msg += (f"; made once per thread, outside the loops that carry the kernel's shared traffic (line "
+                        f"{bulk.span.line}), so it is a small share of it")
+            yield self.diagnostic(kernel, acc, msg, severity=Severity.INFO if once else None, metrics=metrics,
+                                  assumptions=ctx.assumptions(kernel, pic), fix=fix)
