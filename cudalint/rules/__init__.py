@@ -124,6 +124,13 @@ def pictured(model: TranslationUnitModel, ctx: AnalysisContext, space: AddressSp
                     yield kernel, acc, pic
 
 
+def one_shot(kernel: Kernel, acc: Access) -> Optional[Access]:
+    """An access in a loop of ``kernel`` to ``acc``'s memory space when ``acc`` itself is made once per thread:
+    the loops carry the kernel's traffic in that space, so ``acc`` is a small share of it.  Else None."""
+    return None if acc.in_loop else next((b for b in kernel.accesses if b.in_loop and b.array.space == acc.array.space),
+                                         None)
+
+
 def spell(expr) -> str:
     """An expression as a user reads it: sympy's spelling without the ``#n`` that keeps cudalint's
     internal value names unique (``8*stride#12`` -> ``8*stride``)."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ..analysis.warp import GlobalCost, aligned_residue, sibling_use
 from ..model import Access, AddressSpace, Kernel
-from . import AnalysisContext, Findings, Rule, Severity, TranslationUnitModel, fmt, metric, pictured, spell
+from . import AnalysisContext, Findings, Rule, Severity, TranslationUnitModel, fmt, metric, one_shot, pictured, spell
 
 
 def sector_metrics(cost: GlobalCost, sectors: float) -> tuple[float, dict]:
@@ -78,10 +78,11 @@ class UncoalescedGlobalAccess(Rule):
             parts = [(0, acc.size)] + [(int(b.offset - acc.offset), b.size) for b in sibs]
             res = cost.worst_residue if pic.exact_residue else aligned_residue(pic, acc.size)
             use = sibling_use(pic, acc.size, parts, res) if sibs else 0.0
-            again = [b for b in sibs if acc.is_read and b.offset == acc.offset and b.size >= acc.size
-                     and kernel.accesses.index(b) < kernel.accesses.index(acc)]
-            bulk = next((b for b in kernel.accesses if b.in_loop and b.array.space == AddressSpace.GLOBAL), None)
-            if sev == Severity.WARNING and not acc.in_loop and bulk is not None:
+            earlier = set(map(id, kernel.accesses[:next(i for i, x in enumerate(kernel.accesses) if x is acc)]))
+            again = [b for b in sibs
+                     if acc.is_read and b.offset == acc.offset and b.size >= acc.size and id(b) in earlier]
+            bulk = one_shot(kernel, acc)
+            if sev == Severity.WARNING and bulk is not None:
                 sev, note = Severity.INFO, (f"; made once per thread, outside the loops that carry the kernel's "
                                             f"global traffic (line {bulk.span.line}), so it is a small share of it")
             elif again:  # nvcc loads it again (a store in between may alias), but the sectors are in L1

@@ -19,7 +19,7 @@ from ..analysis.symbols import TID
 from ..analysis.warp import NotModelled, picture, shared_cost
 from ..diagnostics import Edit, Fix
 from ..model import Access, AddressSpace, ArrayDecl, Kernel
-from . import AnalysisContext, Findings, Rule, Severity, TranslationUnitModel, metric, pictured, spell
+from . import AnalysisContext, Findings, Rule, Severity, TranslationUnitModel, metric, one_shot, pictured, spell
 
 MAX_PAD = 32
 
@@ -102,10 +102,9 @@ class SharedBankConflict(Rule):
             elif isinstance(stride, int) and stride % 4 == 0 and len(arr.dims) < 2 and math.gcd(stride // 4, 32) > 1:
                 msg += "; make consecutive lanes use consecutive words (or an odd word stride)"
             metrics = {"bank_conflict_ways": ways, "wavefronts_per_request": metric(cost.wavefronts_per_request)}
-            bulk = next((b for b in kernel.accesses if b.in_loop and b.array.space == AddressSpace.SHARED), None)
-            once = not acc.in_loop and bulk is not None
-            if once:
+            bulk = one_shot(kernel, acc)
+            if bulk is not None:
                 msg += (f"; made once per thread, outside the loops that carry the kernel's shared traffic (line "
                         f"{bulk.span.line}), so it is a small share of it")
-            yield self.diagnostic(kernel, acc, msg, severity=Severity.INFO if once else None, metrics=metrics,
+            yield self.diagnostic(kernel, acc, msg, severity=None if bulk is None else Severity.INFO, metrics=metrics,
                                   assumptions=ctx.assumptions(kernel, pic), fix=fix)
