@@ -71,8 +71,8 @@ class Access:
     align: int = 0
     #: accesses with the same region have no barrier, atomic or loop boundary between them
     region: int = 0
-    #: inside a loop of the kernel (or of a helper it calls there)
-    in_loop: bool = False
+    #: how many loops of the kernel (and of the helpers it calls there) enclose the access
+    loop_depth: int = 0
 
     @property
     def kind(self) -> str:

@@ -440,7 +440,8 @@ def compare(fixture: str, measurement: dict[str, Any], diags: Sequence[Any],
             shared_width: Optional[dict[str, int]] = None, host_ref: Optional[dict[str, float]] = None) -> list[Row]:
     """Set each prediction (``diags``: ``code``, ``line``, ``kernel``, ``metrics``, ``message``) beside the
     measurement of its kernel. CL101/CL102 ``sectors_per_request`` vs the worst launch's global load (or store)
-    sectors per request, CL201 ``wavefronts_per_request`` vs shared wavefronts per load instruction: within 5 %.
+    sectors per request, CL201 ``wavefronts_per_request`` vs shared wavefronts per load (or store) instruction:
+    within 5 %.
     Every quantity no finding explains must be ideal: global sectors per request = requested bytes / 32 within
     5 %, shared wavefronts per instruction <= 1.2 x (access width / 4 bytes; ``shared_width``, default 4). Then
     CL301/CL302, CL401, CL501 and CL601 (``host_ref``: :func:`host_reference`) where measured."""
@@ -453,12 +454,12 @@ def compare(fixture: str, measurement: dict[str, Any], diags: Sequence[Any],
     with_finding = {d.kernel for d in diags if d.kernel}
     for d in (d for d in diags if d.code in ("CL101", "CL102", "CL201")):
         ks = by_base.get(d.kernel or "", [])
+        m = re.search(r"\b(load|store)\b", d.message)   # "... global store of `out`: ...", "... on store of `s`"
+        op = "st" if m and m.group(1) == "store" else "ld"
         if d.code == "CL201":
-            qty = "shared_ld_wavefronts_per_instruction"
+            qty = f"shared_{op}_wavefronts_per_instruction"
             pred = d.metrics.get("wavefronts_per_request", d.metrics.get("bank_conflict_ways"))
         else:
-            m = re.search(r"\b(load|store)\b", d.message)   # "... global store of `out`: ..."
-            op = "st" if m and m.group(1) == "store" else "ld"
             qty, pred = f"global_{op}_sectors_per_request", d.metrics.get("sectors_per_request")
         explained.setdefault(d.kernel or "", set()).add(qty)
         meas = _worst(ks, qty) if ks else None

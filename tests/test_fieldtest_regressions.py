@@ -149,3 +149,62 @@ int main() { float *a, *b; rev<<<4, 256>>>(a, b, 1024); }
     assert "a reversed unit stride) from byte 0 of a 32-byte sector instead of its last element (byte 28)" \
         in d.message and d.message.endswith("subtract 1 from the index so that lane 0 reads the last element "
                                             "of a sector (`n - 1 - tid`, not `n - tid`)")
+
+
+def test_a_thread_walking_its_own_row_uses_the_sectors_over_the_loop_trips(tmp_path):
+    # kmeans' invert_mapping: lanes a row (4*n bytes) apart, the thread steps 4 bytes a trip: its next trips use
+    # each sector whole (L1 keeps it, fixtures/global/row_walk.cu), so the waste is requests: info
+    src = """__global__ void walk(const float* in, float* out, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    float s = 0.0f;
+    for (int j = 0; j < n; ++j) s += in[i * n + j];
+    out[i] = s;
+}
+int main() { float *a, *b; walk<<<4, 256>>>(a, b, 34); }
+"""
+    (d,) = lint(tmp_path, src)
+    assert (d.code, d.line, d.column, d.severity.value, d.metrics["sibling_use"]) == ("CL101", 4, 38, "info", 1.0)
+    assert d.message.endswith(
+        "(12.5% of fetched bytes used); the thread's loads in the loop's next and previous trips (4 bytes a trip) "
+        "use 100% of those sectors, so the waste is requests, not DRAM bytes; stage the rows through shared memory "
+        "with coalesced accesses if the requests (L1 wavefronts) limit the kernel")
+    (d,) = lint(tmp_path, src.replace("in[i * n + j]", "in[j * n + 33 * i]"))  # a column walk: no reuse
+    assert (d.line, d.severity.value) == (4, "warning") and "sibling_use" not in d.metrics
+
+
+def test_a_byte_at_a_uniform_run_time_index_next_to_the_pixel_is_info(tmp_path):
+    src = """__global__ void face(unsigned char* s, int face) {
+    unsigned char* p = s + 4 * (blockIdx.x * blockDim.x + threadIdx.x);
+    p[0] = p[1] = p[2] = p[3] = 0;
+    p[face / 2] = 255;
+}
+int main() { unsigned char* s; face<<<4, 256>>>(s, 3); }
+"""
+    d = [x for x in lint(tmp_path, src) if x.line == 4]
+    assert [(x.code, x.column, x.severity.value, x.metrics["sectors_per_request"]) for x in d] == [
+        ("CL101", 5, "info", 4)]
+    assert d[0].message.endswith(
+        "(25% of fetched bytes used); the thread's stores of `s` on line 3 lie at a distance from this one that "
+        "depends on `face`, so they may use the rest of those sectors; make consecutive "
+        "threads access consecutive elements (transpose through shared memory, or change the data layout)")
+
+
+def test_a_conflict_in_a_loop_around_a_deeper_one_is_a_small_share(tmp_path):
+    # convolutionSeparable: tile fills in a loop, then a nested loop of loads; both 2-way (two rows per warp)
+    src = """__global__ void conv(const float* in, float* out) {
+    __shared__ float s[4][160];
+    unsigned tx = threadIdx.x, ty = threadIdx.y;
+    for (int i = 0; i < 8; ++i) s[ty][tx + 16 * i] = in[tx + 16 * i];
+    __syncthreads();
+    float acc = 0.0f;
+    for (int i = 1; i < 7; ++i)
+        for (int j = -8; j <= 8; ++j) acc += s[ty][tx + 16 * i + j];
+    out[tx] = acc;
+}
+int main() { float *a, *b; conv<<<4, dim3(16, 4)>>>(a, b); }
+"""
+    d = [x for x in lint(tmp_path, src) if x.code == "CL201"]
+    assert [(x.line, x.severity.value, x.metrics["bank_conflict_ways"]) for x in d] == [
+        (4, "info", 2), (8, "warning", 2)]
+    assert d[0].message.endswith("; in 1 loop, outside the loops that carry the kernel's shared traffic "
+                                 "(line 8, 2 deep), so it is a small share of it")

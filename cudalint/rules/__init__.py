@@ -125,10 +125,18 @@ def pictured(model: TranslationUnitModel, ctx: AnalysisContext, space: AddressSp
 
 
 def one_shot(kernel: Kernel, acc: Access) -> Optional[Access]:
-    """An access in a loop of ``kernel`` to ``acc``'s memory space when ``acc`` itself is made once per thread:
-    the loops carry the kernel's traffic in that space, so ``acc`` is a small share of it.  Else None."""
-    return None if acc.in_loop else next((b for b in kernel.accesses if b.in_loop and b.array.space == acc.array.space),
-                                         None)
+    """An access of ``kernel`` to ``acc``'s memory space nested in more loops than ``acc`` (``acc`` made once per
+    thread, or in a loop around a deeper one): the deeper loops carry the kernel's traffic in that space, so
+    ``acc`` is a small share of it.  Else None."""
+    return next((b for b in kernel.accesses if b.loop_depth > acc.loop_depth and b.array.space == acc.array.space),
+                None)
+
+
+def outside(acc: Access, deeper: Access, space: str) -> str:
+    """Why an access that :func:`one_shot` found a deeper one for is a small share of the kernel's traffic."""
+    where = "made once per thread" if not acc.loop_depth else f"in {acc.loop_depth} loop{'s' * (acc.loop_depth > 1)}"
+    return (f"{where}, outside the loops that carry the kernel's {space} traffic (line {deeper.span.line}, "
+            f"{deeper.loop_depth} deep), so it is a small share of it")
 
 
 def spell(expr) -> str:

@@ -19,7 +19,7 @@ from ..analysis.symbols import TID
 from ..analysis.warp import NotModelled, picture, shared_cost
 from ..diagnostics import Edit, Fix
 from ..model import Access, AddressSpace, ArrayDecl, Kernel
-from . import AnalysisContext, Findings, Rule, Severity, TranslationUnitModel, metric, one_shot, pictured, spell
+from . import AnalysisContext, Findings, Rule, Severity, TranslationUnitModel, metric, one_shot, outside, pictured, spell
 
 MAX_PAD = 32
 
@@ -104,7 +104,6 @@ class SharedBankConflict(Rule):
             metrics = {"bank_conflict_ways": ways, "wavefronts_per_request": metric(cost.wavefronts_per_request)}
             bulk = one_shot(kernel, acc)
             if bulk is not None:
-                msg += (f"; made once per thread, outside the loops that carry the kernel's shared traffic (line "
-                        f"{bulk.span.line}), so it is a small share of it")
+                msg += f"; {outside(acc, bulk, 'shared')}"
             yield self.diagnostic(kernel, acc, msg, severity=None if bulk is None else Severity.INFO, metrics=metrics,
                                   assumptions=ctx.assumptions(kernel, pic), fix=fix)
