@@ -46,6 +46,8 @@ def _cost(copy: AsyncCopy) -> tuple[str, bool]:
 
 #: calls that queue more work on the copy's stream without the host waiting on the GPU
 _QUEUED = ("MemcpyAsync", "Memcpy2DAsync", "Memcpy3DAsync", "MemsetAsync", "FreeAsync", "EventRecord", "LaunchHostFunc")
+#: host calls that take microseconds (a line of output): nothing worth overlapping with a copy
+_BRIEF = ("printf", "fprintf", "puts", "fputs", "fflush")
 
 
 def _once(st: ir.Stmt) -> bool:
@@ -86,8 +88,9 @@ def _error_check(st: ir.Stmt) -> bool:
 def waited_at(unit: Optional[ir.TranslationUnit], copy: AsyncCopy) -> Optional[Span]:
     """Where the host waits for the copy right after issuing it: the statements that follow it (in its block, then
     past the end of an enclosing loop over more such copies) synchronize its stream or the device, with only
-    work queued on that stream (copies, memsets, event records, kernel launches) and error checks before.  Nothing
-    could overlap the copy then, so the staging costs only its slower bandwidth."""
+    work queued on that stream (copies, memsets, event records, kernel launches, other libraries' calls that take
+    the stream), error checks, output lines and statements that call nothing before.  Nothing could overlap the
+    copy then, so the staging costs only its slower bandwidth."""
     stream = _stream(copy.stream)
     for f in (f for f in (unit.functions if unit else ()) if f.name == copy.function):
         path: list = []
@@ -100,12 +103,14 @@ def waited_at(unit: Optional[ir.TranslationUnit], copy: AsyncCopy) -> Optional[S
                 launch = next((n for n in ir.walk(st) if isinstance(n, ir.Launch)), None)
                 if launch is not None and _stream(launch.stream.text if launch.stream is not None else None) == stream:
                     continue
-                call = next((c for c in ir.walk(st) if isinstance(c, ir.Call) and c.name.startswith(("cuda", "hip"))),
-                            None)
+                calls = [c for c in ir.walk(st) if isinstance(c, ir.Call) and c.name not in _BRIEF]
+                call = next((c for c in calls if c.name.startswith(("cuda", "hip"))), None)
                 name = call.name[4:] if call and call.name.startswith("cuda") else call.name[3:] if call else ""
                 args = [_stream(a.text) for a in call.args] if call else []
                 if name == "DeviceSynchronize" or name == "StreamSynchronize" and (args or ["0"])[0] == stream:
                     return st.span
+                if call is None and all(stream != "0" and stream in (_stream(a.text) for a in c.args) for c in calls):
+                    continue  # host bookkeeping, or another library queueing on the stream (`cudlaSubmitTask`)
                 if not (name.endswith(_QUEUED) and (stream in args or stream == "0")):
                     return None
             outer = path[len(path) - level - 2] if len(path) - level >= 2 else None
