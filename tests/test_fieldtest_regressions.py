@@ -208,3 +208,33 @@ int main() { float *a, *b; conv<<<4, dim3(16, 4)>>>(a, b); }
         (4, "info", 2), (8, "warning", 2)]
     assert d[0].message.endswith("; in 1 loop, outside the loops that carry the kernel's shared traffic "
                                  "(line 8, 2 deep), so it is a small share of it")
+
+
+def test_padding_advice_for_a_column_tile_pads_the_row_not_the_y_index(tmp_path):
+    # convolutionSeparable's column pass: s[tx][ty + 8 i] in a [16][81] tile, blockDim (16, 8). Two values of
+    # ty share a warp; 81 is odd, yet lanes (tx 0, ty) and (tx 15, ty + 1) share a bank. threadIdx.y's
+    # coefficient (1) is not a row pitch: the advice pads the row, 81 -> 82 (18 tx + ty: even and odd banks)
+    src = """#define BX 16
+#define BY 8
+__global__ void cols(const float* in, float* out, int pitch) {
+    __shared__ float s[BX][(8 + 2) * BY + 1];
+    unsigned tx = threadIdx.x, ty = threadIdx.y;
+    for (int i = 0; i < 10; ++i) s[tx][ty + i * BY] = in[(ty + i * BY) * pitch + tx];
+    __syncthreads();
+    float acc = 0.0f;
+    for (int i = 1; i < 9; ++i)
+        for (int j = -8; j <= 8; ++j) acc += s[tx][ty + i * BY + j];
+    out[ty * pitch + tx] = acc;
+}
+int main() { float *a, *b; cols<<<4, dim3(BX, BY)>>>(a, b, 64); }
+"""
+    d = [x for x in lint(tmp_path, src) if x.code == "CL201"]
+    assert [(x.line, x.severity.value, x.metrics["bank_conflict_ways"]) for x in d] == [
+        (6, "info", 2), (10, "warning", 2)]
+    assert d[1].message.endswith("the request takes 2 wavefronts instead of 1; pad the row: "
+                                 "`__shared__ float s[BX][(8 + 2) * BY + 1 + 1];`")
+    d = [x for x in lint(tmp_path, src.replace("[BX][", "[BX]\n        [")) if x.code == "CL201"]
+    assert d[1].message.endswith("the request takes 2 wavefronts instead of 1; pad each row from 81 to 82 elements")
+    d = [x for x in lint(tmp_path, src.replace("[BX][(8 + 2) * BY + 1]", "[16][81]")) if x.code == "CL201"]
+    assert d[1].message.endswith("; pad the row: `__shared__ float s[16][82];`")
+    assert [(e.line, e.column, e.content) for e in d[1].fix.edits] == [(4, 28, "82")]

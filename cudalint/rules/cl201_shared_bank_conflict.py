@@ -74,7 +74,7 @@ class SharedBankConflict(Rule):
                 words = "the warp spans several rows (threadIdx.y) whose words land in the same banks"
                 es, c = arr.elem_size, sympy.expand(acc.offset).coeff(TID[1])
                 pad = self.padding(kernel, [acc], ctx, lambda a, p: a.offset + p * es * TID[1]) \
-                    if c.is_Integer and c > 0 and c % es == 0 else None
+                    if c.is_Integer and c > 0 and c % es == 0 and len(arr.dims) < 2 else None
                 row_hint = f"; pad each row from {c // es} to {c // es + pad} elements" if pad else ""
             elif isinstance(stride, int) and stride % 4 == 0:
                 words = f"lanes are {stride // 4} words apart"
@@ -88,11 +88,13 @@ class SharedBankConflict(Rule):
                 msg += (f" at worst ({cost.wavefronts_per_request:.2f} wavefronts per request on average "
                         f"over the block's warps{' and the loop trips' if pic.loop_values else ''})")
             fix = None
-            msg += row_hint if not (len(arr.dims) >= 2 and arr.dim_spans) else ""
+            msg += row_hint
             pad = self.padding(kernel, [a for a in kernel.accesses if a.array is arr], ctx,
                                lambda a, p: _offset_with_row(a, arr, arr.dims[-1] + p)) \
-                if len(arr.dims) >= 2 and arr.dims[-1] is not None and arr.dim_spans else None
-            if pad is not None:
+                if len(arr.dims) >= 2 and arr.dims[-1] is not None else None
+            if pad is not None and not arr.dim_spans:
+                msg += f"; pad each row from {arr.dims[-1]} to {arr.dims[-1] + pad} elements"
+            elif pad is not None:
                 span, text, row = arr.dim_spans[-1], arr.dim_texts[-1], arr.dims[-1] + pad
                 content = str(row) if text.strip().isdigit() else f"{text} + {pad}"
                 dims = "".join(f"[{t}]" for t in arr.dim_texts[:-1]) + f"[{content}]"
