@@ -45,6 +45,16 @@ class Symbols:
         self.loop_spans: dict = {}  # power-of-two loop variable -> its loop's span (for `#pragma unroll`)
         self._counter = itertools.count()
 
+    def mark(self) -> int:
+        """A point in the order symbols are made in: :meth:`born` of every later one is at least this."""
+        return next(self._counter)
+
+    @staticmethod
+    def born(s: sympy.Symbol) -> int:
+        """When ``s`` was made (its ``#n`` or ``.n`` suffix); -1 for a built-in or a parameter."""
+        tail = s.name.rsplit("#", 1)[-1] if "#" in s.name else s.name.rsplit(".", 1)[-1] if "@" in s.name else ""
+        return int(tail) if tail.isdigit() else -1
+
     def param(self, name: str) -> sympy.Symbol:
         return sympy.Symbol(name, integer=True)
 
