@@ -18,8 +18,10 @@ each barrier, exit and access they enclose (an ``else`` branch under the negated
 
 from __future__ import annotations
 
+import math
+import operator
 import sys
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Optional, Union
 
 import sympy
@@ -70,14 +72,8 @@ class Alias:
 
 
 Value = Union[sympy.Expr, Pointer, Alias, None]
-
-
-@dataclass
-class Env:
-    vars: dict = field(default_factory=dict)
-
-    def copy(self) -> "Env":
-        return Env(dict(self.vars))
+#: a variable (:class:`~cudalint.ir.nodes.Variable`) -> its value, at one point of the kernel
+Env = dict
 
 
 def is_condition(v) -> bool:
@@ -87,6 +83,7 @@ def is_condition(v) -> bool:
                           sympy.logic.boolalg.BooleanAtom))
 
 
+_ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul}
 _RELATIONS = {"<": sympy.Lt, ">": sympy.Gt, "<=": sympy.Le, ">=": sympy.Ge, "==": sympy.Eq, "!=": sympy.Ne}
 _COMPOUND = {"+=": "+", "-=": "-", "*=": "*", "/=": "/", "%=": "%", "<<=": "<<", ">>=": ">>", "&=": "&",
              "|=": "|", "^=": "^"}
@@ -133,9 +130,6 @@ class KernelInterpreter:
             value = sympy.Ne(value, 0)  # `if (n)`, `if (tid & 1)`
         self.guards.append((value, line))
 
-    def pop_guard(self) -> None:
-        self.guards.pop()
-
     def tick(self) -> int:
         self.order += 1
         return self.order
@@ -181,15 +175,12 @@ class KernelInterpreter:
         elif isinstance(s, ir.If):
             self.stmt(s.init, env)
             cond = self.expr(s.cond, env) if s.cond is not None else None
-            self.push_guard(cond, s.span.line)
-            e_then = env.copy()
-            self.stmt(s.then, e_then)
-            self.pop_guard()
-            self.push_guard(negate(cond), s.span.line)  # the else branch runs where the condition fails
-            e_else = env.copy()
-            self.stmt(s.else_, e_else)
-            self.pop_guard()
-            self.merge(env, [e_then, e_else], cond)
+            branches = [env.copy(), env.copy()]
+            for guard, body, b_env in zip((cond, negate(cond)), (s.then, s.else_), branches):
+                self.push_guard(guard, s.span.line)  # the else branch runs where the condition fails
+                self.stmt(body, b_env)
+                self.guards.pop()
+            self.merge(env, branches, cond)
         elif isinstance(s, ir.Loop):
             self.loop(s, env)
         elif isinstance(s, ir.Switch):
@@ -199,7 +190,7 @@ class KernelInterpreter:
             inner = env.copy()
             self.stmt(s.body, inner)
             self.breakable.pop()
-            self.pop_guard()
+            self.guards.pop()
             self.merge(env, [inner, env.copy()], cond)
         elif isinstance(s, (ir.Case, ir.Label)):
             self.stmt(s.body, env)
@@ -220,7 +211,7 @@ class KernelInterpreter:
                 var.space, AddressSpace.LOCAL)
             arr = array_decl(var, space, self.bindings)
             if arr is not None:
-                env.vars[var] = Pointer(arr, sympy.Integer(0), arr.elem_size, arr.dims[1:], (), arr_elem(var))
+                env[var] = Pointer(arr, sympy.Integer(0), arr.elem_size, arr.dims[1:], (), arr_elem(var))
             return
         if is_memory(var):
             return  # a `__shared__`/static scalar: every read is a load at one address
@@ -231,7 +222,7 @@ class KernelInterpreter:
             val = self.expr(d.init, env)
             if t.kind == TypeKind.POINTER and isinstance(val, Pointer):
                 val = self.retype(val, t.pointee)
-        env.vars[var] = val if val is not None else self.symbols.opaque(var.name, varying=False)
+        env[var] = val if val is not None else self.symbols.opaque(var.name, varying=False)
 
     def bind(self, init: ir.Expr, env: Env, record: bool = True) -> Value:
         """What a reference bound to ``init`` is: an :class:`Alias` of the memory it names, or (bound to a
@@ -240,8 +231,8 @@ class KernelInterpreter:
             p = self.expr(init, env, mode="addr", record=record)
             if isinstance(p, Pointer):
                 return Alias(p)
-        if isinstance(init, ir.Ref) and isinstance(env.vars.get(init.var), Alias):
-            return env.vars[init.var]
+        if isinstance(init, ir.Ref) and isinstance(env.get(init.var), Alias):
+            return env[init.var]
         return self.expr(init, env, record=record)
 
     def retype(self, p: Pointer, pointee: Optional[Type], keep_dims: bool = False) -> Pointer:
@@ -255,20 +246,16 @@ class KernelInterpreter:
     def merge(self, env: Env, branches: list[Env], cond: Value) -> None:
         keys: set = set()
         for b in branches:
-            keys |= set(b.vars)
+            keys |= set(b)
         for key in keys:
-            vals = [b.vars.get(key) for b in branches]
-            if all(v == vals[0] for v in vals) and key in env.vars or (key not in env.vars and len(set(map(id, vals))) == 1):
-                env.vars[key] = vals[0]
-                continue
-            if all(isinstance(v, sympy.Basic) and v == vals[0] for v in vals):
-                env.vars[key] = vals[0]
-                continue
-            if all(isinstance(v, Pointer) for v in vals) and len({v.array.name for v in vals}) == 1 \
-                    and all(v.offset == vals[0].offset for v in vals):
-                env.vars[key] = vals[0]
-                continue
-            env.vars[key] = self.opaque(key.name, cond, *vals)
+            vals = [b.get(key) for b in branches]
+            v0 = vals[0]
+            same = all(v == v0 for v in vals) and (key in env or isinstance(v0, sympy.Basic)
+                                                   or all(v is v0 for v in vals))
+            # pointers into one array at one offset (element sizes may differ)
+            same = same or all(isinstance(v, Pointer) and v.array.name == v0.array.name and v.offset == v0.offset
+                               for v in vals)
+            env[key] = v0 if same else self.opaque(key.name, cond, *vals)
 
     # ---- loops
     @staticmethod
@@ -356,47 +343,44 @@ class KernelInterpreter:
         loop_env = env.copy()
         pow2_loop_vars: list = []
         for var in modified:
-            if var not in env.vars:
+            if var not in env:
                 continue
-            v0 = env.vars[var]
+            v0 = env[var]
             step = self.induction_step(updates[var], var, env, modified)
             if isinstance(v0, Pointer) and step is not None:  # `q++` on a pointer: element steps
-                loop_env.vars[var] = replace(v0, offset=v0.offset + step * trip * v0.elem_size, dims=(),
+                loop_env[var] = replace(v0, offset=v0.offset + step * trip * v0.elem_size, dims=(),
                                              subscripts=())
                 continue
             if not isinstance(v0, sympy.Basic):
-                loop_env.vars[var] = self.opaque(var.name, v0)
+                loop_env[var] = self.opaque(var.name, v0)
                 continue
             if step is not None:
-                loop_env.vars[var] = v0 + step * trip
+                loop_env[var] = v0 + step * trip
             elif self.symbols.is_pow2(v0) and self.pow2_updates(updates[var], var):
                 sym = self.symbols.opaque(var.name, varying=self.symbols.is_varying(v0), pow2=True)
-                loop_env.vars[var] = sym
+                loop_env[var] = sym
                 pow2_loop_vars.append((sym, v0, 2 if self.doubles(updates[var]) else -2))
             else:
-                loop_env.vars[var] = self.symbols.opaque(var.name, varying=True)
+                loop_env[var] = self.symbols.opaque(var.name, varying=True)
         # Second pass: a non-induction variable stays uniform when every value assigned to it is.
         probe = loop_env.copy()
         for var in modified:
-            if isinstance(env.vars.get(var), sympy.Basic) and isinstance(loop_env.vars.get(var), sympy.Symbol) \
-                    and loop_env.vars[var] in self.symbols.varying and loop_env.vars[var] not in self.symbols.pow2:
-                if not self.symbols.is_varying(env.vars[var]) and \
+            if isinstance(env.get(var), sympy.Basic) and isinstance(loop_env.get(var), sympy.Symbol) \
+                    and loop_env[var] in self.symbols.varying and loop_env[var] not in self.symbols.pow2:
+                if not self.symbols.is_varying(env[var]) and \
                         not self._assigned_varying(updates[var], var, probe, modified):
-                    loop_env.vars[var] = self.symbols.opaque(var.name, varying=False)
-        cond_val = None
+                    loop_env[var] = self.symbols.opaque(var.name, varying=False)
         if s.kind == ir.LoopKind.RANGE:
             cond_val = self.expr(s.range, loop_env) if s.range is not None else None
             if s.var is not None:
-                loop_env.vars[s.var] = self.opaque(s.var.name, cond_val)
-        elif s.cond is not None:
-            cond_val = self.expr(s.cond, loop_env)
+                loop_env[s.var] = self.opaque(s.var.name, cond_val)
+        else:  # for (;;): exits only through break/return
+            cond_val = self.expr(s.cond, loop_env) if s.cond is not None else sympy.Integer(1)
         for sym, v0, factor in pow2_loop_vars:
             if isinstance(v0, sympy.Integer) and is_condition(cond_val):
                 # the trips' values are known once blockDim is (enumerated by the warp model)
                 self.symbols.pow2_loops[sym] = (int(v0), factor, cond_val)
                 self.symbols.loop_spans[sym] = s.span
-        if cond_val is None and s.cond is None and s.kind != ir.LoopKind.RANGE:
-            cond_val = sympy.Integer(1)  # for (;;): exits only through break/return
         self.push_guard(cond_val, s.span.line)
         self.loops.append(self.tick())
         self.cut()
@@ -407,10 +391,10 @@ class KernelInterpreter:
         self.breakable.pop()
         self.loops.pop()
         self.cut()
-        self.pop_guard()
+        self.guards.pop()
         for var in modified:
-            if var in env.vars:
-                env.vars[var] = self.opaque(var.name, loop_env.vars.get(var), env.vars[var])
+            if var in env:
+                env[var] = self.opaque(var.name, loop_env.get(var), env[var])
 
     def _assigned_varying(self, updates: list, var: ir.Variable, env: Env, modified: set) -> bool:
         """Whether any value assigned in ``updates`` is thread-varying (evaluated once, with every modified
@@ -421,8 +405,8 @@ class KernelInterpreter:
             v = self.expr(rhs, env.copy(), record=False)
             if v is None or (isinstance(v, sympy.Basic) and self.symbols.is_varying(v)):
                 deps = refs(rhs) & modified
-                if v is not None and deps and all(not self.symbols.is_varying(env.vars[d])
-                                                  for d in deps if d in env.vars and d is not var):
+                if v is not None and deps and all(not self.symbols.is_varying(env[d])
+                                                  for d in deps if d in env and d is not var):
                     continue
                 return True
         return False
@@ -468,7 +452,7 @@ class KernelInterpreter:
             self.push_guard(cond, e.span.line)
             a = self.expr(e.then, env, record=record)
             b = self.expr(e.else_, env, record=record)
-            self.pop_guard()
+            self.guards.pop()
             if isinstance(a, sympy.Basic) and a == b:
                 return a
             return self.opaque("select", cond, a, b)
@@ -488,8 +472,8 @@ class KernelInterpreter:
 
     def ref(self, e: ir.Ref, env: Env, mode: str = "read", record: bool = True) -> Value:
         var = e.var
-        if var in env.vars:
-            v = env.vars[var]
+        if var in env:
+            v = env[var]
             if isinstance(v, Alias):
                 return v.ptr if mode == "addr" else self.load(e, v.ptr, mode, record)
             return v
@@ -503,7 +487,7 @@ class KernelInterpreter:
     def member(self, e: ir.Member, env: Env, mode: str, record: bool) -> Value:
         base = e.base
         if e.arrow or isinstance(base, ir.Index) or (isinstance(base, ir.Unary) and base.op == "*") \
-                or (isinstance(base, ir.Ref) and isinstance(env.vars.get(base.var), Alias)):
+                or (isinstance(base, ir.Ref) and isinstance(env.get(base.var), Alias)):
             # the struct's address: `p->f` (p a pointer), `a[i].f`, `(*p).f`, `r.f` (r a reference to memory)
             ptr = self.expr(base, env, mode="read" if e.arrow else "addr", record=record)
             f = e.field
@@ -531,18 +515,10 @@ class KernelInterpreter:
             return self.opaque("load", base, idx)
         if not isinstance(idx, sympy.Basic):
             idx = self.opaque("index", idx)
-        esize = base.elem_size
-        if base.dims:
-            inner = 1
-            for d in base.dims:
-                inner *= d if d else 1
-            ptr = Pointer(base.array, base.offset + idx * inner * esize, esize, base.dims[1:],
-                          base.subscripts + (idx,), base.pointee)
-            if e.type.kind == TypeKind.ARRAY:
-                return ptr
-        else:
-            ptr = Pointer(base.array, base.offset + idx * esize, esize, (), base.subscripts + (idx,), base.pointee)
-        if mode == "addr":
+        esize, inner = base.elem_size, math.prod(d or 1 for d in base.dims)  # elements per step of idx
+        ptr = Pointer(base.array, base.offset + idx * inner * esize, esize, base.dims[1:], base.subscripts + (idx,),
+                      base.pointee)
+        if mode == "addr" or base.dims and e.type.kind == TypeKind.ARRAY:
             return ptr
         return self.load(e, ptr, mode, record)
 
@@ -629,21 +605,16 @@ class KernelInterpreter:
 
     def arith(self, op: Optional[str], a: Value, b: Value) -> Value:
         if isinstance(a, Pointer) or isinstance(b, Pointer):
+            if op == "+" and isinstance(b, Pointer):
+                a, b = b, a  # i + p
             if op in ("+", "-") and isinstance(a, Pointer) and isinstance(b, sympy.Basic):
-                sign = 1 if op == "+" else -1
-                return Pointer(a.array, a.offset + sign * b * a.elem_size, a.elem_size, (), (), a.pointee)
-            if op == "+" and isinstance(b, Pointer) and isinstance(a, sympy.Basic):
-                return Pointer(b.array, b.offset + a * b.elem_size, b.elem_size, (), (), b.pointee)
+                return replace(a, offset=a.offset + (b if op == "+" else -b) * a.elem_size, dims=(), subscripts=())
             return self.opaque("ptr", a, b)
         if op is None or not isinstance(a, sympy.Basic) or not isinstance(b, sympy.Basic):
             return self.opaque("value", a, b)
         try:
-            if op == "+":
-                return a + b
-            if op == "-":
-                return a - b
-            if op == "*":
-                return a * b
+            if op in _ARITH:
+                return _ARITH[op](a, b)
             if op == "/":
                 if b == 0:
                     return self.opaque("div", a, b)
@@ -676,39 +647,37 @@ class KernelInterpreter:
     def local(self, target: ir.Expr, env: Env) -> Optional[ir.Variable]:
         """The local variable an assignment to ``target`` updates (None: it stores to memory)."""
         if isinstance(target, ir.Ref) and not is_memory(target.var) \
-                and not isinstance(env.vars.get(target.var), Alias):
+                and not isinstance(env.get(target.var), Alias):
             return target.var
         return None
 
+    def update(self, target: ir.Expr, op: Optional[str], rhs: Value, env: Env, record: bool) -> tuple[Value, Value]:
+        """``target op= rhs`` (``++``/``--``: ``+`` of 1 or -1): the value before and the value after."""
+        var = self.local(target, env)
+        cur = (env[var] if var in env else self.expr(target, env, record=record)) \
+            if var is not None else self.expr(target, env, mode="rw", record=record)
+        new = self.arith(op, cur, rhs)
+        if var is not None:
+            env[var] = new
+        return cur, new
+
     def assign(self, e: ir.Assign, env: Env, record: bool) -> Value:
         rhs = self.expr(e.value, env, record=record)
-        var = self.local(e.target, env)
         if e.op == "=":
-            if var is not None:
-                env.vars[var] = rhs
+            if (var := self.local(e.target, env)) is not None:
+                env[var] = rhs
             else:
                 self.expr(e.target, env, mode="write", record=record)
             return rhs
-        cur = (env.vars[var] if var in env.vars else self.expr(e.target, env, record=record)) \
-            if var is not None else self.expr(e.target, env, mode="rw", record=record)
+        cur, new = self.update(e.target, _COMPOUND.get(e.op), rhs, env, record)
         if e.op in ("/=", "%=") and record:
             self.division(e.op[0], e, e.value, rhs, cur)
-        new = self.arith(_COMPOUND.get(e.op), cur, rhs)
-        if var is not None:
-            env.vars[var] = new
         return new
 
     def unary(self, e: ir.Unary, env: Env, mode: str, record: bool) -> Value:
         op = e.op
         if op in ("pre++", "pre--", "post++", "post--"):
-            var = self.local(e.operand, env)
-            if var is not None:
-                cur = env.vars[var] if var in env.vars else self.expr(e.operand, env, record=record)
-            else:
-                cur = self.expr(e.operand, env, mode="rw", record=record)
-            new = self.arith("+", cur, sympy.Integer(1 if op.endswith("++") else -1))
-            if var is not None:
-                env.vars[var] = new
+            cur, new = self.update(e.operand, "+", sympy.Integer(1 if op.endswith("++") else -1), env, record)
             return new if op.startswith("pre") else cur
         if op == "&":
             inner = e.operand
@@ -718,11 +687,9 @@ class KernelInterpreter:
             return v if isinstance(v, Pointer) else self.opaque("addr", v)
         if op == "*":
             p = self.expr(e.operand, env, record=record)
-            if isinstance(p, Pointer):
-                if mode == "addr":
-                    return p
-                return self.load(e, p, mode, record)
-            return self.opaque("load", p)
+            if not isinstance(p, Pointer):
+                return self.opaque("load", p)
+            return p if mode == "addr" else self.load(e, p, mode, record)
         v = self.expr(e.operand, env, record=record)
         if op == "!" and isinstance(v, sympy.Basic) and (is_condition(v) or v.is_integer):
             return negate(v)
@@ -746,9 +713,7 @@ class KernelInterpreter:
             return None
         if name in LOADS and e.args:
             p = self.expr(e.args[0], env, record=record)
-            if isinstance(p, Pointer):
-                return self.load(e, p, "read", record)
-            return self.opaque("load", p)
+            return self.load(e, p, "read", record) if isinstance(p, Pointer) else self.opaque("load", p)
         fn = e.func
         if fn is not None and fn.body is not None and fn.kind.device and self.depth < MAX_INLINE_DEPTH:
             return self.inline(fn, e.args, env, e.span.line, record)
@@ -779,7 +744,7 @@ class KernelInterpreter:
     def inline(self, fn: ir.Function, args: list[ir.Expr], env: Env, line: int, record: bool) -> Value:
         """Interpret ``fn``'s body with its parameters bound to ``args``; a reference parameter bound to a
         local is copied in and written back (out-parameters), one bound to memory aliases it."""
-        callee_env = Env({})
+        callee_env: Env = {}
         out: list[tuple[ir.Variable, ir.Variable]] = []
         for i, a in enumerate(args):
             p = fn.params[i] if i < len(fn.params) else None
@@ -793,7 +758,7 @@ class KernelInterpreter:
                 continue
             if isinstance(v, Pointer) and p.type.kind == TypeKind.POINTER:
                 v = self.retype(v, p.type.pointee)
-            callee_env.vars[p] = v if v is not None else self.symbols.opaque(p.name, varying=False)
+            callee_env[p] = v if v is not None else self.symbols.opaque(p.name, varying=False)
         saved = self.returns
         self.returns = []
         self.depth += 1
@@ -803,7 +768,7 @@ class KernelInterpreter:
         try:
             self.stmt(fn.body, callee_env)
             for p, var in out:
-                env.vars[var] = callee_env.vars[p]
+                env[var] = callee_env[p]
         finally:
             self.depth -= 1
             self.call_chain.pop()
@@ -849,19 +814,16 @@ def interpret(fn: ir.Function, kernel: Kernel, symbols: Symbols, globals_: dict,
     ``globals_``: file-scope arrays (Variable -> ArrayDecl); ``bindings``: template type parameters ->
     size in bytes; ``values``: template non-type parameters -> int."""
     interp = KernelInterpreter(kernel, symbols, globals_, bindings, values)
-    env = Env()
+    env: Env = {}
     for p in fn.params:
         t = p.type
-        if t.kind == TypeKind.POINTER:
-            esize = t.pointee.size_with(bindings) if t.pointee is not None else None
-            if esize:
-                arr = ArrayDecl(name=p.name, space=AddressSpace.GLOBAL, elem_type=t.pointee.spelling(),
-                                elem_size=esize, span=p.span)
-                env.vars[p] = Pointer(arr, sympy.Integer(0), esize, (), (), t.pointee)
-            else:
-                env.vars[p] = None
+        esize = interp.size_of(t.pointee) if t.kind == TypeKind.POINTER else None
+        if esize:
+            arr = ArrayDecl(name=p.name, space=AddressSpace.GLOBAL, elem_type=t.pointee.spelling(),
+                            elem_size=esize, span=p.span)
+            env[p] = Pointer(arr, sympy.Integer(0), esize, (), (), t.pointee)
         else:
-            env.vars[p] = symbols.param(p.name)
+            env[p] = None if t.kind == TypeKind.POINTER else symbols.param(p.name)
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, RECURSION_LIMIT))
     try:
