@@ -307,22 +307,16 @@ class KernelInterpreter:
         for form, rhs, op in updates:
             if form == "compound":
                 v = fold(rhs)
-                if op in ("<<=", ">>=") and v is not None:
-                    continue
-                if op in ("*=", "/=") and v is not None and v > 0 and v & (v - 1) == 0:
-                    continue
-                return False
-            if form == "assign":  # `v = v * 2`, `v = 2 * v`, `v = v >> 1`...
-                if isinstance(rhs, ir.Binary) and rhs.op in ("*", "/", "<<", ">>"):
-                    own, other = rhs.lhs, rhs.rhs
-                    if rhs.op == "*" and not (isinstance(own, ir.Ref) and own.var is var):
-                        own, other = other, own
-                    bv = fold(other)
-                    if isinstance(own, ir.Ref) and own.var is var and bv is not None and bv > 0 \
-                            and (rhs.op in ("<<", ">>") or bv & (bv - 1) == 0):
-                        continue
-                return False
-            if form == "incdec":
+                ok = v is not None and (op in ("<<=", ">>=") or op in ("*=", "/=") and v > 0 and v & (v - 1) == 0)
+            elif form == "assign" and isinstance(rhs, ir.Binary) and rhs.op in ("*", "/", "<<", ">>"):
+                own, other = rhs.lhs, rhs.rhs  # `v = v * 2`, `v = 2 * v`, `v = v >> 1`...
+                if rhs.op == "*" and not (isinstance(own, ir.Ref) and own.var is var):
+                    own, other = other, own
+                v = fold(other) if isinstance(own, ir.Ref) and own.var is var else None
+                ok = v is not None and v > 0 and (rhs.op in ("<<", ">>") or v & (v - 1) == 0)
+            else:
+                ok = False  # `++`, `--`, any other assignment
+            if not ok:
                 return False
         return True
 
@@ -348,13 +342,10 @@ class KernelInterpreter:
             v0 = env[var]
             step = self.induction_step(updates[var], var, env, modified)
             if isinstance(v0, Pointer) and step is not None:  # `q++` on a pointer: element steps
-                loop_env[var] = replace(v0, offset=v0.offset + step * trip * v0.elem_size, dims=(),
-                                             subscripts=())
-                continue
-            if not isinstance(v0, sympy.Basic):
+                loop_env[var] = replace(v0, offset=v0.offset + step * trip * v0.elem_size, dims=(), subscripts=())
+            elif not isinstance(v0, sympy.Basic):
                 loop_env[var] = self.opaque(var.name, v0)
-                continue
-            if step is not None:
+            elif step is not None:
                 loop_env[var] = v0 + step * trip
             elif self.symbols.is_pow2(v0) and self.pow2_updates(updates[var], var):
                 sym = self.symbols.opaque(var.name, varying=self.symbols.is_varying(v0), pow2=True)
@@ -733,13 +724,9 @@ class KernelInterpreter:
     @staticmethod
     def is_group_sync(e: ir.Call) -> bool:
         """``block.sync()``, ``this_thread_block().sync()``, ``cg::sync(block)``, ``grid.sync()``."""
-        for o in [e.receiver, *e.args]:
-            if o is None:
-                continue
-            t = o.type.pointee if o.type.kind in (TypeKind.REFERENCE, TypeKind.POINTER) else o.type
-            if t is not None and t.name.split("::")[-1] in BLOCK_GROUPS:
-                return True
-        return False
+        types = [o.type.pointee if o.type.kind in (TypeKind.REFERENCE, TypeKind.POINTER) else o.type
+                 for o in (e.receiver, *e.args) if o is not None]
+        return any(t is not None and t.name.split("::")[-1] in BLOCK_GROUPS for t in types)
 
     def inline(self, fn: ir.Function, args: list[ir.Expr], env: Env, line: int, record: bool) -> Value:
         """Interpret ``fn``'s body with its parameters bound to ``args``; a reference parameter bound to a
@@ -759,12 +746,10 @@ class KernelInterpreter:
             if isinstance(v, Pointer) and p.type.kind == TypeKind.POINTER:
                 v = self.retype(v, p.type.pointee)
             callee_env[p] = v if v is not None else self.symbols.opaque(p.name, varying=False)
-        saved = self.returns
-        self.returns = []
+        saved, saved_break = self.returns, self.breakable
+        self.returns, self.breakable = [], []
         self.depth += 1
         self.call_chain.append((fn.name, line))
-        saved_break = self.breakable
-        self.breakable = []
         try:
             self.stmt(fn.body, callee_env)
             for p, var in out:
@@ -774,9 +759,7 @@ class KernelInterpreter:
             self.call_chain.pop()
             self.breakable = saved_break
             rets, self.returns = self.returns, saved
-        if len(rets) == 1:
-            return rets[0]
-        if rets and all(isinstance(r, sympy.Basic) and r == rets[0] for r in rets):
+        if len(rets) == 1 or rets and all(isinstance(r, sympy.Basic) and r == rets[0] for r in rets):
             return rets[0]
         return self.opaque(fn.name, *rets) if rets else None
 
