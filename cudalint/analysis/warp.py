@@ -82,20 +82,17 @@ def _lane_function(thread_part: sympy.Expr):
     (Mod, floor, Min/Max) through a cached :func:`sympy.lambdify`."""
     if thread_part in _LANE_FUNCTIONS:
         return _LANE_FUNCTIONS[thread_part]
-    coeffs = []
-    rest = thread_part
-    affine = True
+    coeffs, rest = [], thread_part
     for t in TID:
         c = thread_part.coeff(t, 1) if rest.has(t) else sympy.Integer(0)
         if not c.is_Integer:
-            affine = False
             break
         coeffs.append(int(c))
         rest = rest - c * t
-    rest = sympy.expand(rest) if affine else rest
-    if affine and rest.is_Integer:
-        cx, cy, cz = coeffs
-        c0 = int(rest)
+    else:
+        rest = sympy.expand(rest)
+    if len(coeffs) == 3 and rest.is_Integer:
+        cx, cy, cz, c0 = *coeffs, int(rest)
         fn = lambda x, y, z: cx * x + cy * y + cz * z + c0  # noqa: E731
         fn.affine = (cx, cy, cz, c0)  # type: ignore[attr-defined]
     else:
@@ -110,13 +107,9 @@ def _term_divisor(term: sympy.Expr, unknown_block: bool) -> tuple[int, bool]:
     """Return (divisor in bytes, is_pitch) of a uniform monomial: every value it takes is a multiple of
     the divisor.  A product of two or more run-time symbols is a row pitch (``y*width``)."""
     coeff, rest = term.as_coeff_Mul()
-    coeff = int(coeff) if coeff.is_Integer else 1
-    syms = rest.as_powers_dict()
-    degree = sum(int(e) if getattr(e, "is_Integer", False) else 1 for e in syms.values())
-    div = abs(coeff)
-    if unknown_block and BDIM[0] in rest.free_symbols:
-        div *= WARP
-    return div, degree >= 2
+    degree = sum(int(e) if getattr(e, "is_Integer", False) else 1 for e in rest.as_powers_dict().values())
+    div = abs(int(coeff)) if coeff.is_Integer else 1
+    return div * (WARP if unknown_block and BDIM[0] in rest.free_symbols else 1), degree >= 2
 
 
 def _loop_values(sym, shape: LaunchShape, symbols: Symbols) -> Optional[list[int]]:
@@ -129,12 +122,11 @@ def _loop_values(sym, shape: LaunchShape, symbols: Symbols) -> Optional[list[int
     values, v = [], start
     while v >= 1 and len(values) <= 64:
         holds = cond.xreplace({**known, sym: v})
-        if holds is sympy.true:
-            values.append(v)
-        elif holds is sympy.false:
+        if holds is sympy.false:
             break
-        else:
+        if holds is not sympy.true:
             return None
+        values.append(v)
         v = v * 2 if factor > 0 else v // 2
     return values or None
 
@@ -316,11 +308,7 @@ def sectors(lanes: list[int], size: int, residue: int = 0) -> int:
     """Distinct 32-byte sectors touched by ``lanes`` (byte offsets) each moving ``size`` bytes."""
     if size <= SECTOR:  # an access spans at most two sectors
         return len({(a + residue) // SECTOR for a in lanes} | {(a + residue + size - 1) // SECTOR for a in lanes})
-    touched = set()
-    for off in lanes:
-        a = off + residue
-        touched.update(range(a // SECTOR, (a + size - 1) // SECTOR + 1))
-    return len(touched)
+    return len({s for a in lanes for s in range((a + residue) // SECTOR, (a + residue + size - 1) // SECTOR + 1)})
 
 
 def _distinct_warps(pic: "WarpPicture", period: int) -> list[tuple[list[int], int]]:
@@ -342,8 +330,7 @@ def mean_sectors(pic: WarpPicture, size: int, residues: list[int]) -> tuple[floa
     picture of a loop's trips averages its trips (each with its own residues); the worst is the worst trip's."""
     if pic.trips:
         per_trip = [mean_sectors(t, size, t.proven_residues) for t in pic.trips if any(t.warps)]
-        worst = max(per_trip)
-        return sum(m for m, _ in per_trip) / len(per_trip), worst[1]
+        return sum(m for m, _ in per_trip) / len(per_trip), max(per_trip)[1]
     groups = _distinct_warps(pic, SECTOR)
     n = sum(k for _, k in groups)
     per = [sum(sectors(w, size, r) * k for w, k in groups) / n for r in residues]
@@ -420,18 +407,15 @@ def bank_ways(lanes: list[int], size: int) -> tuple[int, int]:
     ways = max over phases of the largest count of distinct 4-byte words in one bank;
     wavefronts = sum over phases of that count.
     """
-    n_phases = phases(size)
-    per_phase = WARP // n_phases
-    ways_max, wavefronts = 0, 0
-    for p in range(n_phases):
+    per_phase = WARP // phases(size)
+    ways = []
+    for p in range(phases(size)):
         banks: dict[int, set[int]] = {}
         for off in lanes[p * per_phase:(p + 1) * per_phase]:
             for word in range(off // BANK_WIDTH, (off + size - 1) // BANK_WIDTH + 1):
                 banks.setdefault(word % BANKS, set()).add(word)
-        ways = max(map(len, banks.values()), default=0)
-        ways_max = max(ways_max, ways)
-        wavefronts += ways
-    return ways_max, wavefronts
+        ways.append(max(map(len, banks.values()), default=0))
+    return max(ways), sum(ways)
 
 
 @dataclass
