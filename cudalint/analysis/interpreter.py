@@ -211,7 +211,7 @@ class KernelInterpreter:
                 var.space, AddressSpace.LOCAL)
             arr = array_decl(var, space, self.bindings)
             if arr is not None:
-                env[var] = Pointer(arr, sympy.Integer(0), arr.elem_size, arr.dims[1:], (), arr_elem(var))
+                env[var] = Pointer(arr, sympy.Integer(0), arr.elem_size, arr.dims[1:], (), var.type.array_dims()[1])
             return
         if is_memory(var):
             return  # a `__shared__`/static scalar: every read is a load at one address
@@ -301,9 +301,9 @@ class KernelInterpreter:
         return step
 
     @staticmethod
-    def pow2_updates(updates: list, var: ir.Variable) -> bool:
-        """Whether every update keeps a power of two a power of two
-        (``*= 2``, ``<<= 1``, ``>>= 1``, ``/= 2``, ``v = v * 2``...)."""
+    def pow2_factor(updates: list, var: ir.Variable) -> int:
+        """When every update keeps a power of two a power of two (``*= 2``, ``<<= 1``, ``>>= 1``, ``/= 2``,
+        ``v = v * 2``...): 2 if the first one grows the variable, -2 if it shrinks it; else 0."""
         for form, rhs, op in updates:
             if form == "compound":
                 v = fold(rhs)
@@ -317,16 +317,9 @@ class KernelInterpreter:
             else:
                 ok = False  # `++`, `--`, any other assignment
             if not ok:
-                return False
-        return True
-
-    @staticmethod
-    def doubles(updates: list) -> bool:
-        """Whether the power-of-two updates grow the variable (``*=``, ``<<=``, ``v = v * 2``)."""
+                return 0
         form, rhs, op = updates[0]
-        if form == "compound":
-            return op in ("*=", "<<=")
-        return isinstance(rhs, ir.Binary) and rhs.op in ("*", "<<")
+        return 2 if (op in ("*=", "<<=") if form == "compound" else rhs.op in ("*", "<<")) else -2
 
     def loop(self, s: ir.Loop, env: Env) -> None:
         for x in s.init:
@@ -347,10 +340,10 @@ class KernelInterpreter:
                 loop_env[var] = self.opaque(var.name, v0)
             elif step is not None:
                 loop_env[var] = v0 + step * trip
-            elif self.symbols.is_pow2(v0) and self.pow2_updates(updates[var], var):
+            elif self.symbols.is_pow2(v0) and (factor := self.pow2_factor(updates[var], var)):
                 sym = self.symbols.opaque(var.name, varying=self.symbols.is_varying(v0), pow2=True)
                 loop_env[var] = sym
-                pow2_loop_vars.append((sym, v0, 2 if self.doubles(updates[var]) else -2))
+                pow2_loop_vars.append((sym, v0, factor))
             else:
                 loop_env[var] = self.symbols.opaque(var.name, varying=True)
         # Second pass: a non-induction variable stays uniform when every value assigned to it is.
@@ -444,9 +437,7 @@ class KernelInterpreter:
             a = self.expr(e.then, env, record=record)
             b = self.expr(e.else_, env, record=record)
             self.guards.pop()
-            if isinstance(a, sympy.Basic) and a == b:
-                return a
-            return self.opaque("select", cond, a, b)
+            return a if isinstance(a, sympy.Basic) and a == b else self.opaque("select", cond, a, b)
         if isinstance(e, ir.Call):
             return self.call(e, env, record)
         if isinstance(e, ir.Construct):
@@ -470,7 +461,7 @@ class KernelInterpreter:
             return v
         arr = self.globals.get(var)
         if arr is not None:
-            return Pointer(arr, sympy.Integer(0), arr.elem_size, arr.dims[1:], (), arr_elem(var))
+            return Pointer(arr, sympy.Integer(0), arr.elem_size, arr.dims[1:], (), var.type.array_dims()[1])
         if var.const_value is not None:
             return sympy.Integer(var.const_value)
         return self.symbols.opaque(var.name, varying=False)
@@ -482,17 +473,15 @@ class KernelInterpreter:
             # the struct's address: `p->f` (p a pointer), `a[i].f`, `(*p).f`, `r.f` (r a reference to memory)
             ptr = self.expr(base, env, mode="read" if e.arrow else "addr", record=record)
             f = e.field
-            if isinstance(ptr, Pointer) and f is not None:
-                fsize = self.size_of(f.type)
-                if fsize:
-                    fptr = Pointer(ptr.array, ptr.offset + f.offset, fsize, (), ptr.subscripts, f.type)
-                    if mode == "addr":
-                        return fptr
-                    if f.type.kind == TypeKind.ARRAY:
-                        et = f.type.pointee
-                        return Pointer(ptr.array, ptr.offset + f.offset, self.size_of(et) or 1, (), (), et)
-                    return self.load(e, fptr, mode, record, field_offset=f.offset, elem_size=ptr.elem_size,
-                                     align=(ptr.pointee.align or 0) if ptr.pointee is not None else 0)
+            if isinstance(ptr, Pointer) and f is not None and (fsize := self.size_of(f.type)):
+                fptr = Pointer(ptr.array, ptr.offset + f.offset, fsize, (), ptr.subscripts, f.type)
+                if mode == "addr":
+                    return fptr
+                if f.type.kind == TypeKind.ARRAY:
+                    et = f.type.pointee
+                    return Pointer(ptr.array, ptr.offset + f.offset, self.size_of(et) or 1, (), (), et)
+                return self.load(e, fptr, mode, record, field_offset=f.offset, elem_size=ptr.elem_size,
+                                 align=(ptr.pointee.align or 0) if ptr.pointee is not None else 0)
             return self.opaque(e.name, ptr)
         v = self.expr(base, env, record=record)
         return self.opaque(e.name, v)
@@ -779,10 +768,6 @@ def negate(v: Value) -> Value:
     if isinstance(v, sympy.Expr) and v.is_integer:
         return sympy.Eq(v, 0)
     return v
-
-
-def arr_elem(var: ir.Variable) -> Optional[Type]:
-    return var.type.array_dims()[1]
 
 
 def refs(e: Optional[ir.Node]) -> set:
