@@ -425,7 +425,7 @@ class HostAnalysis:
             if parms is not None:
                 for role, member in (("src", "srcPtr"), ("dst", "dstPtr")):
                     p = env.get(parms + (member, "ptr")) or env.get(parms + (member,))
-                    provs[role] = self._resolve(p, env) if p is not None else None
+                    provs[role] = self._resolve(p, env)
                     texts[role] = f"{args[0].text.lstrip('&').strip()}.{member}"
                 kv = env.get(parms + ("kind",))
                 if kv is not None and kv.kind == Memory.VALUE and kv.how.lstrip("-").isdigit():

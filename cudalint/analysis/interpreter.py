@@ -174,7 +174,7 @@ class KernelInterpreter:
             self.expr(s.expr, env)
         elif isinstance(s, ir.If):
             self.stmt(s.init, env)
-            cond = self.expr(s.cond, env) if s.cond is not None else None
+            cond = self.expr(s.cond, env)
             branches = [env.copy(), env.copy()]
             for guard, body, b_env in zip((cond, negate(cond)), (s.then, s.else_), branches):
                 self.push_guard(guard, s.span.line)  # the else branch runs where the condition fails
@@ -184,7 +184,7 @@ class KernelInterpreter:
         elif isinstance(s, ir.Loop):
             self.loop(s, env)
         elif isinstance(s, ir.Switch):
-            cond = self.expr(s.cond, env) if s.cond is not None else None
+            cond = self.expr(s.cond, env)
             self.push_guard(cond, s.span.line)
             self.breakable.append("switch")
             inner = env.copy()
@@ -195,7 +195,7 @@ class KernelInterpreter:
         elif isinstance(s, (ir.Case, ir.Label)):
             self.stmt(s.body, env)
         elif isinstance(s, ir.Return):
-            self.returns.append(self.expr(s.value, env) if s.value is not None else None)
+            self.returns.append(self.expr(s.value, env))
             if self.depth == 0:
                 self.exit(ExitKind.RETURN, s)
         elif isinstance(s, ir.Jump):
@@ -215,13 +215,9 @@ class KernelInterpreter:
             return
         if is_memory(var):
             return  # a `__shared__`/static scalar: every read is a load at one address
-        val: Value = None
-        if t.kind == TypeKind.REFERENCE and d.init is not None:
-            val = self.bind(d.init, env)
-        elif d.init is not None:
-            val = self.expr(d.init, env)
-            if t.kind == TypeKind.POINTER and isinstance(val, Pointer):
-                val = self.retype(val, t.pointee)
+        val = self.bind(d.init, env) if t.kind == TypeKind.REFERENCE and d.init is not None else self.expr(d.init, env)
+        if t.kind == TypeKind.POINTER and isinstance(val, Pointer):
+            val = self.retype(val, t.pointee)
         env[var] = val if val is not None else self.symbols.opaque(var.name, varying=False)
 
     def bind(self, init: ir.Expr, env: Env, record: bool = True) -> Value:
@@ -355,7 +351,7 @@ class KernelInterpreter:
                         not self._assigned_varying(updates[var], var, probe, modified):
                     loop_env[var] = self.symbols.opaque(var.name, varying=False)
         if s.kind == ir.LoopKind.RANGE:
-            cond_val = self.expr(s.range, loop_env) if s.range is not None else None
+            cond_val = self.expr(s.range, loop_env)
             if s.var is not None:
                 loop_env[s.var] = self.opaque(s.var.name, cond_val)
         else:  # for (;;): exits only through break/return
@@ -574,10 +570,8 @@ class KernelInterpreter:
         return self.arith(e.op, a, b)
 
     def division(self, op: str, e: ir.Expr, divisor: ir.Expr, b: Value, a: Value) -> None:
-        if e.type.kind != TypeKind.INT:
-            return
-        if isinstance(a, sympy.Basic) and a.is_Integer:
-            return  # folded by the compiler
+        if e.type.kind != TypeKind.INT or isinstance(a, sympy.Basic) and a.is_Integer:
+            return  # not an integer division, or one the compiler folds
         pow2 = isinstance(b, sympy.Basic) and self.symbols.is_pow2(b)
         varying = not isinstance(a, sympy.Basic) or self.symbols.is_varying(a)
         self.kernel.divisions.append(Division(op, e.span, e.type.signed, b, pow2, divisor.text, varying,
@@ -595,15 +589,11 @@ class KernelInterpreter:
         try:
             if op in _ARITH:
                 return _ARITH[op](a, b)
+            if op in ("/", "%") and b == 0:
+                return self.opaque("div" if op == "/" else "rem", a, b)
             if op == "/":
-                if b == 0:
-                    return self.opaque("div", a, b)
-                if b.is_Integer and b == 1:
-                    return a
-                return sympy.floor(a / b)
+                return a if b.is_Integer and b == 1 else sympy.floor(a / b)
             if op == "%":
-                if b == 0:
-                    return self.opaque("rem", a, b)
                 return sympy.Mod(a, b)
             if op == "<<" and b.is_Integer:
                 return a * 2 ** int(b)

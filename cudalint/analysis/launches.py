@@ -232,12 +232,9 @@ def unlaunched_kernels(tu: ir.TranslationUnit) -> set[str]:
     """Kernels of the translation unit that nothing else in it launches or names (``k<<<..>>>``,
     ``cudaLaunchKernel((void *)k, ..)``, a function pointer, a template argument), when it does launch other
     kernels: they may never run (a leftover, or another file's), so their findings are only info."""
-    named: set[str] = set()
-    for fn in tu.functions:
-        for n in ir.walk(fn.body):
-            name = n.kernel if isinstance(n, ir.Launch) else n.var.name if isinstance(n, ir.Ref) else None
-            if name is not None and name != fn.name:
-                named.add(name)
+    named = {name for fn in tu.functions for n in ir.walk(fn.body)
+             for name in ([n.kernel] if isinstance(n, ir.Launch) else [n.var.name] if isinstance(n, ir.Ref) else [])
+             if name != fn.name}
     launched = any(isinstance(n, ir.Launch) for fn in tu.functions for n in ir.walk(fn.body))
     return {k.name for k in tu.kernels} - named if launched else set()
 
