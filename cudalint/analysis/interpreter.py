@@ -85,8 +85,7 @@ def is_condition(v) -> bool:
 
 _ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul}
 _RELATIONS = {"<": sympy.Lt, ">": sympy.Gt, "<=": sympy.Le, ">=": sympy.Ge, "==": sympy.Eq, "!=": sympy.Ne}
-_COMPOUND = {"+=": "+", "-=": "-", "*=": "*", "/=": "/", "%=": "%", "<<=": "<<", ">>=": ">>", "&=": "&",
-             "|=": "|", "^=": "^"}
+_COMPOUND = {op + "=": op for op in ("+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^")}
 
 
 def array_decl(var: ir.Variable, space: AddressSpace, bindings: dict) -> Optional[ArrayDecl]:
@@ -263,8 +262,7 @@ class KernelInterpreter:
         for root in roots:
             for n in ir.walk(root):
                 if isinstance(n, ir.Assign) and isinstance(n.target, ir.Ref):
-                    form = "assign" if n.op == "=" else "compound"
-                    out.setdefault(n.target.var, []).append((form, n.value, n.op))
+                    out.setdefault(n.target.var, []).append(("assign" if n.op == "=" else "compound", n.value, n.op))
                 elif isinstance(n, ir.Unary) and n.op in ("pre++", "pre--", "post++", "post--") \
                         and isinstance(n.operand, ir.Ref):
                     out.setdefault(n.operand.var, []).append(("incdec", None, 1 if n.op.endswith("++") else -1))
