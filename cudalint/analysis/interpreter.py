@@ -152,10 +152,8 @@ class KernelInterpreter:
     def opaque(self, hint: str, *deps: Value) -> sympy.Symbol:
         """A fresh opaque value, thread-varying when any of ``deps`` is proven to be (an unknown dependency
         is not)."""
-        varying = any((isinstance(d, sympy.Basic) and self.symbols.is_varying(d))
-                      or (isinstance(d, Pointer) and self.symbols.is_varying(d.offset))
-                      or (isinstance(d, Alias) and self.symbols.is_varying(d.ptr.offset)) for d in deps)
-        return self.symbols.opaque(hint, varying)
+        values = [d.ptr.offset if isinstance(d, Alias) else d.offset if isinstance(d, Pointer) else d for d in deps]
+        return self.symbols.opaque(hint, any(isinstance(v, sympy.Basic) and self.symbols.is_varying(v) for v in values))
 
     def size_of(self, t: Optional[Type]) -> Optional[int]:
         return t.size_with(self.bindings) if t is not None else None

@@ -218,8 +218,7 @@ def picture(offset: sympy.Expr, shape: LaunchShape, symbols: Symbols, space: str
         expr = sympy.expand(expr.subs(dict(zip(BDIM, shape.block))))
     # blockDim unknown: blockDim.x assumed a multiple of 32, so threadIdx.y/z are the same for the whole warp
     tid = set(TID) if shape.block else {TID[0]}
-    bad = (expr.free_symbols & symbols.varying) - set(TID)
-    if bad:
+    if (expr.free_symbols & symbols.varying) - set(TID):
         raise NotModelled("the index depends on a value loaded or computed per thread")
 
     thread_terms, uniform_terms = [], []
