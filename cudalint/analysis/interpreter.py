@@ -694,7 +694,7 @@ class KernelInterpreter:
         if name in VARYING_CALLS:
             self.cut()
             return self.symbols.opaque(name, varying=True)
-        return self.opaque(name or "call", *vals) if vals else self.symbols.opaque(name or "call", varying=False)
+        return self.opaque(name or "call", *vals)
 
     @staticmethod
     def is_group_sync(e: ir.Call) -> bool:

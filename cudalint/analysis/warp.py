@@ -151,8 +151,7 @@ def _active_lanes(guards: tuple, shape: LaunchShape) -> Optional[list[bool]]:
     tids = set(TID) if shape.block else {TID[0]}
     coords = _coords(shape)
     active: Optional[list[bool]] = None
-    conjuncts = [c for g in guards if isinstance(g, sympy.Basic) for c in sympy.And.make_args(g)]
-    for g in conjuncts:
+    for g in [c for g in guards if isinstance(g, sympy.Basic) for c in sympy.And.make_args(g)]:  # the conjuncts
         g = g.xreplace(known)
         if isinstance(g, sympy.Expr):
             g = sympy.Ne(g, 0)  # `if (tid % 2)`
