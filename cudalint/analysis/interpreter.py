@@ -436,9 +436,7 @@ class KernelInterpreter:
             vals = [self.expr(a, env, record=record) for a in e.args]
             if e.type.name in ("dim3", "uint3"):
                 return self.opaque("dim3", *vals)
-            if not vals:
-                return None
-            return self.opaque(e.type.name or "value", *vals)
+            return self.opaque(e.type.name or "value", *vals) if vals else None
         if isinstance(e, (ir.InitList, ir.New, ir.Launch, ir.Opaque)):
             vals = [self.expr(x, env, record=record) for x in ir.children(e)]
             return self.opaque(getattr(e, "what", "value"), *vals)
