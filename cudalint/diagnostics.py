@@ -80,7 +80,6 @@ class Diagnostic:
         fix = Fix(message=f["message"], applicability=f.get("applicability", "safe"), edits=tuple(
             Edit(e["location"]["row"], e["location"]["column"], e["end_location"]["row"],
                  e["end_location"]["column"], e["content"]) for e in f["edits"])) if f else None
-        return cls(code=d["code"], name=d["name"], severity=Severity(d["severity"]), path=d["path"],
-                   line=d["line"], column=d["column"], end_line=d["end_line"], end_column=d["end_column"],
-                   message=d["message"], kernel=d.get("kernel"), metrics=dict(d.get("metrics") or {}),
+        return cls(**{k: d[k] for k in ("code", "name", "path", "line", "column", "end_line", "end_column", "message")},
+                   severity=Severity(d["severity"]), kernel=d.get("kernel"), metrics=dict(d.get("metrics") or {}),
                    assumptions=list(d.get("assumptions") or []), fix=fix)

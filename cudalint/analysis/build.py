@@ -10,6 +10,7 @@ from ..ir import nodes as ir
 from ..ir.types import Type, TypeKind
 from ..model import Kernel, TranslationUnitModel
 from .interpreter import _SPACES, array_decl, interpret
+from .host import collect_async_copies
 from .merge import merge_accesses
 from .launches import collect_launches, template_arg_text, unlaunched_kernels
 from .symbols import Symbols
@@ -18,12 +19,9 @@ from .symbols import Symbols
 def build_model(tu: ir.TranslationUnit) -> TranslationUnitModel:
     symbols = Symbols()
     model = TranslationUnitModel(path=tu.path, frontend=tu.frontend, errors=list(tu.errors),
-                                 missing_includes=list(tu.missing_includes),
-                                 dependencies=list(tu.dependencies), symbols=symbols, unit=tu)
-    model.launches = collect_launches(tu)
-    model.unlaunched = unlaunched_kernels(tu)
-    from .host import collect_async_copies
-    model.copies = collect_async_copies(tu)
+                                 missing_includes=list(tu.missing_includes), dependencies=list(tu.dependencies),
+                                 symbols=symbols, unit=tu, launches=collect_launches(tu),
+                                 unlaunched=unlaunched_kernels(tu), copies=collect_async_copies(tu))
     globals_ = {v: arr for v in tu.globals if (space := _SPACES.get(v.space)) is not None
                 and (arr := array_decl(v, space, {})) is not None}
     for fn in tu.kernels:  # a template: each instantiation launched in this translation unit, in launch order

@@ -162,7 +162,7 @@ class _Fn:
 
 # --- small IR helpers --------------------------------------------------------------------------------
 
-def _strip_casts(e: ir.Expr) -> ir.Expr:
+def strip_casts(e: ir.Expr) -> ir.Expr:
     while isinstance(e, ir.Cast):
         e = e.operand
     return e
@@ -340,7 +340,7 @@ class HostAnalysis:
             rhs = rhs.args[0]
         src = self.lvalue(rhs)
         if src is None:
-            r = _strip_casts(rhs)
+            r = strip_casts(rhs)
             p = self.prov(r, env) if isinstance(r, ir.Call) and r.name == "make_cudaPitchedPtr" else None
             if p is not None:
                 env[dst + ("ptr",)] = p
@@ -425,7 +425,7 @@ class HostAnalysis:
             if parms is not None:
                 for role, member in (("src", "srcPtr"), ("dst", "dstPtr")):
                     p = env.get(parms + (member, "ptr")) or env.get(parms + (member,))
-                    provs[role] = self._resolve(p, env) if p is not None else None
+                    provs[role] = self._resolve(p, env)
                     texts[role] = f"{args[0].text.lstrip('&').strip()}.{member}"
                 kv = env.get(parms + ("kind",))
                 if kv is not None and kv.kind == Memory.VALUE and kv.how.lstrip("-").isdigit():
@@ -460,7 +460,7 @@ class HostAnalysis:
     # -- locations
     def lvalue(self, e: ir.Expr) -> Optional[tuple]:
         """The location an lvalue expression names, or None."""
-        e = _strip_casts(e)
+        e = strip_casts(e)
         if isinstance(e, ir.Ref):
             return (e.var,)
         if isinstance(e, ir.Member):
@@ -475,7 +475,7 @@ class HostAnalysis:
 
     def pointee(self, e: ir.Expr) -> Optional[tuple]:
         """The location a pointer-to-pointer expression points to: ``&p`` -> p, ``out`` -> *out."""
-        e = _strip_casts(e)
+        e = strip_casts(e)
         if isinstance(e, ir.Unary) and e.op == "&":
             return self.lvalue(e.operand)
         base = self.lvalue(e)
@@ -499,7 +499,7 @@ class HostAnalysis:
         return UNKNOWN_P
 
     def _prov(self, e: ir.Expr, env: HostEnv) -> Optional[Provenance]:
-        e = _strip_casts(e)
+        e = strip_casts(e)
         if isinstance(e, ir.IntLit):
             return NULL_P if e.value == 0 else None
         if isinstance(e, ir.Ref):

@@ -18,8 +18,10 @@ each barrier, exit and access they enclose (an ``else`` branch under the negated
 
 from __future__ import annotations
 
+import math
+import operator
 import sys
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Optional, Union
 
 import sympy
@@ -70,14 +72,8 @@ class Alias:
 
 
 Value = Union[sympy.Expr, Pointer, Alias, None]
-
-
-@dataclass
-class Env:
-    vars: dict = field(default_factory=dict)
-
-    def copy(self) -> "Env":
-        return Env(dict(self.vars))
+#: a variable (:class:`~cudalint.ir.nodes.Variable`) -> its value, at one point of the kernel
+Env = dict
 
 
 def is_condition(v) -> bool:
@@ -87,9 +83,9 @@ def is_condition(v) -> bool:
                           sympy.logic.boolalg.BooleanAtom))
 
 
+_ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul}
 _RELATIONS = {"<": sympy.Lt, ">": sympy.Gt, "<=": sympy.Le, ">=": sympy.Ge, "==": sympy.Eq, "!=": sympy.Ne}
-_COMPOUND = {"+=": "+", "-=": "-", "*=": "*", "/=": "/", "%=": "%", "<<=": "<<", ">>=": ">>", "&=": "&",
-             "|=": "|", "^=": "^"}
+_COMPOUND = {op + "=": op for op in ("+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^")}
 
 
 def array_decl(var: ir.Variable, space: AddressSpace, bindings: dict) -> Optional[ArrayDecl]:
@@ -133,9 +129,6 @@ class KernelInterpreter:
             value = sympy.Ne(value, 0)  # `if (n)`, `if (tid & 1)`
         self.guards.append((value, line))
 
-    def pop_guard(self) -> None:
-        self.guards.pop()
-
     def tick(self) -> int:
         self.order += 1
         return self.order
@@ -159,10 +152,8 @@ class KernelInterpreter:
     def opaque(self, hint: str, *deps: Value) -> sympy.Symbol:
         """A fresh opaque value, thread-varying when any of ``deps`` is proven to be (an unknown dependency
         is not)."""
-        varying = any((isinstance(d, sympy.Basic) and self.symbols.is_varying(d))
-                      or (isinstance(d, Pointer) and self.symbols.is_varying(d.offset))
-                      or (isinstance(d, Alias) and self.symbols.is_varying(d.ptr.offset)) for d in deps)
-        return self.symbols.opaque(hint, varying)
+        values = [d.ptr.offset if isinstance(d, Alias) else d.offset if isinstance(d, Pointer) else d for d in deps]
+        return self.symbols.opaque(hint, any(isinstance(v, sympy.Basic) and self.symbols.is_varying(v) for v in values))
 
     def size_of(self, t: Optional[Type]) -> Optional[int]:
         return t.size_with(self.bindings) if t is not None else None
@@ -180,31 +171,28 @@ class KernelInterpreter:
             self.expr(s.expr, env)
         elif isinstance(s, ir.If):
             self.stmt(s.init, env)
-            cond = self.expr(s.cond, env) if s.cond is not None else None
-            self.push_guard(cond, s.span.line)
-            e_then = env.copy()
-            self.stmt(s.then, e_then)
-            self.pop_guard()
-            self.push_guard(negate(cond), s.span.line)  # the else branch runs where the condition fails
-            e_else = env.copy()
-            self.stmt(s.else_, e_else)
-            self.pop_guard()
-            self.merge(env, [e_then, e_else], cond)
+            cond = self.expr(s.cond, env)
+            branches = [env.copy(), env.copy()]
+            for guard, body, b_env in zip((cond, negate(cond)), (s.then, s.else_), branches):
+                self.push_guard(guard, s.span.line)  # the else branch runs where the condition fails
+                self.stmt(body, b_env)
+                self.guards.pop()
+            self.merge(env, branches, cond)
         elif isinstance(s, ir.Loop):
             self.loop(s, env)
         elif isinstance(s, ir.Switch):
-            cond = self.expr(s.cond, env) if s.cond is not None else None
+            cond = self.expr(s.cond, env)
             self.push_guard(cond, s.span.line)
             self.breakable.append("switch")
             inner = env.copy()
             self.stmt(s.body, inner)
             self.breakable.pop()
-            self.pop_guard()
+            self.guards.pop()
             self.merge(env, [inner, env.copy()], cond)
         elif isinstance(s, (ir.Case, ir.Label)):
             self.stmt(s.body, env)
         elif isinstance(s, ir.Return):
-            self.returns.append(self.expr(s.value, env) if s.value is not None else None)
+            self.returns.append(self.expr(s.value, env))
             if self.depth == 0:
                 self.exit(ExitKind.RETURN, s)
         elif isinstance(s, ir.Jump):
@@ -220,18 +208,14 @@ class KernelInterpreter:
                 var.space, AddressSpace.LOCAL)
             arr = array_decl(var, space, self.bindings)
             if arr is not None:
-                env.vars[var] = Pointer(arr, sympy.Integer(0), arr.elem_size, arr.dims[1:], (), arr_elem(var))
+                env[var] = Pointer(arr, sympy.Integer(0), arr.elem_size, arr.dims[1:], (), var.type.array_dims()[1])
             return
         if is_memory(var):
             return  # a `__shared__`/static scalar: every read is a load at one address
-        val: Value = None
-        if t.kind == TypeKind.REFERENCE and d.init is not None:
-            val = self.bind(d.init, env)
-        elif d.init is not None:
-            val = self.expr(d.init, env)
-            if t.kind == TypeKind.POINTER and isinstance(val, Pointer):
-                val = self.retype(val, t.pointee)
-        env.vars[var] = val if val is not None else self.symbols.opaque(var.name, varying=False)
+        val = self.bind(d.init, env) if t.kind == TypeKind.REFERENCE and d.init is not None else self.expr(d.init, env)
+        if t.kind == TypeKind.POINTER and isinstance(val, Pointer):
+            val = self.retype(val, t.pointee)
+        env[var] = val if val is not None else self.symbols.opaque(var.name, varying=False)
 
     def bind(self, init: ir.Expr, env: Env, record: bool = True) -> Value:
         """What a reference bound to ``init`` is: an :class:`Alias` of the memory it names, or (bound to a
@@ -240,8 +224,8 @@ class KernelInterpreter:
             p = self.expr(init, env, mode="addr", record=record)
             if isinstance(p, Pointer):
                 return Alias(p)
-        if isinstance(init, ir.Ref) and isinstance(env.vars.get(init.var), Alias):
-            return env.vars[init.var]
+        if isinstance(init, ir.Ref) and isinstance(env.get(init.var), Alias):
+            return env[init.var]
         return self.expr(init, env, record=record)
 
     def retype(self, p: Pointer, pointee: Optional[Type], keep_dims: bool = False) -> Pointer:
@@ -255,20 +239,16 @@ class KernelInterpreter:
     def merge(self, env: Env, branches: list[Env], cond: Value) -> None:
         keys: set = set()
         for b in branches:
-            keys |= set(b.vars)
+            keys |= set(b)
         for key in keys:
-            vals = [b.vars.get(key) for b in branches]
-            if all(v == vals[0] for v in vals) and key in env.vars or (key not in env.vars and len(set(map(id, vals))) == 1):
-                env.vars[key] = vals[0]
-                continue
-            if all(isinstance(v, sympy.Basic) and v == vals[0] for v in vals):
-                env.vars[key] = vals[0]
-                continue
-            if all(isinstance(v, Pointer) for v in vals) and len({v.array.name for v in vals}) == 1 \
-                    and all(v.offset == vals[0].offset for v in vals):
-                env.vars[key] = vals[0]
-                continue
-            env.vars[key] = self.opaque(key.name, cond, *vals)
+            vals = [b.get(key) for b in branches]
+            v0 = vals[0]
+            same = all(v == v0 for v in vals) and (key in env or isinstance(v0, sympy.Basic)
+                                                   or all(v is v0 for v in vals))
+            # pointers into one array at one offset (element sizes may differ)
+            same = same or all(isinstance(v, Pointer) and v.array.name == v0.array.name and v.offset == v0.offset
+                               for v in vals)
+            env[key] = v0 if same else self.opaque(key.name, cond, *vals)
 
     # ---- loops
     @staticmethod
@@ -280,8 +260,7 @@ class KernelInterpreter:
         for root in roots:
             for n in ir.walk(root):
                 if isinstance(n, ir.Assign) and isinstance(n.target, ir.Ref):
-                    form = "assign" if n.op == "=" else "compound"
-                    out.setdefault(n.target.var, []).append((form, n.value, n.op))
+                    out.setdefault(n.target.var, []).append(("assign" if n.op == "=" else "compound", n.value, n.op))
                 elif isinstance(n, ir.Unary) and n.op in ("pre++", "pre--", "post++", "post--") \
                         and isinstance(n.operand, ir.Ref):
                     out.setdefault(n.operand.var, []).append(("incdec", None, 1 if n.op.endswith("++") else -1))
@@ -314,38 +293,25 @@ class KernelInterpreter:
         return step
 
     @staticmethod
-    def pow2_updates(updates: list, var: ir.Variable) -> bool:
-        """Whether every update keeps a power of two a power of two
-        (``*= 2``, ``<<= 1``, ``>>= 1``, ``/= 2``, ``v = v * 2``...)."""
+    def pow2_factor(updates: list, var: ir.Variable) -> int:
+        """When every update keeps a power of two a power of two (``*= 2``, ``<<= 1``, ``>>= 1``, ``/= 2``,
+        ``v = v * 2``...): 2 if the first one grows the variable, -2 if it shrinks it; else 0."""
         for form, rhs, op in updates:
             if form == "compound":
                 v = fold(rhs)
-                if op in ("<<=", ">>=") and v is not None:
-                    continue
-                if op in ("*=", "/=") and v is not None and v > 0 and v & (v - 1) == 0:
-                    continue
-                return False
-            if form == "assign":  # `v = v * 2`, `v = 2 * v`, `v = v >> 1`...
-                if isinstance(rhs, ir.Binary) and rhs.op in ("*", "/", "<<", ">>"):
-                    own, other = rhs.lhs, rhs.rhs
-                    if rhs.op == "*" and not (isinstance(own, ir.Ref) and own.var is var):
-                        own, other = other, own
-                    bv = fold(other)
-                    if isinstance(own, ir.Ref) and own.var is var and bv is not None and bv > 0 \
-                            and (rhs.op in ("<<", ">>") or bv & (bv - 1) == 0):
-                        continue
-                return False
-            if form == "incdec":
-                return False
-        return True
-
-    @staticmethod
-    def doubles(updates: list) -> bool:
-        """Whether the power-of-two updates grow the variable (``*=``, ``<<=``, ``v = v * 2``)."""
+                ok = v is not None and (op in ("<<=", ">>=") or op in ("*=", "/=") and v > 0 and v & (v - 1) == 0)
+            elif form == "assign" and isinstance(rhs, ir.Binary) and rhs.op in ("*", "/", "<<", ">>"):
+                own, other = rhs.lhs, rhs.rhs  # `v = v * 2`, `v = 2 * v`, `v = v >> 1`...
+                if rhs.op == "*" and not (isinstance(own, ir.Ref) and own.var is var):
+                    own, other = other, own
+                v = fold(other) if isinstance(own, ir.Ref) and own.var is var else None
+                ok = v is not None and v > 0 and (rhs.op in ("<<", ">>") or v & (v - 1) == 0)
+            else:
+                ok = False  # `++`, `--`, any other assignment
+            if not ok:
+                return 0
         form, rhs, op = updates[0]
-        if form == "compound":
-            return op in ("*=", "<<=")
-        return isinstance(rhs, ir.Binary) and rhs.op in ("*", "<<")
+        return 2 if (op in ("*=", "<<=") if form == "compound" else rhs.op in ("*", "<<")) else -2
 
     def loop(self, s: ir.Loop, env: Env) -> None:
         for x in s.init:
@@ -357,47 +323,41 @@ class KernelInterpreter:
         loop_env = env.copy()
         pow2_loop_vars: list = []
         for var in modified:
-            if var not in env.vars:
+            if var not in env:
                 continue
-            v0 = env.vars[var]
+            v0 = env[var]
             step = self.induction_step(updates[var], var, env, modified)
             if isinstance(v0, Pointer) and step is not None:  # `q++` on a pointer: element steps
-                loop_env.vars[var] = replace(v0, offset=v0.offset + step * trip * v0.elem_size, dims=(),
-                                             subscripts=())
-                continue
-            if not isinstance(v0, sympy.Basic):
-                loop_env.vars[var] = self.opaque(var.name, v0)
-                continue
-            if step is not None:
-                loop_env.vars[var] = v0 + step * trip
-            elif self.symbols.is_pow2(v0) and self.pow2_updates(updates[var], var):
+                loop_env[var] = replace(v0, offset=v0.offset + step * trip * v0.elem_size, dims=(), subscripts=())
+            elif not isinstance(v0, sympy.Basic):
+                loop_env[var] = self.opaque(var.name, v0)
+            elif step is not None:
+                loop_env[var] = v0 + step * trip
+            elif self.symbols.is_pow2(v0) and (factor := self.pow2_factor(updates[var], var)):
                 sym = self.symbols.opaque(var.name, varying=self.symbols.is_varying(v0), pow2=True)
-                loop_env.vars[var] = sym
-                pow2_loop_vars.append((sym, v0, 2 if self.doubles(updates[var]) else -2))
+                loop_env[var] = sym
+                pow2_loop_vars.append((sym, v0, factor))
             else:
-                loop_env.vars[var] = self.symbols.opaque(var.name, varying=True)
+                loop_env[var] = self.symbols.opaque(var.name, varying=True)
         # Second pass: a non-induction variable stays uniform when every value assigned to it is.
         probe = loop_env.copy()
         for var in modified:
-            if isinstance(env.vars.get(var), sympy.Basic) and isinstance(loop_env.vars.get(var), sympy.Symbol) \
-                    and loop_env.vars[var] in self.symbols.varying and loop_env.vars[var] not in self.symbols.pow2:
-                if not self.symbols.is_varying(env.vars[var]) and \
+            if isinstance(env.get(var), sympy.Basic) and isinstance(loop_env.get(var), sympy.Symbol) \
+                    and loop_env[var] in self.symbols.varying and loop_env[var] not in self.symbols.pow2:
+                if not self.symbols.is_varying(env[var]) and \
                         not self._assigned_varying(updates[var], var, probe, modified):
-                    loop_env.vars[var] = self.symbols.opaque(var.name, varying=False)
-        cond_val = None
+                    loop_env[var] = self.symbols.opaque(var.name, varying=False)
         if s.kind == ir.LoopKind.RANGE:
-            cond_val = self.expr(s.range, loop_env) if s.range is not None else None
+            cond_val = self.expr(s.range, loop_env)
             if s.var is not None:
-                loop_env.vars[s.var] = self.opaque(s.var.name, cond_val)
-        elif s.cond is not None:
-            cond_val = self.expr(s.cond, loop_env)
+                loop_env[s.var] = self.opaque(s.var.name, cond_val)
+        else:  # for (;;): exits only through break/return
+            cond_val = self.expr(s.cond, loop_env) if s.cond is not None else sympy.Integer(1)
         for sym, v0, factor in pow2_loop_vars:
             if isinstance(v0, sympy.Integer) and is_condition(cond_val):
                 # the trips' values are known once blockDim is (enumerated by the warp model)
                 self.symbols.pow2_loops[sym] = (int(v0), factor, cond_val)
                 self.symbols.loop_spans[sym] = s.span
-        if cond_val is None and s.cond is None and s.kind != ir.LoopKind.RANGE:
-            cond_val = sympy.Integer(1)  # for (;;): exits only through break/return
         self.push_guard(cond_val, s.span.line)
         self.loops.append(self.tick())
         self.cut()
@@ -410,10 +370,10 @@ class KernelInterpreter:
             self.hoist(self.kernel.accesses[first:], mark)
         self.loops.pop()
         self.cut()
-        self.pop_guard()
+        self.guards.pop()
         for var in modified:
-            if var in env.vars:
-                env.vars[var] = self.opaque(var.name, loop_env.vars.get(var), env.vars[var])
+            if var in env:
+                env[var] = self.opaque(var.name, loop_env.get(var), env[var])
 
     def hoist(self, body: list[Access], mark: int) -> None:
         """Take out of the loop just ended (``body``: its accesses; no barrier in it) the shared accesses whose
@@ -437,8 +397,8 @@ class KernelInterpreter:
             v = self.expr(rhs, env.copy(), record=False)
             if v is None or (isinstance(v, sympy.Basic) and self.symbols.is_varying(v)):
                 deps = refs(rhs) & modified
-                if v is not None and deps and all(not self.symbols.is_varying(env.vars[d])
-                                                  for d in deps if d in env.vars and d is not var):
+                if v is not None and deps and all(not self.symbols.is_varying(env[d])
+                                                  for d in deps if d in env and d is not var):
                     continue
                 return True
         return False
@@ -484,19 +444,15 @@ class KernelInterpreter:
             self.push_guard(cond, e.span.line)
             a = self.expr(e.then, env, record=record)
             b = self.expr(e.else_, env, record=record)
-            self.pop_guard()
-            if isinstance(a, sympy.Basic) and a == b:
-                return a
-            return self.opaque("select", cond, a, b)
+            self.guards.pop()
+            return a if isinstance(a, sympy.Basic) and a == b else self.opaque("select", cond, a, b)
         if isinstance(e, ir.Call):
             return self.call(e, env, record)
         if isinstance(e, ir.Construct):
             vals = [self.expr(a, env, record=record) for a in e.args]
             if e.type.name in ("dim3", "uint3"):
                 return self.opaque("dim3", *vals)
-            if not vals:
-                return None
-            return self.opaque(e.type.name or "value", *vals)
+            return self.opaque(e.type.name or "value", *vals) if vals else None
         if isinstance(e, (ir.InitList, ir.New, ir.Launch, ir.Opaque)):
             vals = [self.expr(x, env, record=record) for x in ir.children(e)]
             return self.opaque(getattr(e, "what", "value"), *vals)
@@ -504,14 +460,14 @@ class KernelInterpreter:
 
     def ref(self, e: ir.Ref, env: Env, mode: str = "read", record: bool = True) -> Value:
         var = e.var
-        if var in env.vars:
-            v = env.vars[var]
+        if var in env:
+            v = env[var]
             if isinstance(v, Alias):
                 return v.ptr if mode == "addr" else self.load(e, v.ptr, mode, record)
             return v
         arr = self.globals.get(var)
         if arr is not None:
-            return Pointer(arr, sympy.Integer(0), arr.elem_size, arr.dims[1:], (), arr_elem(var))
+            return Pointer(arr, sympy.Integer(0), arr.elem_size, arr.dims[1:], (), var.type.array_dims()[1])
         if var.const_value is not None:
             return sympy.Integer(var.const_value)
         return self.symbols.opaque(var.name, varying=False)
@@ -519,21 +475,19 @@ class KernelInterpreter:
     def member(self, e: ir.Member, env: Env, mode: str, record: bool) -> Value:
         base = e.base
         if e.arrow or isinstance(base, ir.Index) or (isinstance(base, ir.Unary) and base.op == "*") \
-                or (isinstance(base, ir.Ref) and isinstance(env.vars.get(base.var), Alias)):
+                or (isinstance(base, ir.Ref) and isinstance(env.get(base.var), Alias)):
             # the struct's address: `p->f` (p a pointer), `a[i].f`, `(*p).f`, `r.f` (r a reference to memory)
             ptr = self.expr(base, env, mode="read" if e.arrow else "addr", record=record)
             f = e.field
-            if isinstance(ptr, Pointer) and f is not None:
-                fsize = self.size_of(f.type)
-                if fsize:
-                    fptr = Pointer(ptr.array, ptr.offset + f.offset, fsize, (), ptr.subscripts, f.type)
-                    if mode == "addr":
-                        return fptr
-                    if f.type.kind == TypeKind.ARRAY:
-                        et = f.type.pointee
-                        return Pointer(ptr.array, ptr.offset + f.offset, self.size_of(et) or 1, (), (), et)
-                    return self.load(e, fptr, mode, record, field_offset=f.offset, elem_size=ptr.elem_size,
-                                     align=(ptr.pointee.align or 0) if ptr.pointee is not None else 0)
+            if isinstance(ptr, Pointer) and f is not None and (fsize := self.size_of(f.type)):
+                fptr = Pointer(ptr.array, ptr.offset + f.offset, fsize, (), ptr.subscripts, f.type)
+                if mode == "addr":
+                    return fptr
+                if f.type.kind == TypeKind.ARRAY:
+                    et = f.type.pointee
+                    return Pointer(ptr.array, ptr.offset + f.offset, self.size_of(et) or 1, (), (), et)
+                return self.load(e, fptr, mode, record, field_offset=f.offset, elem_size=ptr.elem_size,
+                                 align=(ptr.pointee.align or 0) if ptr.pointee is not None else 0)
             return self.opaque(e.name, ptr)
         v = self.expr(base, env, record=record)
         return self.opaque(e.name, v)
@@ -547,18 +501,10 @@ class KernelInterpreter:
             return self.opaque("load", base, idx)
         if not isinstance(idx, sympy.Basic):
             idx = self.opaque("index", idx)
-        esize = base.elem_size
-        if base.dims:
-            inner = 1
-            for d in base.dims:
-                inner *= d if d else 1
-            ptr = Pointer(base.array, base.offset + idx * inner * esize, esize, base.dims[1:],
-                          base.subscripts + (idx,), base.pointee)
-            if e.type.kind == TypeKind.ARRAY:
-                return ptr
-        else:
-            ptr = Pointer(base.array, base.offset + idx * esize, esize, (), base.subscripts + (idx,), base.pointee)
-        if mode == "addr":
+        esize, inner = base.elem_size, math.prod(d or 1 for d in base.dims)  # elements per step of idx
+        ptr = Pointer(base.array, base.offset + idx * inner * esize, esize, base.dims[1:], base.subscripts + (idx,),
+                      base.pointee)
+        if mode == "addr" or base.dims and e.type.kind == TypeKind.ARRAY:
             return ptr
         return self.load(e, ptr, mode, record)
 
@@ -634,10 +580,8 @@ class KernelInterpreter:
         return self.arith(e.op, a, b)
 
     def division(self, op: str, e: ir.Expr, divisor: ir.Expr, b: Value, a: Value) -> None:
-        if e.type.kind != TypeKind.INT:
-            return
-        if isinstance(a, sympy.Basic) and a.is_Integer:
-            return  # folded by the compiler
+        if e.type.kind != TypeKind.INT or isinstance(a, sympy.Basic) and a.is_Integer:
+            return  # not an integer division, or one the compiler folds
         pow2 = isinstance(b, sympy.Basic) and self.symbols.is_pow2(b)
         varying = not isinstance(a, sympy.Basic) or self.symbols.is_varying(a)
         self.kernel.divisions.append(Division(op, e.span, e.type.signed, b, pow2, divisor.text, varying,
@@ -645,30 +589,21 @@ class KernelInterpreter:
 
     def arith(self, op: Optional[str], a: Value, b: Value) -> Value:
         if isinstance(a, Pointer) or isinstance(b, Pointer):
+            if op == "+" and isinstance(b, Pointer):
+                a, b = b, a  # i + p
             if op in ("+", "-") and isinstance(a, Pointer) and isinstance(b, sympy.Basic):
-                sign = 1 if op == "+" else -1
-                return Pointer(a.array, a.offset + sign * b * a.elem_size, a.elem_size, (), (), a.pointee)
-            if op == "+" and isinstance(b, Pointer) and isinstance(a, sympy.Basic):
-                return Pointer(b.array, b.offset + a * b.elem_size, b.elem_size, (), (), b.pointee)
+                return replace(a, offset=a.offset + (b if op == "+" else -b) * a.elem_size, dims=(), subscripts=())
             return self.opaque("ptr", a, b)
         if op is None or not isinstance(a, sympy.Basic) or not isinstance(b, sympy.Basic):
             return self.opaque("value", a, b)
         try:
-            if op == "+":
-                return a + b
-            if op == "-":
-                return a - b
-            if op == "*":
-                return a * b
+            if op in _ARITH:
+                return _ARITH[op](a, b)
+            if op in ("/", "%") and b == 0:
+                return self.opaque("div" if op == "/" else "rem", a, b)
             if op == "/":
-                if b == 0:
-                    return self.opaque("div", a, b)
-                if b.is_Integer and b == 1:
-                    return a
-                return sympy.floor(a / b)
+                return a if b.is_Integer and b == 1 else sympy.floor(a / b)
             if op == "%":
-                if b == 0:
-                    return self.opaque("rem", a, b)
                 return sympy.Mod(a, b)
             if op == "<<" and b.is_Integer:
                 return a * 2 ** int(b)
@@ -692,39 +627,37 @@ class KernelInterpreter:
     def local(self, target: ir.Expr, env: Env) -> Optional[ir.Variable]:
         """The local variable an assignment to ``target`` updates (None: it stores to memory)."""
         if isinstance(target, ir.Ref) and not is_memory(target.var) \
-                and not isinstance(env.vars.get(target.var), Alias):
+                and not isinstance(env.get(target.var), Alias):
             return target.var
         return None
 
+    def update(self, target: ir.Expr, op: Optional[str], rhs: Value, env: Env, record: bool) -> tuple[Value, Value]:
+        """``target op= rhs`` (``++``/``--``: ``+`` of 1 or -1): the value before and the value after."""
+        var = self.local(target, env)
+        cur = (env[var] if var in env else self.expr(target, env, record=record)) \
+            if var is not None else self.expr(target, env, mode="rw", record=record)
+        new = self.arith(op, cur, rhs)
+        if var is not None:
+            env[var] = new
+        return cur, new
+
     def assign(self, e: ir.Assign, env: Env, record: bool) -> Value:
         rhs = self.expr(e.value, env, record=record)
-        var = self.local(e.target, env)
         if e.op == "=":
-            if var is not None:
-                env.vars[var] = rhs
+            if (var := self.local(e.target, env)) is not None:
+                env[var] = rhs
             else:
                 self.expr(e.target, env, mode="write", record=record)
             return rhs
-        cur = (env.vars[var] if var in env.vars else self.expr(e.target, env, record=record)) \
-            if var is not None else self.expr(e.target, env, mode="rw", record=record)
+        cur, new = self.update(e.target, _COMPOUND.get(e.op), rhs, env, record)
         if e.op in ("/=", "%=") and record:
             self.division(e.op[0], e, e.value, rhs, cur)
-        new = self.arith(_COMPOUND.get(e.op), cur, rhs)
-        if var is not None:
-            env.vars[var] = new
         return new
 
     def unary(self, e: ir.Unary, env: Env, mode: str, record: bool) -> Value:
         op = e.op
         if op in ("pre++", "pre--", "post++", "post--"):
-            var = self.local(e.operand, env)
-            if var is not None:
-                cur = env.vars[var] if var in env.vars else self.expr(e.operand, env, record=record)
-            else:
-                cur = self.expr(e.operand, env, mode="rw", record=record)
-            new = self.arith("+", cur, sympy.Integer(1 if op.endswith("++") else -1))
-            if var is not None:
-                env.vars[var] = new
+            cur, new = self.update(e.operand, "+", sympy.Integer(1 if op.endswith("++") else -1), env, record)
             return new if op.startswith("pre") else cur
         if op == "&":
             inner = e.operand
@@ -734,11 +667,9 @@ class KernelInterpreter:
             return v if isinstance(v, Pointer) else self.opaque("addr", v)
         if op == "*":
             p = self.expr(e.operand, env, record=record)
-            if isinstance(p, Pointer):
-                if mode == "addr":
-                    return p
-                return self.load(e, p, mode, record)
-            return self.opaque("load", p)
+            if not isinstance(p, Pointer):
+                return self.opaque("load", p)
+            return p if mode == "addr" else self.load(e, p, mode, record)
         v = self.expr(e.operand, env, record=record)
         if op == "!" and isinstance(v, sympy.Basic) and (is_condition(v) or v.is_integer):
             return negate(v)
@@ -762,9 +693,7 @@ class KernelInterpreter:
             return None
         if name in LOADS and e.args:
             p = self.expr(e.args[0], env, record=record)
-            if isinstance(p, Pointer):
-                return self.load(e, p, "read", record)
-            return self.opaque("load", p)
+            return self.load(e, p, "read", record) if isinstance(p, Pointer) else self.opaque("load", p)
         fn = e.func
         if fn is not None and fn.body is not None and fn.kind.device and self.depth < MAX_INLINE_DEPTH:
             return self.inline(fn, e.args, env, e.span.line, record)
@@ -779,23 +708,19 @@ class KernelInterpreter:
         if name in VARYING_CALLS:
             self.cut()
             return self.symbols.opaque(name, varying=True)
-        return self.opaque(name or "call", *vals) if vals else self.symbols.opaque(name or "call", varying=False)
+        return self.opaque(name or "call", *vals)
 
     @staticmethod
     def is_group_sync(e: ir.Call) -> bool:
         """``block.sync()``, ``this_thread_block().sync()``, ``cg::sync(block)``, ``grid.sync()``."""
-        for o in [e.receiver, *e.args]:
-            if o is None:
-                continue
-            t = o.type.pointee if o.type.kind in (TypeKind.REFERENCE, TypeKind.POINTER) else o.type
-            if t is not None and t.name.split("::")[-1] in BLOCK_GROUPS:
-                return True
-        return False
+        types = [o.type.pointee if o.type.kind in (TypeKind.REFERENCE, TypeKind.POINTER) else o.type
+                 for o in (e.receiver, *e.args) if o is not None]
+        return any(t is not None and t.name.split("::")[-1] in BLOCK_GROUPS for t in types)
 
     def inline(self, fn: ir.Function, args: list[ir.Expr], env: Env, line: int, record: bool) -> Value:
         """Interpret ``fn``'s body with its parameters bound to ``args``; a reference parameter bound to a
         local is copied in and written back (out-parameters), one bound to memory aliases it."""
-        callee_env = Env({})
+        callee_env: Env = {}
         out: list[tuple[ir.Variable, ir.Variable]] = []
         for i, a in enumerate(args):
             p = fn.params[i] if i < len(fn.params) else None
@@ -809,25 +734,21 @@ class KernelInterpreter:
                 continue
             if isinstance(v, Pointer) and p.type.kind == TypeKind.POINTER:
                 v = self.retype(v, p.type.pointee)
-            callee_env.vars[p] = v if v is not None else self.symbols.opaque(p.name, varying=False)
-        saved = self.returns
-        self.returns = []
+            callee_env[p] = v if v is not None else self.symbols.opaque(p.name, varying=False)
+        saved, saved_break = self.returns, self.breakable
+        self.returns, self.breakable = [], []
         self.depth += 1
         self.call_chain.append((fn.name, line))
-        saved_break = self.breakable
-        self.breakable = []
         try:
             self.stmt(fn.body, callee_env)
             for p, var in out:
-                env.vars[var] = callee_env.vars[p]
+                env[var] = callee_env[p]
         finally:
             self.depth -= 1
             self.call_chain.pop()
             self.breakable = saved_break
             rets, self.returns = self.returns, saved
-        if len(rets) == 1:
-            return rets[0]
-        if rets and all(isinstance(r, sympy.Basic) and r == rets[0] for r in rets):
+        if len(rets) == 1 or rets and all(isinstance(r, sympy.Basic) and r == rets[0] for r in rets):
             return rets[0]
         return self.opaque(fn.name, *rets) if rets else None
 
@@ -849,10 +770,6 @@ def negate(v: Value) -> Value:
     return v
 
 
-def arr_elem(var: ir.Variable) -> Optional[Type]:
-    return var.type.array_dims()[1]
-
-
 def refs(e: Optional[ir.Node]) -> set:
     """The variables an expression reads."""
     return {n.var for n in ir.walk(e) if isinstance(n, ir.Ref)}
@@ -865,19 +782,16 @@ def interpret(fn: ir.Function, kernel: Kernel, symbols: Symbols, globals_: dict,
     ``globals_``: file-scope arrays (Variable -> ArrayDecl); ``bindings``: template type parameters ->
     size in bytes; ``values``: template non-type parameters -> int."""
     interp = KernelInterpreter(kernel, symbols, globals_, bindings, values)
-    env = Env()
+    env: Env = {}
     for p in fn.params:
         t = p.type
-        if t.kind == TypeKind.POINTER:
-            esize = t.pointee.size_with(bindings) if t.pointee is not None else None
-            if esize:
-                arr = ArrayDecl(name=p.name, space=AddressSpace.GLOBAL, elem_type=t.pointee.spelling(),
-                                elem_size=esize, span=p.span)
-                env.vars[p] = Pointer(arr, sympy.Integer(0), esize, (), (), t.pointee)
-            else:
-                env.vars[p] = None
+        esize = interp.size_of(t.pointee) if t.kind == TypeKind.POINTER else None
+        if esize:
+            arr = ArrayDecl(name=p.name, space=AddressSpace.GLOBAL, elem_type=t.pointee.spelling(),
+                            elem_size=esize, span=p.span)
+            env[p] = Pointer(arr, sympy.Integer(0), esize, (), (), t.pointee)
         else:
-            env.vars[p] = symbols.param(p.name)
+            env[p] = None if t.kind == TypeKind.POINTER else symbols.param(p.name)
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, RECURSION_LIMIT))
     try:

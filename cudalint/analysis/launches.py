@@ -14,6 +14,7 @@ from ..ir import nodes as ir
 from ..ir.consts import c_binary, fold
 from ..ir.types import Type, TypeKind
 from ..model import LaunchSite
+from .host import strip_casts
 
 Dims = tuple[Optional[int], Optional[int], Optional[int]]
 _DIM3 = ("dim3", "uint3")
@@ -81,8 +82,7 @@ class _Env:
         return tuple(c if isinstance(c, int) else None for c in v)  # type: ignore[return-value]
 
     def assign(self, target: ir.Expr, v) -> None:
-        while isinstance(target, ir.Cast):
-            target = target.operand
+        target = strip_casts(target)
         if isinstance(target, ir.Ref):
             gone = _Link(target.var)
             for k, old in list(self.vals.items()):  # copies of its previous value are no longer linked
@@ -154,9 +154,7 @@ class _Walker:
             old = env.value(e.operand)
             env.assign(e.operand, old + (1 if "++" in e.op else -1) if isinstance(old, int) else None)
         elif isinstance(e, ir.Call):
-            k = e.args[0] if e.name in _LAUNCH_APIS and len(e.args) >= 3 else None
-            while isinstance(k, ir.Cast):
-                k = k.operand
+            k = strip_casts(e.args[0]) if e.name in _LAUNCH_APIS and len(e.args) >= 3 else None
             if isinstance(k, ir.Ref):  # cudaLaunchKernel((void *)kernel, grid, block, args, shmem, stream)
                 self.out.append(LaunchSite(kernel=k.var.name, grid=env.dims(e.args[1]), block=env.dims(e.args[2]),
                                            span=e.span, block_text=e.args[2].text))
@@ -234,12 +232,9 @@ def unlaunched_kernels(tu: ir.TranslationUnit) -> set[str]:
     """Kernels of the translation unit that nothing else in it launches or names (``k<<<..>>>``,
     ``cudaLaunchKernel((void *)k, ..)``, a function pointer, a template argument), when it does launch other
     kernels: they may never run (a leftover, or another file's), so their findings are only info."""
-    named: set[str] = set()
-    for fn in tu.functions:
-        for n in ir.walk(fn.body):
-            name = n.kernel if isinstance(n, ir.Launch) else n.var.name if isinstance(n, ir.Ref) else None
-            if name is not None and name != fn.name:
-                named.add(name)
+    named = {name for fn in tu.functions for n in ir.walk(fn.body)
+             for name in ([n.kernel] if isinstance(n, ir.Launch) else [n.var.name] if isinstance(n, ir.Ref) else [])
+             if name != fn.name}
     launched = any(isinstance(n, ir.Launch) for fn in tu.functions for n in ir.walk(fn.body))
     return {k.name for k in tu.kernels} - named if launched else set()
 

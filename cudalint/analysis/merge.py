@@ -41,7 +41,7 @@ def _multiple(expr: sympy.Expr, n: int) -> bool:
 
 
 def _base_align(acc: Access, shared_arrays: int) -> int:
-    if acc.array.space == AddressSpace.SHARED and (shared_arrays == 1 or (acc.array.dims and acc.array.dims[0] is None)):
+    if acc.array.space == AddressSpace.SHARED and (shared_arrays == 1 or acc.array.dims[:1] == (None,)):
         return 16
     return acc.align or 0
 

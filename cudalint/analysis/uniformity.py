@@ -12,6 +12,7 @@ stays divergent.
 
 from __future__ import annotations
 
+import bisect
 import re
 from functools import lru_cache
 from typing import Optional
@@ -73,12 +74,8 @@ def _linear_in(cond: sympy.Basic, k: sympy.Symbol) -> bool:
 def _trip_count(f, t: tuple[int, int, int], limit: int = 1 << 31) -> int:
     """The first trip on which ``f(*t, trip)`` is false (``limit`` if none), by bisection."""
     if not f(*t, 0):
-        return 0
-    lo, hi = 0, limit  # f true at lo; the answer is in (lo, hi]
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        lo, hi = (mid, hi) if f(*t, mid) else (lo, mid)
-    return hi
+        return 0  # also a condition true on a suffix only: the bisection below needs a true prefix
+    return bisect.bisect_left(range(limit), True, key=lambda trip: not f(*t, trip))
 
 
 def divergent_guards(guards, block: Optional[tuple[int, int, int]], symbols: Symbols) -> list[int]:

@@ -18,13 +18,13 @@ loop runs on plain Python integers through :func:`sympy.lambdify`.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from dataclasses import dataclass, field
-from functools import reduce
 from typing import Optional
 
 import sympy
 
-from .symbols import BDIM, BID, GDIM, REPRESENTATIVE_BLOCK_X, REPRESENTATIVE_SCALE, TID, Symbols
+from .symbols import BDIM, BID, REPRESENTATIVE_BLOCK_X, REPRESENTATIVE_SCALE, TID, Symbols
 
 WARP = 32
 SECTOR = 32
@@ -38,11 +38,6 @@ class LaunchShape:
 
     block: Optional[tuple[int, int, int]]
     source: str
-
-    @property
-    def threads(self) -> int:
-        b = self.block or (REPRESENTATIVE_BLOCK_X, 1, 1)
-        return b[0] * b[1] * b[2]
 
 
 @dataclass
@@ -79,6 +74,7 @@ class NotModelled(Exception):
 
 
 _LANE_FUNCTIONS: dict = {}
+_MODULES = [{"floor": math.floor, "Mod": lambda a, b: a % b, "Min": min, "Max": max}, "math"]
 
 
 def _lane_function(thread_part: sympy.Expr):
@@ -86,25 +82,21 @@ def _lane_function(thread_part: sympy.Expr):
     (Mod, floor, Min/Max) through a cached :func:`sympy.lambdify`."""
     if thread_part in _LANE_FUNCTIONS:
         return _LANE_FUNCTIONS[thread_part]
-    coeffs = []
-    rest = thread_part
-    affine = True
+    coeffs, rest = [], thread_part
     for t in TID:
         c = thread_part.coeff(t, 1) if rest.has(t) else sympy.Integer(0)
         if not c.is_Integer:
-            affine = False
             break
         coeffs.append(int(c))
         rest = rest - c * t
-    rest = sympy.expand(rest) if affine else rest
-    if affine and rest.is_Integer:
-        cx, cy, cz = coeffs
-        c0 = int(rest)
+    else:
+        rest = sympy.expand(rest)
+    if len(coeffs) == 3 and rest.is_Integer:
+        cx, cy, cz, c0 = *coeffs, int(rest)
         fn = lambda x, y, z: cx * x + cy * y + cz * z + c0  # noqa: E731
         fn.affine = (cx, cy, cz, c0)  # type: ignore[attr-defined]
     else:
-        fn = sympy.lambdify(TID, thread_part, modules=[{"floor": math.floor, "Mod": lambda a, b: a % b,
-                                                         "Min": min, "Max": max}, "math"])
+        fn = sympy.lambdify(TID, thread_part, modules=_MODULES)
     if len(_LANE_FUNCTIONS) > 4096:
         _LANE_FUNCTIONS.clear()
     _LANE_FUNCTIONS[thread_part] = fn
@@ -115,13 +107,9 @@ def _term_divisor(term: sympy.Expr, unknown_block: bool) -> tuple[int, bool]:
     """Return (divisor in bytes, is_pitch) of a uniform monomial: every value it takes is a multiple of
     the divisor.  A product of two or more run-time symbols is a row pitch (``y*width``)."""
     coeff, rest = term.as_coeff_Mul()
-    coeff = int(coeff) if coeff.is_Integer else 1
-    syms = rest.as_powers_dict()
-    degree = sum(int(e) if getattr(e, "is_Integer", False) else 1 for e in syms.values())
-    div = abs(coeff)
-    if unknown_block and BDIM[0] in rest.free_symbols:
-        div *= WARP
-    return div, degree >= 2
+    degree = sum(int(e) if getattr(e, "is_Integer", False) else 1 for e in rest.as_powers_dict().values())
+    div = abs(int(coeff)) if coeff.is_Integer else 1
+    return div * (WARP if unknown_block and BDIM[0] in rest.free_symbols else 1), degree >= 2
 
 
 def _loop_values(sym, shape: LaunchShape, symbols: Symbols) -> Optional[list[int]]:
@@ -130,23 +118,27 @@ def _loop_values(sym, shape: LaunchShape, symbols: Symbols) -> Optional[list[int
     if shape.block is None or sym not in symbols.pow2_loops:
         return None
     start, factor, cond = symbols.pow2_loops[sym]
-    known = {BDIM[i]: shape.block[i] for i in range(3)}
+    known = dict(zip(BDIM, shape.block))
     values, v = [], start
     while v >= 1 and len(values) <= 64:
         holds = cond.xreplace({**known, sym: v})
-        if holds is sympy.true:
-            values.append(v)
-        elif holds is sympy.false:
+        if holds is sympy.false:
             break
-        else:
+        if holds is not sympy.true:
             return None
+        values.append(v)
         v = v * 2 if factor > 0 else v // 2
     return values or None
 
 
-_MODULES = [{"floor": math.floor, "Mod": lambda a, b: a % b, "Min": min, "Max": max}, "math"]
 #: blocks a guard mixing blockIdx and threadIdx is evaluated in: the same lanes in all of them, or abstain
 _SAMPLE_BLOCKS = ((0, 0, 0), (1, 0, 0), (2, 1, 1), (3, 2, 1), (7, 3, 2))
+
+
+def _coords(shape: LaunchShape) -> list[tuple[int, int, int]]:
+    """(x, y, z) of each thread of the block by linear id (blockDim unknown: REPRESENTATIVE_BLOCK_X threads in x)."""
+    bx, by, bz = shape.block or (REPRESENTATIVE_BLOCK_X, 1, 1)
+    return [(lin % bx, (lin // bx) % by, lin // (bx * by)) for lin in range(bx * by * bz)]
 
 
 def _active_lanes(guards: tuple, shape: LaunchShape) -> Optional[list[bool]]:
@@ -155,13 +147,11 @@ def _active_lanes(guards: tuple, shape: LaunchShape) -> Optional[list[bool]]:
     else branch), an integer used as a truth value (``tid % 2``, ``tid & 1``), or one that also reads
     blockIdx when it selects the same lanes in every sampled block.  Others (a run-time bound ``i < n``)
     leave all lanes active.  None: no guard restricts the lanes."""
-    known = {BDIM[i]: shape.block[i] for i in range(3)} if shape.block else {}
+    known = dict(zip(BDIM, shape.block or ()))
     tids = set(TID) if shape.block else {TID[0]}
-    bx, by, bz = shape.block or (REPRESENTATIVE_BLOCK_X, 1, 1)
-    coords = [(lin % bx, (lin // bx) % by, lin // (bx * by)) for lin in range(bx * by * bz)]
+    coords = _coords(shape)
     active: Optional[list[bool]] = None
-    conjuncts = [c for g in guards if isinstance(g, sympy.Basic) for c in sympy.And.make_args(g)]
-    for g in conjuncts:
+    for g in [c for g in guards if isinstance(g, sympy.Basic) for c in sympy.And.make_args(g)]:  # the conjuncts
         g = g.xreplace(known)
         if isinstance(g, sympy.Expr):
             g = sympy.Ne(g, 0)  # `if (tid % 2)`
@@ -184,7 +174,7 @@ def _active_lanes(guards: tuple, shape: LaunchShape) -> Optional[list[bool]]:
 def _trip_values(sym, guards: tuple, shape: LaunchShape) -> Optional[list[int]]:
     """The values a loop trip counter takes, from the loop's own condition (a guard of that counter
     alone, blockDim substituted when known): 0, 1, ... while it holds (at most 64 trips), else None."""
-    known = {BDIM[i]: shape.block[i] for i in range(3)} if shape.block else {}
+    known = dict(zip(BDIM, shape.block or ()))
     conds = [g.xreplace(known) for g in guards if isinstance(g, sympy.Basic)
              and isinstance(g, sympy.logic.boolalg.Boolean) and g.xreplace(known).free_symbols == {sym}]
     if not conds:
@@ -209,37 +199,25 @@ def picture(offset: sympy.Expr, shape: LaunchShape, symbols: Symbols, space: str
     ``space='shared'``) when the stride between lanes depends on a run-time value.
     """
     loop_syms = [s for s in offset.free_symbols if s in symbols.pow2_loops]
-    if len(loop_syms) == 1:
-        values = _loop_values(loop_syms[0], shape, symbols)
-        if values:
-            sym = loop_syms[0]
-            pics = [picture(offset.xreplace({sym: v}), shape, symbols, space,
-                            tuple(g.xreplace({sym: v}) for g in guards)) for v in values]
-            name = str(sym).split("#")[0]
-            return _combine(pics, offset, [f"loop variable {name} takes {', '.join(map(str, values))} "
-                                           f"(every trip's warps are counted)"], tuple(values))
+    values = _loop_values(loop_syms[0], shape, symbols) if len(loop_syms) == 1 else None
+    if values:
+        return _trips(offset, loop_syms[0], values, shape, symbols, space, guards,
+                      f"loop variable {str(loop_syms[0]).split('#')[0]} takes {', '.join(map(str, values))} "
+                      f"(every trip's warps are counted)")
     # A guard comparing threadIdx with a loop counter (`if (tx <= m)`): enumerate the trips.
     for sym in sorted({s for g in guards if isinstance(g, sympy.Basic) for s in g.free_symbols
                        if s in symbols.trip_counters and g.free_symbols & set(TID)}, key=str)[:1]:
         values = _trip_values(sym, guards, shape)
         if values:
-            pics = [picture(offset.xreplace({sym: v}), shape, symbols, space,
-                            tuple(g.xreplace({sym: v}) for g in guards if isinstance(g, sympy.Basic)))
-                    for v in values]
-            return _combine(pics, offset, [f"the loop's {len(values)} trips are counted "
-                                           "(the lanes its condition leaves out do not issue the access)"],
-                            tuple(values))
+            return _trips(offset, sym, values, shape, symbols, space, guards, f"the loop's {len(values)} trips are "
+                          "counted (the lanes its condition leaves out do not issue the access)")
     assumptions: list[str] = []
     expr = sympy.expand(offset)
     if shape.block is not None:
-        expr = expr.subs({BDIM[i]: shape.block[i] for i in range(3)})
-        expr = sympy.expand(expr)
-    tid = set(TID)
-    if shape.block is None:
-        # blockDim.x assumed a multiple of 32: threadIdx.y/z are the same for the whole warp.
-        tid = {TID[0]}
-    bad = (expr.free_symbols & symbols.varying) - set(TID)
-    if bad:
+        expr = sympy.expand(expr.subs(dict(zip(BDIM, shape.block))))
+    # blockDim unknown: blockDim.x assumed a multiple of 32, so threadIdx.y/z are the same for the whole warp
+    tid = set(TID) if shape.block else {TID[0]}
+    if (expr.free_symbols & symbols.varying) - set(TID):
         raise NotModelled("the index depends on a value loaded or computed per thread")
 
     thread_terms, uniform_terms = [], []
@@ -258,10 +236,7 @@ def picture(offset: sympy.Expr, shape: LaunchShape, symbols: Symbols, space: str
             raise NotModelled("the stride between lanes depends on a run-time value")
         subs = {}
         for s in sorted(scale_syms, key=str):
-            if s in BDIM or s in GDIM:
-                subs[s] = REPRESENTATIVE_BLOCK_X if s == BDIM[0] else REPRESENTATIVE_SCALE
-            else:
-                subs[s] = REPRESENTATIVE_SCALE
+            subs[s] = REPRESENTATIVE_BLOCK_X if s == BDIM[0] else REPRESENTATIVE_SCALE
             assumptions.append(f"{str(s).split('#')[0]} = {subs[s]} (a representative large run-time value)")
         thread_part = thread_part.subs(subs)
 
@@ -269,36 +244,19 @@ def picture(offset: sympy.Expr, shape: LaunchShape, symbols: Symbols, space: str
 
     # Lane enumeration over plain ints.
     f = _lane_function(thread_part)
-    block = shape.block or (REPRESENTATIVE_BLOCK_X, 1, 1)
-    bx, by, bz = block
-    n_threads = bx * by * bz
-    warps: list[list[int]] = []
+    coords = _coords(shape)
     affine = getattr(f, "affine", None)
-    if affine is not None and bx % WARP == 0 and active is None:
+    if affine is not None and (shape.block or (REPRESENTATIVE_BLOCK_X,))[0] % WARP == 0 and active is None:
         # Every warp is 32 consecutive x of one (y, z) row: the same lane pattern, shifted.
         cx, cy, cz, c0 = affine
         pattern = [cx * lane for lane in range(WARP)]
-        bases = []
-        for w in range(n_threads // WARP):
-            lin = w * WARP
-            x, y, z = lin % bx, (lin // bx) % by, lin // (bx * by)
-            if shape.block is None:
-                y = z = 0
-            base = cx * x + cy * y + cz * z + c0
-            bases.append(base)
-            warps.append([base + d for d in pattern])
-        shifted = (pattern, bases)
+        bases = [cx * x + cy * y + cz * z + c0 for x, y, z in coords[::WARP]]
+        warps, shifted = [[b + d for d in pattern] for b in bases], (pattern, bases)
     else:
-        shifted = None
-    for w in range(len(warps), (n_threads + WARP - 1) // WARP):
-        lanes = []
-        for lin in range(w * WARP, min((w + 1) * WARP, n_threads)):
-            x, y, z = lin % bx, (lin // bx) % by, lin // (bx * by)
-            if shape.block is None:
-                y = z = 0
-            if active is None or active[lin]:
-                lanes.append(int(f(x, y, z)))
-        warps.append(lanes)
+        warps, shifted = [], None
+    for w in range(len(warps), (len(coords) + WARP - 1) // WARP):
+        warps.append([int(f(*coords[lin])) for lin in range(w * WARP, min((w + 1) * WARP, len(coords)))
+                      if active is None or active[lin]])
 
     # The uniform part: residues modulo 32 bytes.
     const = 0
@@ -318,21 +276,19 @@ def picture(offset: sympy.Expr, shape: LaunchShape, symbols: Symbols, space: str
         if term.free_symbols <= counters:
             proven_gcd = math.gcd(proven_gcd, div)
     if pitch_syms:
-        names = ", ".join(sorted(pitch_syms))
-        assumptions.append(f"row pitch ({names}) assumed a multiple of 32 bytes")
-    if gcd == 0:
-        gcd = SECTOR
-    residues = sorted({(const + k * gcd) % SECTOR for k in range(SECTOR // gcd)})
-    proven_gcd = proven_gcd or SECTOR
-    proven = sorted({(const + k * proven_gcd) % SECTOR for k in range(SECTOR // proven_gcd)})
+        assumptions.append(f"row pitch ({', '.join(sorted(pitch_syms))}) assumed a multiple of 32 bytes")
+    residues, proven = (sorted({(const + k * g) % SECTOR for k in range(SECTOR // g)}) for g in (gcd, proven_gcd))
     return WarpPicture(warps=warps, residues=residues, exact_residue=len(residues) == 1, proven_residues=proven,
                        stride=stride, assumptions=assumptions, shifted=shifted,
                        masked=any(0 < len(w) < WARP for w in warps) and active is not None)
 
 
-def _combine(pics: list["WarpPicture"], offset, notes: list[str], values: tuple) -> "WarpPicture":
-    """One picture holding the warps of every trip of a loop (costs average over them; ``trips`` keeps
-    each trip's picture for the worst)."""
+def _trips(offset: sympy.Expr, sym, values: list[int], shape: LaunchShape, symbols: Symbols, space: str,
+           guards: tuple, note: str) -> WarpPicture:
+    """One picture holding the warps of every trip of a loop, ``sym`` taking ``values`` (costs average over
+    them; ``trips`` keeps each trip's picture for the worst)."""
+    pics = [picture(offset.xreplace({sym: v}), shape, symbols, space,
+                    tuple(g.xreplace({sym: v}) for g in guards if isinstance(g, sympy.Basic))) for v in values]
     stride = sympy.diff(sympy.expand(offset), TID[0])
     return WarpPicture(
         warps=[w for p in pics for w in p.warps],
@@ -340,7 +296,7 @@ def _combine(pics: list["WarpPicture"], offset, notes: list[str], values: tuple)
         exact_residue=all(p.exact_residue for p in pics) and len({tuple(p.residues) for p in pics}) == 1,
         proven_residues=sorted(set().union(*(p.proven_residues for p in pics))),
         stride=int(stride) if stride.is_Integer else stride,
-        assumptions=notes + pics[0].assumptions, loop_values=values, trips=pics,
+        assumptions=[note, *pics[0].assumptions], loop_values=tuple(values), trips=pics,
         masked=any(p.masked for p in pics))
 
 
@@ -350,11 +306,7 @@ def sectors(lanes: list[int], size: int, residue: int = 0) -> int:
     """Distinct 32-byte sectors touched by ``lanes`` (byte offsets) each moving ``size`` bytes."""
     if size <= SECTOR:  # an access spans at most two sectors
         return len({(a + residue) // SECTOR for a in lanes} | {(a + residue + size - 1) // SECTOR for a in lanes})
-    touched = set()
-    for off in lanes:
-        a = off + residue
-        touched.update(range(a // SECTOR, (a + size - 1) // SECTOR + 1))
-    return len(touched)
+    return len({s for a in lanes for s in range((a + residue) // SECTOR, (a + residue + size - 1) // SECTOR + 1)})
 
 
 def _distinct_warps(pic: "WarpPicture", period: int) -> list[tuple[list[int], int]]:
@@ -362,21 +314,12 @@ def _distinct_warps(pic: "WarpPicture", period: int) -> list[tuple[list[int], in
     sector count, 4 keeps the bank-conflict degree): returns (representative lanes, warps it stands for)."""
     if pic.shifted is not None:
         pattern, bases = pic.shifted
-        by_residue: dict[int, int] = {}
-        for b in bases:
-            by_residue[b % period] = by_residue.get(b % period, 0) + 1
-        return [([r + d for d in pattern], k) for r, k in by_residue.items()]
+        return [([r + d for d in pattern], k) for r, k in Counter(b % period for b in bases).items()]
     groups: dict[tuple, list] = {}
-    for w in pic.warps:
-        if not w:
-            continue
+    for w in filter(None, pic.warps):
         base = min(w) // period * period
-        key = tuple(a - base for a in w)
-        if key in groups:
-            groups[key][1] += 1
-        else:
-            groups[key] = [w, 1]
-    return [(g[0], g[1]) for g in groups.values()]
+        groups.setdefault(tuple(a - base for a in w), [w, 0])[1] += 1
+    return [(w, k) for w, k in groups.values()]
 
 
 def mean_sectors(pic: WarpPicture, size: int, residues: list[int]) -> tuple[float, int]:
@@ -385,8 +328,7 @@ def mean_sectors(pic: WarpPicture, size: int, residues: list[int]) -> tuple[floa
     picture of a loop's trips averages its trips (each with its own residues); the worst is the worst trip's."""
     if pic.trips:
         per_trip = [mean_sectors(t, size, t.proven_residues) for t in pic.trips if any(t.warps)]
-        worst = max(per_trip)
-        return sum(m for m, _ in per_trip) / len(per_trip), worst[1]
+        return sum(m for m, _ in per_trip) / len(per_trip), max(per_trip)[1]
     groups = _distinct_warps(pic, SECTOR)
     n = sum(k for _, k in groups)
     per = [sum(sectors(w, size, r) * k for w, k in groups) / n for r in residues]
@@ -441,11 +383,9 @@ def global_cost(pic: WarpPicture, size: int) -> GlobalCost:
 
     ideal = mean(lambda w: ideal_sectors(len(w), size))
     aligned = mean(lambda w: sectors(w, size, aligned_residue(pic, size)))
-    worst, worst_r = -1.0, 0
-    for r in pic.residues:
-        s = mean(lambda w: sectors(w, size, r))
-        if s > worst:
-            worst, worst_r = s, r
+    per = [mean(lambda w: sectors(w, size, r)) for r in pic.residues]
+    worst = max(per)
+    worst_r = pic.residues[per.index(worst)]
     requested = mean(lambda w: len(w) * size)
     eff = min(1.0, requested / (worst * SECTOR))
     trip = max((global_cost(t, size).sectors_per_request for t in pic.trips if any(t.warps)), default=None)
@@ -456,7 +396,7 @@ def global_cost(pic: WarpPicture, size: int) -> GlobalCost:
 
 def phases(size: int) -> int:
     """Phases a warp's shared request is split into: 1 for <= 4-byte, 2 for 8-byte, 4 for 16-byte."""
-    return max(1, size // BANK_WIDTH) if size > BANK_WIDTH else 1
+    return max(1, size // BANK_WIDTH)
 
 
 def bank_ways(lanes: list[int], size: int) -> tuple[int, int]:
@@ -465,20 +405,15 @@ def bank_ways(lanes: list[int], size: int) -> tuple[int, int]:
     ways = max over phases of the largest count of distinct 4-byte words in one bank;
     wavefronts = sum over phases of that count.
     """
-    n_phases = phases(size)
-    per_phase = WARP // n_phases
-    ways_max, wavefronts = 0, 0
-    for p in range(n_phases):
+    per_phase = WARP // phases(size)
+    ways = []
+    for p in range(phases(size)):
         banks: dict[int, set[int]] = {}
         for off in lanes[p * per_phase:(p + 1) * per_phase]:
             for word in range(off // BANK_WIDTH, (off + size - 1) // BANK_WIDTH + 1):
                 banks.setdefault(word % BANKS, set()).add(word)
-        if not banks:
-            continue
-        ways = max(len(v) for v in banks.values())
-        ways_max = max(ways_max, ways)
-        wavefronts += ways
-    return ways_max, wavefronts
+        ways.append(max(map(len, banks.values()), default=0))
+    return max(ways), sum(ways)
 
 
 @dataclass
@@ -496,7 +431,3 @@ def shared_cost(pic: WarpPicture, size: int) -> SharedCost:
 def distinct_addresses(pic: WarpPicture, size: int) -> int:
     """Largest number of distinct addresses one warp reads (constant cache: one request each)."""
     return max(len(set(w)) for w in pic.warps if w)
-
-
-def gcd_all(values) -> int:
-    return reduce(math.gcd, values, 0)

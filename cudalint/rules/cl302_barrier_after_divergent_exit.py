@@ -19,16 +19,10 @@ from .cl301_barrier_in_divergent_branch import bound_names, chain_text, divergen
 def skips(e: Exit, b: Barrier) -> bool:
     """Whether exit ``e``, taken by some threads, makes them miss barrier ``b``: an exit before the barrier,
     or one after it in a loop that also holds the barrier (the barrier's later trips are skipped)."""
+    leaves = bool(e.loops) and e.loops[-1] in b.loops  # a break / continue: the barrier is in the loop it leaves
     if e.order < b.order:
-        if e.kind in (ExitKind.RETURN, ExitKind.GOTO):
-            return True
-        # break / continue: the barrier must be inside the loop the exit leaves
-        return bool(e.loops) and e.loops[-1] in b.loops
-    if e.kind == ExitKind.RETURN:
-        return bool(set(e.loops) & set(b.loops))
-    if e.kind == ExitKind.BREAK:
-        return bool(e.loops) and e.loops[-1] in b.loops
-    return False
+        return e.kind in (ExitKind.RETURN, ExitKind.GOTO) or leaves
+    return bool(set(e.loops) & set(b.loops)) if e.kind == ExitKind.RETURN else e.kind == ExitKind.BREAK and leaves
 
 
 class BarrierAfterDivergentExit(Rule):

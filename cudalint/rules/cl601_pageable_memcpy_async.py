@@ -60,12 +60,8 @@ def _path(s: Optional[ir.Stmt], line: int, out: list) -> bool:
     """Fill ``out`` with the (block, index) pairs from ``s`` down to the run-once statement holding ``line``."""
     for b in (n for n in ir.children(s) if isinstance(n, ir.Stmt)) if s is not None else ():
         if isinstance(s, ir.Block):
-            k = s.body.index(b)
-            if _once(b) and b.span.line <= line <= b.span.end_line:
-                out.append((s, k))
-                return True
-            out.append((s, k))
-            if _path(b, line, out):
+            out.append((s, s.body.index(b)))
+            if _once(b) and b.span.line <= line <= b.span.end_line or _path(b, line, out):
                 return True
             out.pop()
         elif _path(b, line, out):
@@ -172,14 +168,12 @@ class PageableMemcpyAsync(Rule):
                    f"buffer and {blocks} ({cost}); " + "; ".join(dict.fromkeys(fixes)))
             assumptions = []
             for r in roles:
-                how = copy.allocation.get(r, "pageable memory")
-                ptr = copy.pointer_text.get(r, "?")
-                helper = copy.helper.get(r, "")
-                via = f" in {helper}()" if helper else ""
+                how, ptr = copy.allocation.get(r, "pageable memory"), copy.pointer_text.get(r, "?")
+                via = f" in {copy.helper[r]}()" if copy.helper.get(r) else ""
                 verb = "allocated with" if how in _ALLOCATED else "is"
-                assumptions.append(f"{ptr} {verb} {how}{via} at {_where(copy.alloc_site.get(r))}")
-                assumptions.append(f"{ptr} not registered with cudaHostRegister before the copy in "
-                                   f"{copy.function or 'this function'}")
+                assumptions += [f"{ptr} {verb} {how}{via} at {_where(copy.alloc_site.get(r))}",
+                                f"{ptr} not registered with cudaHostRegister before the copy in "
+                                f"{copy.function or 'this function'}"]
             assumptions.append(f"copy kind {copy.kind}" if copy.kind
                                else "copy kind not known statically: both pointers checked")
             metrics = {"host_pointer": copy.pointer_text.get(roles[0], "?"),
