@@ -286,7 +286,10 @@ def picture(offset: sympy.Expr, shape: LaunchShape, symbols: Symbols, space: str
 def _trips(offset: sympy.Expr, sym, values: list[int], shape: LaunchShape, symbols: Symbols, space: str,
            guards: tuple, note: str) -> WarpPicture:
     """One picture holding the warps of every trip of a loop, ``sym`` taking ``values`` (costs average over
-    them; ``trips`` keeps each trip's picture for the worst)."""
+    them; ``trips`` keeps each trip's picture for the worst).  A trip in which a guard cannot hold for any thread
+    (an inner loop ``for (j = 0; j < i; ...)`` at ``i = 0``) makes no access and is left out."""
+    guards = tuple(g for g in guards if isinstance(g, sympy.Basic))
+    values = [v for v in values if not any(g.xreplace({sym: v}) is sympy.false for g in guards)] or values
     pics = [picture(offset.xreplace({sym: v}), shape, symbols, space,
                     tuple(g.xreplace({sym: v}) for g in guards if isinstance(g, sympy.Basic))) for v in values]
     stride = sympy.diff(sympy.expand(offset), TID[0])
