@@ -323,8 +323,7 @@ class Lowering:
             if "__launch_bounds__" in toks or "launch_bounds" in toks:
                 bounds = next((int(t) for t in toks if t.isdigit()), bounds)
         fn = ir.Function(name=c.spelling, kind=kind, span=self.span(c), template_params=tps, launch_bounds=bounds,
-                         in_main_file=self.in_main(c),
-                         is_member=c.kind in (K.CXX_METHOD, K.CONSTRUCTOR, K.DESTRUCTOR, K.CONVERSION_FUNCTION))
+                         in_main_file=self.in_main(c))
         self.funcs[key] = fn
         self.pending.append((c, fn))
         return fn
@@ -353,11 +352,7 @@ class Lowering:
         if ref is None:
             return None
         try:
-            cands = [ref, ref.get_definition()]
-            tmpl = _lib.clang_getSpecializedCursorTemplate(ref)
-            if tmpl is not None and not tmpl == _lib.clang_getNullCursor():
-                tmpl._tu = ref._tu
-                cands.append(tmpl)
+            cands = [ref, ref.get_definition(), ref.specialized_template]
         except Exception:  # libclang raises on null cursors
             return None
         for cand in cands:
@@ -389,10 +384,8 @@ class Lowering:
             if d.kind == K.VAR_DECL and d.type.is_const_qualified() and t.is_integer else []
         const_value = evaluate_int(init[-1]) if init else None
         v = ir.Variable(name=d.spelling, type=t, span=self.span(d), storage=storage, space=space,
-                        extern=d.storage_class == ci.StorageClass.EXTERN, const_value=const_value,
-                        in_main_file=self.in_main(d))
-        if t.kind == irt.TypeKind.ARRAY:
-            v.extents = self._extents(d, len(t.array_dims()[0]))
+                        const_value=const_value, in_main_file=self.in_main(d),
+                        extents=self._extents(d, len(t.array_dims()[0])))
         self.vars[key] = v
         return v
 
@@ -643,9 +636,6 @@ class Lowering:
                              self.block(body) if body is not None else None)
         if k == K.CXX_NEW_EXPR:
             return self.new(c, sp)
-        if k in (K.CXX_DELETE_EXPR, K.CXX_THIS_EXPR):
-            return ir.Opaque(sp, "value", [self.expr(x) for x in c.get_children() if x.kind.is_expression()],
-                             type=self.type(c.type))
         if k.is_expression() and (v := evaluate_int(c)) is not None:
             return ir.IntLit(sp, v, type=self.type(c.type))
         return ir.Opaque(sp, "value", [self.expr(x) for x in c.get_children() if x.kind.is_expression()],
@@ -758,19 +748,13 @@ class Lowering:
         return ir.Call(span, name, vals, self.callee(ref), receiver, written, type=t)
 
     def launch(self, c: ci.Cursor, config: ci.Cursor, sp: Span) -> ir.Launch:
-        cargs = list(config.get_arguments())
-
-        def part(i: int) -> Optional[ir.Expr]:
-            if i >= len(cargs):
-                return None
-            a = cargs[i]
-            e = self.expr(a)
-            e.text = " ".join(t.spelling for t in a.get_tokens())
-            return e
-
-        stream = part(3)
-        if stream is not None and not stream.text:
-            stream = None  # the default argument
+        parts: list = []  # grid, block, shared memory, stream
+        for a in list(config.get_arguments())[:4]:
+            parts.append(self.expr(a))
+            parts[-1].text = " ".join(t.spelling for t in a.get_tokens())
+        parts += [None] * (4 - len(parts))
+        if parts[3] is not None and not parts[3].text:
+            parts[3] = None  # the default argument
         name, ref = c.spelling, c.referenced
         try:  # an integral template argument's value, else its type
             targs = tuple(ref.get_template_argument_value(i)
@@ -782,7 +766,7 @@ class Lowering:
         if not name:
             name, targs = self._dependent_callee(c)
         args, _ = self._args(list(c.get_arguments()))
-        return ir.Launch(sp, name, part(0), part(1), part(2), stream, args, self.callee(ref), targs)
+        return ir.Launch(sp, name, *parts, args, self.callee(ref), targs)
 
     def _dependent_callee(self, call: ci.Cursor) -> tuple[str, tuple]:
         """A launch inside a template whose arguments depend on its parameters (``k<T, 256><<<...>>>`` in

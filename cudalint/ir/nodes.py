@@ -65,7 +65,6 @@ class Variable:
     span: Span
     storage: Storage = Storage.LOCAL
     space: Space = Space.LOCAL
-    extern: bool = False
     const_value: Optional[int] = None
     extents: tuple[tuple[str, Span], ...] = ()
     in_main_file: bool = True
@@ -96,7 +95,7 @@ class IntLit(Expr):
 
 @dataclass(eq=False)
 class FloatLit(Expr):
-    text_value: str = ""
+    """A floating-point literal (its value is not modelled)."""
 
 
 @dataclass(eq=False)
@@ -387,7 +386,6 @@ class Function:
     template_params: list[TemplateParam] = field(default_factory=list)
     launch_bounds: Optional[int] = None
     in_main_file: bool = True
-    is_member: bool = False
     #: why parts of the body could not be lowered (``expression nesting too deep to model``)
     incomplete: list[str] = field(default_factory=list)
 
