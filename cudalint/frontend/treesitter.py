@@ -321,11 +321,7 @@ def _first(n: Optional[N]) -> Optional[N]:
 
 
 def _kind(words) -> ir.FunctionKind:
-    if "__global__" in words:
-        return ir.FunctionKind.KERNEL
-    if "__device__" in words:
-        return ir.FunctionKind.HOST_DEVICE if "__host__" in words else ir.FunctionKind.DEVICE
-    return ir.FunctionKind.HOST
+    return ir.FunctionKind.of(*(w in words for w in ("__global__", "__device__", "__host__")))
 
 
 # --- the lowering --------------------------------------------------------------------------------

@@ -358,6 +358,11 @@ class FunctionKind(str, enum.Enum):
     HOST = "__host__"
     HOST_DEVICE = "__host__ __device__"
 
+    @classmethod
+    def of(cls, kernel: bool, device: bool, host: bool) -> "FunctionKind":
+        """The kind of a function declared ``__global__`` / ``__device__`` / ``__host__``."""
+        return cls.KERNEL if kernel else cls.HOST if not device else cls.HOST_DEVICE if host else cls.DEVICE
+
     @property
     def device(self) -> bool:
         return self in (FunctionKind.DEVICE, FunctionKind.HOST_DEVICE)
