@@ -13,6 +13,7 @@ Nothing of libclang escapes this module: the IR holds only its own nodes.
 from __future__ import annotations
 
 import ctypes
+import itertools
 import os
 import re
 import sys
@@ -51,8 +52,7 @@ _BINARY = dict(zip("Mul Div Rem Add Sub Shl Shr And Xor Or LT GT LE GE EQ NE LAn
                    "* / % + - << >> & ^ | < > <= >= == != && || ,".split()))
 _BINARY.update({k + "Assign": v + "=" for k, v in list(_BINARY.items())[:10]}, Assign="=")
 #: overloaded operators lowered to the IR's operators
-_OPERATOR_CALLS = {"+", "-", "*", "/", "%", "<<", ">>", "&"}
-_ASSIGN_CALLS = {"=", "+=", "-=", "*=", "/="}
+_OPERATOR_CALLS = {"+", "-", "*", "/", "%", "<<", ">>", "&", "=", "+=", "-=", "*=", "/="}
 _CASTS = (K.CSTYLE_CAST_EXPR, K.CXX_STATIC_CAST_EXPR, K.CXX_REINTERPRET_CAST_EXPR, K.CXX_CONST_CAST_EXPR,
           K.CXX_DYNAMIC_CAST_EXPR, K.CXX_FUNCTIONAL_CAST_EXPR)
 #: CUDA memory-space attributes (``__managed__`` is read from the text: :meth:`Lowering._managed`)
@@ -361,12 +361,9 @@ class Lowering:
         if space in (ir.Space.LOCAL, ir.Space.GLOBAL) and self._managed(d):
             space = ir.Space.MANAGED
         p = d.semantic_parent
-        if d.kind == K.PARM_DECL:
-            storage = ir.Storage.PARAM
-        elif p is not None and (p.kind in _FUNCS or p.kind == K.LAMBDA_EXPR):
-            storage = ir.Storage.STATIC if d.storage_class == ci.StorageClass.STATIC else ir.Storage.LOCAL
-        else:
-            storage = ir.Storage.FILE
+        in_function = p is not None and (p.kind in _FUNCS or p.kind == K.LAMBDA_EXPR)
+        storage = ir.Storage.PARAM if d.kind == K.PARM_DECL else ir.Storage.FILE if not in_function \
+            else ir.Storage.STATIC if d.storage_class == ci.StorageClass.STATIC else ir.Storage.LOCAL
         t = self.type(d.type)
         init = [ch for ch in d.get_children() if ch.kind.is_expression()] \
             if d.kind == K.VAR_DECL and d.type.is_const_qualified() and t.is_integer else []
@@ -401,8 +398,7 @@ class Lowering:
 
     def _init(self, d: ci.Cursor, v: ir.Variable) -> Optional[ir.Expr]:
         """The initialiser of declaration ``d`` of ``v`` (also set as ``v.init``), None without one."""
-        kids = [ch for ch in d.get_children() if ch.kind not in _SKIP and not ch.kind.is_attribute()
-                and ch.kind.is_expression()]
+        kids = [ch for ch in d.get_children() if ch.kind.is_expression()]
         if not kids:
             return None
         last = kids[-1]
@@ -461,7 +457,7 @@ class Lowering:
             return ir.Return(self.span(c), self.expr(kids[0]) if kids else None)
         if k == K.ASM_STMT:
             return ir.Asm(self.span(c), " ".join(t.spelling for t in c.get_tokens()))
-        if k.is_expression() or k == K.UNEXPOSED_EXPR:
+        if k.is_expression():
             return ir.ExprStmt(self.span(c), self.expr(c))
         if k == K.NULL_STMT or k.is_declaration():
             return None  # `;`, a typedef, a struct or a static_assert in a body
@@ -488,7 +484,7 @@ class Lowering:
                 pre.append(s)
         if cond is None and pre and isinstance(pre[-1], ir.Decl):
             cond = ir.Ref(pre[-1].span, pre[-1].var, type=pre[-1].var.type)
-        return [p for p in pre if p is not None], cond
+        return pre, cond
 
     def if_stmt(self, c: ci.Cursor) -> ir.Stmt:
         kids = list(c.get_children())
@@ -660,21 +656,14 @@ class Lowering:
         arrow = kids[0].type.get_canonical().kind == TK.POINTER
         ref = c.referenced
         foff = ref.get_field_offsetof() if ref is not None and ref.kind == K.FIELD_DECL else None
-        field = ir.FieldRef(foff // 8, self.type(ref.type)) if foff is not None and foff >= 0 else None
+        field = irt.Field(member, self.type(ref.type), foff // 8) if foff is not None and foff >= 0 else None
         return ir.Member(sp, b, member, arrow, field, type=self.type(c.type))
 
     def new(self, c: ci.Cursor, sp: Span) -> ir.Expr:
         toks = [t.spelling for t in c.get_tokens()]
         placement = len(toks) > 1 and toks[1] == "(" and "nothrow" not in toks[:6]
-        depth, array = 0, False
-        for t in toks[1:]:
-            if t in "({":
-                depth += 1
-            elif t in ")}":
-                depth -= 1
-            elif t == "[" and depth == 0:
-                array = True
-                break
+        depths = itertools.accumulate((t in "({") - (t in ")}") for t in toks[1:])  # nesting after each token
+        array = any(t == "[" and d == 0 for t, d in zip(toks[1:], depths))  # `new T[n]`: a `[` outside () and {}
         return ir.New(sp, array, placement, [self.expr(x) for x in c.get_children() if x.kind.is_expression()],
                       type=self.type(c.type))
 
@@ -708,12 +697,9 @@ class Lowering:
         t = self.type(c.type)
         if ref is not None and ref.kind == K.CONSTRUCTOR:
             return ir.Construct(sp, self._args(args)[0], type=t)
-        if name.startswith("operator"):
-            op = name[8:].strip()
-            if op in _ASSIGN_CALLS and len(args) == 2:
-                return ir.Assign(sp, op, self.expr(args[0]), self.expr(args[1]), type=t)
-            if op in _OPERATOR_CALLS and len(args) == 2:
-                return ir.Binary(sp, op, self.expr(args[0]), self.expr(args[1]), type=t)
+        if name.startswith("operator") and len(args) == 2 and (op := name[8:].strip()) in _OPERATOR_CALLS:
+            a, b = self.expr(args[0]), self.expr(args[1])
+            return (ir.Assign if op.endswith("=") else ir.Binary)(sp, op, a, b, type=t)
         # the object of a member call (an operator call's object is its first operand instead)
         callee = kids[0] if kids and not (name.startswith("operator") and args) else None
         while callee is not None and callee.kind == K.UNEXPOSED_EXPR:

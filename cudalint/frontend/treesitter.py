@@ -1008,9 +1008,8 @@ class Lowering:
             return ir.Builtin(sp, self.text_of(base_n), name, type=_UINT)
         base = self.expr(arg)
         bt = _pointee(_decay(base.type)) if arrow else _decay(base.type)
-        f = bt.field(name) if bt.kind == TypeKind.RECORD else None
-        return ir.Member(sp, base, name, arrow, ir.FieldRef(f.offset, f.type) if f else None,
-                         type=f.type if f else irt.UNKNOWN)
+        f = bt.field(name)  # None unless bt is a record with that member
+        return ir.Member(sp, base, name, arrow, f, type=f.type if f else irt.UNKNOWN)
 
     def member_name(self, f: Optional[N]) -> str:
         return self.text_of(f.child_by_field_name("name") if f is not None and f.type == "template_method" else f)

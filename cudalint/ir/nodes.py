@@ -19,7 +19,7 @@ import enum
 from dataclasses import dataclass, field
 from typing import Optional, Union
 
-from .types import UNKNOWN, Type
+from .types import UNKNOWN, Field, Type
 
 
 @dataclass(frozen=True, order=True)
@@ -175,19 +175,12 @@ class Call(Expr):
 
 @dataclass(eq=False)
 class Member(Expr):
-    """``base.name`` / ``base->name`` (``arrow``).  ``field`` is the resolved data member (with its byte
-    offset) when the base's record type is known."""
+    """``base.name`` / ``base->name`` (``arrow``).  ``field`` is the resolved data member (its type and byte
+    offset in the record) when the base's record type is known."""
     base: Expr
     name: str
     arrow: bool = False
-    field: Optional["FieldRef"] = None
-
-
-@dataclass(frozen=True)
-class FieldRef:
-    """The data member a :class:`Member` names: its byte offset in the record, type and size."""
-    offset: int
-    type: Type
+    field: Optional[Field] = None
 
 
 @dataclass(eq=False)
