@@ -747,11 +747,8 @@ class Lowering:
         ref = next((i for i, ch in enumerate(kids) if ch.kind == K.OVERLOADED_DECL_REF), None)
         if ref is None:
             return callee.spelling or "", ()
-        vals = []
-        for ch in kids[ref + 1:]:
-            v = ch.spelling if ch.kind == K.TYPE_REF else evaluate_int(ch)
-            vals.append(v if v is not None else self.expr(ch))
-        return kids[ref].spelling, tuple(vals)
+        vals = ((ch, ch.spelling if ch.kind == K.TYPE_REF else evaluate_int(ch)) for ch in kids[ref + 1:])
+        return kids[ref].spelling, tuple(v if v is not None else self.expr(ch) for ch, v in vals)
 
 
 def _shown(name: str, main: str) -> str:

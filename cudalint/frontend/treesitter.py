@@ -593,9 +593,8 @@ class Lowering:
     # -- pass 2: function bodies
     def _body(self, c: N, fn: ir.Function, tparams: set, nontype: set, record: Optional[Type]) -> None:
         saved, depth = (self.types.params, self.nontype), len(self.scopes)
-        if record is not None:
-            self.scopes.append({f.name: ("field", f) for f in record.fields})
-        self.scopes.append({p.name: p for p in fn.params if p.name})
+        self.scopes += [{f.name: ("field", f) for f in (record.fields if record is not None else ())},
+                        {p.name: p for p in fn.params if p.name}]
         self.host, self.returns = fn.kind.host, fn.return_type
         self.types.params, self.nontype = [tparams], [nontype]
         try:

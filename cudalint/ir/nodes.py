@@ -218,8 +218,7 @@ LaunchTemplateArg = Union[int, Type, str, "Expr"]
 
 @dataclass(eq=False)
 class Launch(Expr):
-    """``kernel<<<grid, block, shared_mem, stream>>>(args)``.  ``template_args``: the explicit template
-    arguments (an int, a :class:`Type`, or the text of an argument the front-end could not resolve)."""
+    """``kernel<<<grid, block, shared_mem, stream>>>(args)``; ``template_args``: its explicit template arguments."""
     kernel: str
     grid: Optional[Expr] = None
     block: Optional[Expr] = None
