@@ -152,7 +152,7 @@ int main() { k<double><<<1, dim3(TILE, 4)>>>(nullptr); }
 """)
     unit = fe.lower()
     assert fe.macro_value("PAD") == 3 and fe.macro_value("NAME") is None
-    assert fe.consts["K"] == 64 and fe.enums["E1"] == 6
+    assert fe.scopes[0]["K"].const_value == 64 and fe.enums["E1"] == 6
     model = build_model(unit)
     (kern,) = model.kernels
     assert model.launches[0].block == (32, 4, 1)

@@ -13,6 +13,7 @@ Nothing of libclang escapes this module: the IR holds only its own nodes.
 from __future__ import annotations
 
 import ctypes
+import itertools
 import os
 import re
 import sys
@@ -51,8 +52,7 @@ _BINARY = dict(zip("Mul Div Rem Add Sub Shl Shr And Xor Or LT GT LE GE EQ NE LAn
                    "* / % + - << >> & ^ | < > <= >= == != && || ,".split()))
 _BINARY.update({k + "Assign": v + "=" for k, v in list(_BINARY.items())[:10]}, Assign="=")
 #: overloaded operators lowered to the IR's operators
-_OPERATOR_CALLS = {"+", "-", "*", "/", "%", "<<", ">>", "&"}
-_ASSIGN_CALLS = {"=", "+=", "-=", "*=", "/="}
+_OPERATOR_CALLS = {"+", "-", "*", "/", "%", "<<", ">>", "&", "=", "+=", "-=", "*=", "/="}
 _CASTS = (K.CSTYLE_CAST_EXPR, K.CXX_STATIC_CAST_EXPR, K.CXX_REINTERPRET_CAST_EXPR, K.CXX_CONST_CAST_EXPR,
           K.CXX_DYNAMIC_CAST_EXPR, K.CXX_FUNCTIONAL_CAST_EXPR)
 #: CUDA memory-space attributes (``__managed__`` is read from the text: :meth:`Lowering._managed`)
@@ -107,10 +107,7 @@ def file_diagnostics(path: str, tu: ci.TranslationUnit) -> tuple[list[tuple[int,
 
 def evaluate_int(c: ci.Cursor) -> Optional[int]:
     """Constant-fold an expression cursor with clang (macros, enums, constexpr); None if not constant."""
-    try:
-        r = _lib.clang_Cursor_Evaluate(c)
-    except Exception:  # pragma: no cover - defensive: libclang raising on odd cursors
-        return None
+    r = _lib.clang_Cursor_Evaluate(c)
     if not r:
         return None
     try:
@@ -154,7 +151,7 @@ class Lowering:
         self.funcs: dict[tuple, ir.Function] = {}
         self.pending: list[tuple[ci.Cursor, ir.Function]] = []
         self.types: dict[tuple, irt.Type] = {}
-        self.tparams: list[set[str]] = [set()]
+        self.tparams: set[str] = set()  # template type parameters of the function being lowered
         self.host = False
         self._building: set[str] = set()
         self._files: dict[str, bool] = {}
@@ -201,12 +198,9 @@ class Lowering:
         sp = self.span(c)
         if (sp.line, sp.column) != (sp.end_line, sp.end_column):
             return sp
-        try:
-            fe, _, _ = _loc("clang_getExpansionLocation", c.extent.start)
-            f1, l1, c1 = _loc("clang_getSpellingLocation", c.extent.start)
-            f2, l2, c2 = _loc("clang_getSpellingLocation", c.extent.end)
-        except Exception:  # pragma: no cover - bindings without these entry points
-            return sp
+        fe, _, _ = _loc("clang_getExpansionLocation", c.extent.start)
+        f1, l1, c1 = _loc("clang_getSpellingLocation", c.extent.start)
+        f2, l2, c2 = _loc("clang_getSpellingLocation", c.extent.end)
         if fe and f1 == fe == f2 and (l1, c1) >= (sp.line, sp.column) and (l2, c2) > (l1, c1):
             return Span(sp.path, l1, c1, l2, c2)
         return sp
@@ -261,7 +255,7 @@ class Lowering:
                     self._building.discard(name)
             return irt.Type(irt.TypeKind.RECORD, name, size, align, fields=fields, const=const)
         plain = t.spelling.replace("const ", "").replace("volatile ", "").strip()
-        if size is None and any(plain in s for s in self.tparams):
+        if size is None and plain in self.tparams:
             return irt.Type(irt.TypeKind.PARAM, plain, const="const" in t.spelling.split())
         return irt.Type(irt.TypeKind.UNKNOWN, plain or name, const=const)
 
@@ -312,9 +306,7 @@ class Lowering:
         if (fn := self.funcs.get(key)) is not None:
             return fn
         attrs = self._attrs(c)
-        kind = ir.FunctionKind.KERNEL if K.CUDAGLOBAL_ATTR in attrs else ir.FunctionKind.HOST \
-            if K.CUDADEVICE_ATTR not in attrs else ir.FunctionKind.HOST_DEVICE if K.CUDAHOST_ATTR in attrs \
-            else ir.FunctionKind.DEVICE
+        kind = ir.FunctionKind.of(*(a in attrs for a in (K.CUDAGLOBAL_ATTR, K.CUDADEVICE_ATTR, K.CUDAHOST_ATTR)))
         tps = [ir.TemplateParam(ch.spelling, ch.kind == K.TEMPLATE_TYPE_PARAMETER) for ch in c.get_children()
                if ch.kind in (K.TEMPLATE_TYPE_PARAMETER, K.TEMPLATE_NON_TYPE_PARAMETER)]
         bounds = None
@@ -323,8 +315,7 @@ class Lowering:
             if "__launch_bounds__" in toks or "launch_bounds" in toks:
                 bounds = next((int(t) for t in toks if t.isdigit()), bounds)
         fn = ir.Function(name=c.spelling, kind=kind, span=self.span(c), template_params=tps, launch_bounds=bounds,
-                         in_main_file=self.in_main(c),
-                         is_member=c.kind in (K.CXX_METHOD, K.CONSTRUCTOR, K.DESTRUCTOR, K.CONVERSION_FUNCTION))
+                         in_main_file=self.in_main(c))
         self.funcs[key] = fn
         self.pending.append((c, fn))
         return fn
@@ -333,8 +324,8 @@ class Lowering:
         p = c.semantic_parent  # a member of a class template: the class's type parameters too
         outer = {ch.spelling for ch in p.get_children() if ch.kind == K.TEMPLATE_TYPE_PARAMETER} \
             if p is not None and p.kind == K.CLASS_TEMPLATE else set()
-        self.tparams.append({t.name for t in fn.template_params if t.is_type} | outer)
-        saved, self.host = self.host, fn.kind.host
+        self.tparams = {t.name for t in fn.template_params if t.is_type} | outer
+        self.host, self.depth = fn.kind.host, 0
         try:
             fn.return_type = self.type(c.result_type)
             fn.params = [self.variable(p) for p in c.get_children() if p.kind == K.PARM_DECL]
@@ -342,10 +333,6 @@ class Lowering:
         except RecursionError:
             fn.body = ir.Block(fn.span)
             fn.incomplete.append("expression nesting too deep to model")
-        finally:
-            self.host = saved
-            self.tparams.pop()
-            self.depth = 0
 
     def callee(self, ref: Optional[ci.Cursor]) -> Optional[ir.Function]:
         """The definition a call resolves to, when this translation unit has one outside system headers
@@ -353,11 +340,7 @@ class Lowering:
         if ref is None:
             return None
         try:
-            cands = [ref, ref.get_definition()]
-            tmpl = _lib.clang_getSpecializedCursorTemplate(ref)
-            if tmpl is not None and not tmpl == _lib.clang_getNullCursor():
-                tmpl._tu = ref._tu
-                cands.append(tmpl)
+            cands = [ref, ref.get_definition(), ref.specialized_template]
         except Exception:  # libclang raises on null cursors
             return None
         for cand in cands:
@@ -378,21 +361,16 @@ class Lowering:
         if space in (ir.Space.LOCAL, ir.Space.GLOBAL) and self._managed(d):
             space = ir.Space.MANAGED
         p = d.semantic_parent
-        if d.kind == K.PARM_DECL:
-            storage = ir.Storage.PARAM
-        elif p is not None and (p.kind in _FUNCS or p.kind == K.LAMBDA_EXPR):
-            storage = ir.Storage.STATIC if d.storage_class == ci.StorageClass.STATIC else ir.Storage.LOCAL
-        else:
-            storage = ir.Storage.FILE
+        in_function = p is not None and (p.kind in _FUNCS or p.kind == K.LAMBDA_EXPR)
+        storage = ir.Storage.PARAM if d.kind == K.PARM_DECL else ir.Storage.FILE if not in_function \
+            else ir.Storage.STATIC if d.storage_class == ci.StorageClass.STATIC else ir.Storage.LOCAL
         t = self.type(d.type)
         init = [ch for ch in d.get_children() if ch.kind.is_expression()] \
             if d.kind == K.VAR_DECL and d.type.is_const_qualified() and t.is_integer else []
         const_value = evaluate_int(init[-1]) if init else None
         v = ir.Variable(name=d.spelling, type=t, span=self.span(d), storage=storage, space=space,
-                        extern=d.storage_class == ci.StorageClass.EXTERN, const_value=const_value,
-                        in_main_file=self.in_main(d))
-        if t.kind == irt.TypeKind.ARRAY:
-            v.extents = self._extents(d, len(t.array_dims()[0]))
+                        const_value=const_value, in_main_file=self.in_main(d),
+                        extents=self._extents(d, len(t.array_dims()[0])))
         self.vars[key] = v
         return v
 
@@ -420,8 +398,7 @@ class Lowering:
 
     def _init(self, d: ci.Cursor, v: ir.Variable) -> Optional[ir.Expr]:
         """The initialiser of declaration ``d`` of ``v`` (also set as ``v.init``), None without one."""
-        kids = [ch for ch in d.get_children() if ch.kind not in _SKIP and not ch.kind.is_attribute()
-                and ch.kind.is_expression()]
+        kids = [ch for ch in d.get_children() if ch.kind.is_expression()]
         if not kids:
             return None
         last = kids[-1]
@@ -480,7 +457,7 @@ class Lowering:
             return ir.Return(self.span(c), self.expr(kids[0]) if kids else None)
         if k == K.ASM_STMT:
             return ir.Asm(self.span(c), " ".join(t.spelling for t in c.get_tokens()))
-        if k.is_expression() or k == K.UNEXPOSED_EXPR:
+        if k.is_expression():
             return ir.ExprStmt(self.span(c), self.expr(c))
         if k == K.NULL_STMT or k.is_declaration():
             return None  # `;`, a typedef, a struct or a static_assert in a body
@@ -507,17 +484,13 @@ class Lowering:
                 pre.append(s)
         if cond is None and pre and isinstance(pre[-1], ir.Decl):
             cond = ir.Ref(pre[-1].span, pre[-1].var, type=pre[-1].var.type)
-        return [p for p in pre if p is not None], cond
+        return pre, cond
 
     def if_stmt(self, c: ci.Cursor) -> ir.Stmt:
         kids = list(c.get_children())
-        has_else = False
-        if len(kids) >= 3:  # the token ``else`` between the last two children
-            try:
-                rng = ci.SourceRange.from_locations(kids[-2].extent.end, kids[-1].extent.start)
-                has_else = any(t.spelling == "else" for t in self.ctu.get_tokens(extent=rng))
-            except Exception:  # pragma: no cover
-                pass
+        # the token ``else`` between the last two children
+        has_else = len(kids) >= 3 and any(t.spelling == "else" for t in self.ctu.get_tokens(
+            extent=ci.SourceRange.from_locations(kids[-2].extent.end, kids[-1].extent.start)))
         branches = kids[-2:] if has_else else kids[-1:]
         pre, cond = self._condition(kids[:len(kids) - len(branches)])
         then = self.stmt(branches[0]) or ir.Block(self.span(branches[0]))
@@ -529,12 +502,7 @@ class Lowering:
         """Split a for statement's children into (init, cond, step) using the header's ';'."""
         head = kids[:-1]
         semis, depth = [], 0
-        try:
-            rng = ci.SourceRange.from_locations(c.extent.start, kids[-1].extent.start)
-            toks = self.ctu.get_tokens(extent=rng)
-        except Exception:  # pragma: no cover
-            toks = c.get_tokens()
-        for t in toks:
+        for t in self.ctu.get_tokens(extent=ci.SourceRange.from_locations(c.extent.start, kids[-1].extent.start)):
             if t.spelling == "(":
                 depth += 1
             elif t.spelling == ")":
@@ -643,9 +611,6 @@ class Lowering:
                              self.block(body) if body is not None else None)
         if k == K.CXX_NEW_EXPR:
             return self.new(c, sp)
-        if k in (K.CXX_DELETE_EXPR, K.CXX_THIS_EXPR):
-            return ir.Opaque(sp, "value", [self.expr(x) for x in c.get_children() if x.kind.is_expression()],
-                             type=self.type(c.type))
         if k.is_expression() and (v := evaluate_int(c)) is not None:
             return ir.IntLit(sp, v, type=self.type(c.type))
         return ir.Opaque(sp, "value", [self.expr(x) for x in c.get_children() if x.kind.is_expression()],
@@ -691,21 +656,14 @@ class Lowering:
         arrow = kids[0].type.get_canonical().kind == TK.POINTER
         ref = c.referenced
         foff = ref.get_field_offsetof() if ref is not None and ref.kind == K.FIELD_DECL else None
-        field = ir.FieldRef(foff // 8, self.type(ref.type)) if foff is not None and foff >= 0 else None
+        field = irt.Field(member, self.type(ref.type), foff // 8) if foff is not None and foff >= 0 else None
         return ir.Member(sp, b, member, arrow, field, type=self.type(c.type))
 
     def new(self, c: ci.Cursor, sp: Span) -> ir.Expr:
         toks = [t.spelling for t in c.get_tokens()]
         placement = len(toks) > 1 and toks[1] == "(" and "nothrow" not in toks[:6]
-        depth, array = 0, False
-        for t in toks[1:]:
-            if t in "({":
-                depth += 1
-            elif t in ")}":
-                depth -= 1
-            elif t == "[" and depth == 0:
-                array = True
-                break
+        depths = itertools.accumulate((t in "({") - (t in ")}") for t in toks[1:])  # nesting after each token
+        array = any(t == "[" and d == 0 for t, d in zip(toks[1:], depths))  # `new T[n]`: a `[` outside () and {}
         return ir.New(sp, array, placement, [self.expr(x) for x in c.get_children() if x.kind.is_expression()],
                       type=self.type(c.type))
 
@@ -739,12 +697,9 @@ class Lowering:
         t = self.type(c.type)
         if ref is not None and ref.kind == K.CONSTRUCTOR:
             return ir.Construct(sp, self._args(args)[0], type=t)
-        if name.startswith("operator"):
-            op = name[8:].strip()
-            if op in _ASSIGN_CALLS and len(args) == 2:
-                return ir.Assign(sp, op, self.expr(args[0]), self.expr(args[1]), type=t)
-            if op in _OPERATOR_CALLS and len(args) == 2:
-                return ir.Binary(sp, op, self.expr(args[0]), self.expr(args[1]), type=t)
+        if name.startswith("operator") and len(args) == 2 and (op := name[8:].strip()) in _OPERATOR_CALLS:
+            a, b = self.expr(args[0]), self.expr(args[1])
+            return (ir.Assign if op.endswith("=") else ir.Binary)(sp, op, a, b, type=t)
         # the object of a member call (an operator call's object is its first operand instead)
         callee = kids[0] if kids and not (name.startswith("operator") and args) else None
         while callee is not None and callee.kind == K.UNEXPOSED_EXPR:
@@ -758,19 +713,13 @@ class Lowering:
         return ir.Call(span, name, vals, self.callee(ref), receiver, written, type=t)
 
     def launch(self, c: ci.Cursor, config: ci.Cursor, sp: Span) -> ir.Launch:
-        cargs = list(config.get_arguments())
-
-        def part(i: int) -> Optional[ir.Expr]:
-            if i >= len(cargs):
-                return None
-            a = cargs[i]
-            e = self.expr(a)
-            e.text = " ".join(t.spelling for t in a.get_tokens())
-            return e
-
-        stream = part(3)
-        if stream is not None and not stream.text:
-            stream = None  # the default argument
+        parts: list = []  # grid, block, shared memory, stream
+        for a in list(config.get_arguments())[:4]:
+            parts.append(self.expr(a))
+            parts[-1].text = " ".join(t.spelling for t in a.get_tokens())
+        parts += [None] * (4 - len(parts))
+        if parts[3] is not None and not parts[3].text:
+            parts[3] = None  # the default argument
         name, ref = c.spelling, c.referenced
         try:  # an integral template argument's value, else its type
             targs = tuple(ref.get_template_argument_value(i)
@@ -782,7 +731,7 @@ class Lowering:
         if not name:
             name, targs = self._dependent_callee(c)
         args, _ = self._args(list(c.get_arguments()))
-        return ir.Launch(sp, name, part(0), part(1), part(2), stream, args, self.callee(ref), targs)
+        return ir.Launch(sp, name, *parts, args, self.callee(ref), targs)
 
     def _dependent_callee(self, call: ci.Cursor) -> tuple[str, tuple]:
         """A launch inside a template whose arguments depend on its parameters (``k<T, 256><<<...>>>`` in
@@ -798,11 +747,8 @@ class Lowering:
         ref = next((i for i, ch in enumerate(kids) if ch.kind == K.OVERLOADED_DECL_REF), None)
         if ref is None:
             return callee.spelling or "", ()
-        vals = []
-        for ch in kids[ref + 1:]:
-            v = ch.spelling if ch.kind == K.TYPE_REF else evaluate_int(ch)
-            vals.append(v if v is not None else self.expr(ch))
-        return kids[ref].spelling, tuple(vals)
+        vals = ((ch, ch.spelling if ch.kind == K.TYPE_REF else evaluate_int(ch)) for ch in kids[ref + 1:])
+        return kids[ref].spelling, tuple(v if v is not None else self.expr(ch) for ch, v in vals)
 
 
 def _shown(name: str, main: str) -> str:

@@ -275,7 +275,6 @@ _STRING_NODES = ("string_literal", "char_literal", "raw_string_literal", "system
 _ALIGN = re.compile(rb"__align__\s*\(\s*(\d+)\s*\)|alignas\s*\(\s*(\d+)\s*\)")
 _COMMENT = re.compile(r'("(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\')|//[^\n]*|/\*.*?\*/', re.S)
 _BUILTINS = ("threadIdx", "blockIdx", "blockDim", "gridDim")
-_BINARY_OPS = set(ir.BINARY_OPS)
 _CASTS = ("static_cast", "reinterpret_cast", "const_cast", "dynamic_cast")
 _SPACES = {"__shared__": ir.Space.SHARED, "__constant__": ir.Space.CONSTANT, "__managed__": ir.Space.MANAGED,
            "__device__": ir.Space.GLOBAL}
@@ -322,11 +321,7 @@ def _first(n: Optional[N]) -> Optional[N]:
 
 
 def _kind(words) -> ir.FunctionKind:
-    if "__global__" in words:
-        return ir.FunctionKind.KERNEL
-    if "__device__" in words:
-        return ir.FunctionKind.HOST_DEVICE if "__host__" in words else ir.FunctionKind.DEVICE
-    return ir.FunctionKind.HOST
+    return ir.FunctionKind.of(*(w in words for w in ("__global__", "__device__", "__host__")))
 
 
 # --- the lowering --------------------------------------------------------------------------------
@@ -353,7 +348,6 @@ class Lowering:
         for name, _, val in (d.partition("=") for d in defines if d):
             self.macros[name.strip()], self.macro_pos[name.strip()] = val or "1", -1
         self.enums, self.enum_types = {}, {}  # enumerator -> its value, its enum type
-        self.consts: dict[str, int] = {}  # file-scope const integers (tests, tools)
         self.records: dict[int, Type] = {}  # record and enum specifiers already read, by position
         self.scopes: list[dict] = [{}]
         self.nontype: list[set[str]] = [set()]  # template value parameters in scope
@@ -562,20 +556,20 @@ class Lowering:
             fd = fd.child_by_field_name("declarator") or _first(fd)
         if fd is None or fd.type == "operator_cast":  # a conversion operator is never called by name
             return
-        name_node, is_member = fd.child_by_field_name("declarator"), record is not None
+        name_node = fd.child_by_field_name("declarator")
         name, kind = self.text_of(name_node), name_node.type if name_node is not None else ""
         if kind == "qualified_identifier":  # `S::f` defined outside S
             scope, name = name.rsplit("::", 1)
             rec = self.types.named.get(scope.split("<")[0].split("::")[-1].strip())
             if rec is not None and rec.kind == TypeKind.RECORD:
-                is_member, record = True, rec
+                record = rec
         elif kind == "template_function":
             name = self.text_of(name_node.child_by_field_name("name"))
         lbs = [ch for ch in c.named_children if ch.type == "launch_bounds"]
         bounds = next((int(x) for x in re.findall(r"\b\d+\b", self.text_of(lbs[-1]))), None) if lbs else None
         span_node = c.parent if c.parent is not None and c.parent.type == "template_declaration" else c
         fn = ir.Function(name=name, kind=_kind(self.quals(c)), span=self.span(span_node), return_type=ret,
-                         template_params=list(tparams), launch_bounds=bounds, is_member=is_member)
+                         template_params=list(tparams), launch_bounds=bounds)
         with self.scope():
             fn.params = self.params(fd.child_by_field_name("parameters"))
         self.funcs.setdefault(name, []).append(fn)
@@ -599,9 +593,8 @@ class Lowering:
     # -- pass 2: function bodies
     def _body(self, c: N, fn: ir.Function, tparams: set, nontype: set, record: Optional[Type]) -> None:
         saved, depth = (self.types.params, self.nontype), len(self.scopes)
-        if record is not None:
-            self.scopes.append({f.name: ("field", f) for f in record.fields})
-        self.scopes.append({p.name: p for p in fn.params if p.name})
+        self.scopes += [{f.name: ("field", f) for f in (record.fields if record is not None else ())},
+                        {p.name: p for p in fn.params if p.name}]
         self.host, self.returns = fn.kind.host, fn.return_type
         self.types.params, self.nontype = [tparams], [nontype]
         try:
@@ -617,8 +610,7 @@ class Lowering:
     def base_type(self, decl: N) -> Type:
         """The type a declaration's specifiers name (``const unsigned``, ``Node``, ``std::vector<float>``)."""
         t = decl.child_by_field_name("type")
-        const = any(self.text_of(q) in ("const", "constexpr") for q in decl.named_children
-                    if q.type in ("type_qualifier", "storage_class_specifier"))
+        const = bool(self.quals(decl) & {"const", "constexpr"})
         if t is None:
             return _INT
         nm = t.child_by_field_name("name")
@@ -692,14 +684,9 @@ class Lowering:
                 init = ir.Construct(self.span(d), [], type=t)  # default construction, as clang shows it
             # clang's extent of a declarator after the first starts at its name, except at file scope
             start = c if i == 0 or storage == ir.Storage.FILE else name_node
-            v = ir.Variable(name, t, self.span(start, d), storage=storage, space=space, extern="extern" in quals,
-                            init=init)
-            if t.const and t.is_integer and init is not None:
-                v.const_value = fold(init)
-                if storage == ir.Storage.FILE and v.const_value is not None:
-                    self.consts[name] = v.const_value
-            if t.kind == TypeKind.ARRAY:
-                v.extents = self._extents(extents)
+            v = ir.Variable(name, t, self.span(start, d), storage=storage, space=space, init=init,
+                            const_value=fold(init) if t.const and t.is_integer else None,
+                            extents=self._extents(extents) if t.kind == TypeKind.ARRAY else ())
             self.scopes[-1][name] = v
             out.append((v, init))
         return out
@@ -945,7 +932,7 @@ class Lowering:
             b = self.expr(right)
             if op in ("/", "%"):
                 b.text = self.divisor_text(right)
-            a = ir.Binary(self.span(n), op, a, b, type=binary_type(op, a.type, b.type)) if op in _BINARY_OPS \
+            a = ir.Binary(self.span(n), op, a, b, type=binary_type(op, a.type, b.type)) if op in ir.BINARY_OPS \
                 else ir.Opaque(self.span(n), "value", [a, b])
         return a
 
@@ -1020,9 +1007,8 @@ class Lowering:
             return ir.Builtin(sp, self.text_of(base_n), name, type=_UINT)
         base = self.expr(arg)
         bt = _pointee(_decay(base.type)) if arrow else _decay(base.type)
-        f = bt.field(name) if bt.kind == TypeKind.RECORD else None
-        return ir.Member(sp, base, name, arrow, ir.FieldRef(f.offset, f.type) if f else None,
-                         type=f.type if f else irt.UNKNOWN)
+        f = bt.field(name)  # None unless bt is a record with that member
+        return ir.Member(sp, base, name, arrow, f, type=f.type if f else irt.UNKNOWN)
 
     def member_name(self, f: Optional[N]) -> str:
         return self.text_of(f.child_by_field_name("name") if f is not None and f.type == "template_method" else f)
@@ -1077,7 +1063,7 @@ class Lowering:
         # parameter list's `)`); `[] __device__ (...)` is device code, any other lambda host code
         close = next((ch for ch in plist.children if ch.type == ")"), plist) if plist is not None else c
         self.lambdas[lam] = ir.Function("operator()", _kind(self.text_of(c).split("{")[0].split()),
-                                        self.span(close, c), params, body, is_member=True)
+                                        self.span(close, c), params, body)
         return lam
 
     # -- calls

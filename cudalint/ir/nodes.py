@@ -19,7 +19,7 @@ import enum
 from dataclasses import dataclass, field
 from typing import Optional, Union
 
-from .types import UNKNOWN, Type
+from .types import UNKNOWN, Field, Type
 
 
 @dataclass(frozen=True, order=True)
@@ -65,7 +65,6 @@ class Variable:
     span: Span
     storage: Storage = Storage.LOCAL
     space: Space = Space.LOCAL
-    extern: bool = False
     const_value: Optional[int] = None
     extents: tuple[tuple[str, Span], ...] = ()
     in_main_file: bool = True
@@ -96,7 +95,7 @@ class IntLit(Expr):
 
 @dataclass(eq=False)
 class FloatLit(Expr):
-    text_value: str = ""
+    """A floating-point literal (its value is not modelled)."""
 
 
 @dataclass(eq=False)
@@ -176,19 +175,12 @@ class Call(Expr):
 
 @dataclass(eq=False)
 class Member(Expr):
-    """``base.name`` / ``base->name`` (``arrow``).  ``field`` is the resolved data member (with its byte
-    offset) when the base's record type is known."""
+    """``base.name`` / ``base->name`` (``arrow``).  ``field`` is the resolved data member (its type and byte
+    offset in the record) when the base's record type is known."""
     base: Expr
     name: str
     arrow: bool = False
-    field: Optional["FieldRef"] = None
-
-
-@dataclass(frozen=True)
-class FieldRef:
-    """The data member a :class:`Member` names: its byte offset in the record, type and size."""
-    offset: int
-    type: Type
+    field: Optional[Field] = None
 
 
 @dataclass(eq=False)
@@ -226,8 +218,7 @@ LaunchTemplateArg = Union[int, Type, str, "Expr"]
 
 @dataclass(eq=False)
 class Launch(Expr):
-    """``kernel<<<grid, block, shared_mem, stream>>>(args)``.  ``template_args``: the explicit template
-    arguments (an int, a :class:`Type`, or the text of an argument the front-end could not resolve)."""
+    """``kernel<<<grid, block, shared_mem, stream>>>(args)``; ``template_args``: its explicit template arguments."""
     kernel: str
     grid: Optional[Expr] = None
     block: Optional[Expr] = None
@@ -359,6 +350,11 @@ class FunctionKind(str, enum.Enum):
     HOST = "__host__"
     HOST_DEVICE = "__host__ __device__"
 
+    @classmethod
+    def of(cls, kernel: bool, device: bool, host: bool) -> "FunctionKind":
+        """The kind of a function declared ``__global__`` / ``__device__`` / ``__host__``."""
+        return cls.KERNEL if kernel else cls.HOST if not device else cls.HOST_DEVICE if host else cls.DEVICE
+
     @property
     def device(self) -> bool:
         return self in (FunctionKind.DEVICE, FunctionKind.HOST_DEVICE)
@@ -387,7 +383,6 @@ class Function:
     template_params: list[TemplateParam] = field(default_factory=list)
     launch_bounds: Optional[int] = None
     in_main_file: bool = True
-    is_member: bool = False
     #: why parts of the body could not be lowered (``expression nesting too deep to model``)
     incomplete: list[str] = field(default_factory=list)
 

@@ -9,7 +9,7 @@ start (the file is printed once per function when it is not the linted file).
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Iterator, Optional
 
 from . import nodes as ir
 from .types import Type
@@ -33,7 +33,7 @@ def _launch(e: ir.Launch) -> str:
 #: the text of each kind of expression node
 _TEXT = {
     ir.IntLit: lambda e: str(e.value),
-    ir.FloatLit: lambda e: e.text_value or "<float>",
+    ir.FloatLit: lambda e: "<float>",
     ir.Ref: lambda e: e.var.name,
     ir.Builtin: lambda e: f"{e.name}.{e.axis}" if e.axis else e.name,
     ir.TemplateArg: lambda e: f"<{e.name}>",
@@ -76,72 +76,62 @@ _LINE = {
 }
 
 
-class _Printer:
-    def __init__(self) -> None:
-        self.lines: list[str] = []
+def _line(depth: int, node, text: str) -> str:
+    return f"{node.span.line:>4}:{node.span.column:<3} {'  ' * depth}{text}"
 
-    def emit(self, depth: int, node: ir.Node, text: str) -> None:
-        self.lines.append(f"{node.span.line:>4}:{node.span.column:<3} {'  ' * depth}{text}")
 
-    def stmt(self, s: Optional[ir.Stmt], depth: int) -> None:
-        if s is None:
-            return
-        if isinstance(s, ir.Block):
-            for x in s.body:
-                self.stmt(x, depth)
-        elif isinstance(s, ir.Decl):
-            v = s.var
-            space = f"{v.space.value} " if v.space != ir.Space.LOCAL else ""
-            init = f" = {expr_text(s.init)}" if s.init is not None else ""
-            const = f" /*={v.const_value}*/" if v.const_value is not None else ""
-            self.emit(depth, s, f"decl {space}{type_text(v.type)} {v.name}{const}{init}")
-        elif isinstance(s, ir.ExprStmt):
-            self.emit(depth, s, expr_text(s.expr))
-            for n in ir.walk(s.expr):
-                if isinstance(n, ir.Lambda) and n.body is not None:
-                    self.emit(depth + 1, n, "lambda body:")
-                    self.stmt(n.body, depth + 2)
-        elif isinstance(s, ir.If):
-            if s.init is not None:
-                self.emit(depth, s, "if-init:")
-                self.stmt(s.init, depth + 1)
-            self.emit(depth, s, f"if {expr_text(s.cond)}")
-            self.stmt(s.then, depth + 1)
-            if s.else_ is not None:
-                self.emit(depth, s.else_, "else")
-                self.stmt(s.else_, depth + 1)
-        elif isinstance(s, ir.Loop):
-            if s.kind == ir.LoopKind.RANGE:
-                self.emit(depth, s, f"for {s.var.name if s.var is not None else '?'} : {expr_text(s.range)}")
-            else:
-                for x in s.init:
-                    self.stmt(x, depth)
-                step = "; ".join(expr_text(x) for x in s.step)
-                self.emit(depth, s, f"{s.kind.value} ({expr_text(s.cond)}; {step})")
-            self.stmt(s.body, depth + 1)
-        elif type(s) in _LINE:
-            self.emit(depth, s, _LINE[type(s)](s))
-            self.stmt(getattr(s, "body", None), depth + 1)
+def _var(v: ir.Variable) -> str:
+    return (f"{v.space.value} " if v.space != ir.Space.LOCAL else "") + f"{type_text(v.type)} {v.name}"
 
-    def function(self, fn: ir.Function, path: str) -> None:
-        tps = "template <" + ", ".join(("typename " if t.is_type else "") + t.name for t in fn.template_params) \
-            + "> " if fn.template_params else ""
-        params = ", ".join(f"{type_text(p.type)} {p.name}" for p in fn.params)
-        where = "" if fn.span.path == path else f"  [{fn.span.path}]"
-        bounds = f" __launch_bounds__({fn.launch_bounds})" if fn.launch_bounds else ""
-        self.emit(0, fn, f"{tps}{fn.kind.value}{bounds} {fn.name}({params}){where}")
-        self.stmt(fn.body, 1)
+
+def _stmt(s: Optional[ir.Stmt], depth: int) -> Iterator[str]:
+    """The lines of statement ``s`` nested ``depth`` deep."""
+    if isinstance(s, ir.Block):
+        for x in s.body:
+            yield from _stmt(x, depth)
+    elif isinstance(s, ir.Decl):
+        const = f" /*={s.var.const_value}*/" if s.var.const_value is not None else ""
+        yield _line(depth, s, f"decl {_var(s.var)}{const}" + (f" = {expr_text(s.init)}" if s.init is not None else ""))
+    elif isinstance(s, ir.ExprStmt):
+        yield _line(depth, s, expr_text(s.expr))
+        for n in ir.walk(s.expr):
+            if isinstance(n, ir.Lambda) and n.body is not None:
+                yield _line(depth + 1, n, "lambda body:")
+                yield from _stmt(n.body, depth + 2)
+    elif isinstance(s, ir.If):
+        if s.init is not None:
+            yield _line(depth, s, "if-init:")
+            yield from _stmt(s.init, depth + 1)
+        yield _line(depth, s, f"if {expr_text(s.cond)}")
+        yield from _stmt(s.then, depth + 1)
+        if s.else_ is not None:
+            yield _line(depth, s.else_, "else")
+            yield from _stmt(s.else_, depth + 1)
+    elif isinstance(s, ir.Loop):
+        if s.kind == ir.LoopKind.RANGE:
+            yield _line(depth, s, f"for {s.var.name if s.var is not None else '?'} : {expr_text(s.range)}")
+        else:
+            for x in s.init:
+                yield from _stmt(x, depth)
+            step = "; ".join(expr_text(x) for x in s.step)
+            yield _line(depth, s, f"{s.kind.value} ({expr_text(s.cond)}; {step})")
+        yield from _stmt(s.body, depth + 1)
+    elif type(s) in _LINE:
+        yield _line(depth, s, _LINE[type(s)](s))
+        yield from _stmt(getattr(s, "body", None), depth + 1)
 
 
 def dump(tu: ir.TranslationUnit, function: Optional[str] = None) -> str:
     """The IR of ``tu`` (only the functions named ``function`` when given)."""
-    p = _Printer()
-    p.lines.append(f"// {tu.path} (front-end: {tu.frontend})")
-    for v in tu.globals:
-        space = f"{v.space.value} " if v.space != ir.Space.LOCAL else ""
-        p.emit(0, ir.Decl(v.span, v), f"global {space}{type_text(v.type)} {v.name}"
-               + (f" = {expr_text(v.init)}" if v.init is not None else ""))
-    for fn in tu.functions:
-        if function is None or fn.name == function:
-            p.function(fn, tu.path)
-    return "\n".join(p.lines) + "\n"
+    lines = [f"// {tu.path} (front-end: {tu.frontend})"]
+    lines += [_line(0, v, f"global {_var(v)}" + (f" = {expr_text(v.init)}" if v.init is not None else ""))
+              for v in tu.globals]
+    for fn in (f for f in tu.functions if function is None or f.name == function):
+        tps = "template <" + ", ".join(("typename " if t.is_type else "") + t.name for t in fn.template_params) \
+            + "> " if fn.template_params else ""
+        params = ", ".join(f"{type_text(p.type)} {p.name}" for p in fn.params)
+        where = "" if fn.span.path == tu.path else f"  [{fn.span.path}]"
+        bounds = f" __launch_bounds__({fn.launch_bounds})" if fn.launch_bounds else ""
+        lines.append(_line(0, fn, f"{tps}{fn.kind.value}{bounds} {fn.name}({params}){where}"))
+        lines += _stmt(fn.body, 1)
+    return "\n".join(lines) + "\n"
