@@ -11,6 +11,7 @@ an entry; the worst two concurrent runs can do is both compute the same entry.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -32,22 +33,17 @@ def _stamp(path: str) -> Optional[list]:
     return [path, st.st_mtime_ns, st.st_size]
 
 
-_FINGERPRINT: Optional[str] = None
-
-
+@functools.cache
 def code_fingerprint() -> str:
     """cudalint's version plus the name, size and mtime of every file of the package (rules, shims...):
     an edited checkout never reuses results computed by older code."""
-    global _FINGERPRINT
-    if _FINGERPRINT is None:
-        h = hashlib.sha256(__version__.encode())
-        pkg = Path(__file__).parent
-        for p in sorted(pkg.rglob("*")):
-            if p.is_file() and "__pycache__" not in p.parts:
-                st = p.stat()
-                h.update(f"{p.relative_to(pkg)}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
-        _FINGERPRINT = f"{__version__}-{h.hexdigest()[:16]}"
-    return _FINGERPRINT
+    h = hashlib.sha256(__version__.encode())
+    pkg = Path(__file__).parent
+    for p in sorted(pkg.rglob("*")):
+        if p.is_file() and "__pycache__" not in p.parts:
+            st = p.stat()
+            h.update(f"{p.relative_to(pkg)}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+    return f"{__version__}-{h.hexdigest()[:16]}"
 
 
 class Cache:

@@ -56,6 +56,7 @@ def lint_many(tasks: Iterable[tuple[str, object]], jobs: Optional[int] = None,
     A file whose worker dies or runs past ``timeout`` seconds yields a CL000 naming the file and the
     reason; the other files are unaffected.  With a :class:`cudalint.cache.Cache`, files whose entry is
     still valid are not linted again."""
+    from .runner import cl000
     results: list[tuple[str, list[Diagnostic], list[str]]] = []
     todo = []
     for path, opts in tasks:
@@ -66,15 +67,7 @@ def lint_many(tasks: Iterable[tuple[str, object]], jobs: Optional[int] = None,
             results.append((path, hit, deps))
         else:
             todo.append((path, opts, key))
-    if todo:
-        _run(todo, jobs, timeout, cache, results)
-    return sorted(merge_includes(results), key=Diagnostic.sort_key)
-
-
-def _run(todo, jobs, timeout, cache, results) -> None:
-    from .runner import cl000
-    jobs = min(jobs or max(1, os.cpu_count() or 1), len(todo))
-    pool = ProcessPool(max_workers=jobs)
+    pool = ProcessPool(max_workers=min(jobs or os.cpu_count() or 1, len(todo))) if todo else None
     try:
         futures = [(path, key, pool.schedule(_lint_worker, args=(path, opts), timeout=timeout))
                    for path, opts, key in todo]
@@ -93,5 +86,6 @@ def _run(todo, jobs, timeout, cache, results) -> None:
                 why = f"internal error ({type(e).__name__}: {e})"
             results.append((path, [cl000(path, f"cannot lint {path}: {why}", internal=True)], []))
     finally:
-        # every result is in: stop the workers without waiting for pebble's join, which polls (~0.1 s)
-        pool.stop()
+        if pool is not None:  # every result is in: stop the workers without waiting for pebble's join (polls)
+            pool.stop()
+    return sorted(merge_includes(results), key=Diagnostic.sort_key)
