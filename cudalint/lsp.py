@@ -160,10 +160,8 @@ class CudalintServer(LanguageServer):
         # a buffer that crashes libclang (a native stack overflow) kills the worker, not the server
         # ("spawn": a forked copy of a process running an asyncio loop and pygls's threads can deadlock)
         self.executor = ProcessPool(max_workers=1, context=multiprocessing.get_context("spawn"))
+        #: uri -> its lint; a change, a save or a close replaces or removes it, and a late result is dropped
         self.pending: dict[str, asyncio.Task] = {}
-        #: uri -> generation; bumped by each change, save and close so that a late result is dropped
-        self.generation: dict[str, int] = {}
-        self.languages: dict[str, Optional[str]] = {}
         #: uri -> the LSP diagnostics last published for it
         self.published: dict[str, list[lsp.Diagnostic]] = {}
 
@@ -177,58 +175,43 @@ class CudalintServer(LanguageServer):
     # scheduling
     def schedule(self, uri: str, delay: float, typing: bool = False) -> None:
         """Lint ``uri`` (if it is a CUDA document) after ``delay`` seconds, cancelling a lint still waiting for it."""
-        if not self.wanted(uri):
-            return
-        gen = self._cancel(uri)
-        self.pending[uri] = asyncio.get_running_loop().create_task(self._lint_later(uri, delay, gen, typing))
+        if is_cuda_document(uri, self.workspace.get_text_document(uri).language_id):
+            self._cancel(uri)
+            self.pending[uri] = asyncio.get_running_loop().create_task(self._lint_later(uri, delay, typing))
 
-    def _cancel(self, uri: str) -> int:
-        """Cancel a lint still waiting for ``uri``; the new generation (a late result of an older one is dropped)."""
+    def _cancel(self, uri: str) -> None:
         if (task := self.pending.pop(uri, None)) is not None:
             task.cancel()
-        self.generation[uri] = self.generation.get(uri, 0) + 1
-        return self.generation[uri]
 
-    async def _lint_later(self, uri: str, delay: float, gen: int, typing: bool = False) -> None:
+    async def _lint_later(self, uri: str, delay: float, typing: bool) -> None:
         try:
             if delay > 0:
                 await asyncio.sleep(delay)
-            await self.lint_and_publish(uri, gen, typing)
+            try:
+                doc = self.workspace.get_text_document(uri)
+                text, version = doc.source, doc.version
+            except Exception as e:  # noqa: BLE001
+                log.warning("cannot read %s from the workspace: %s", uri, e)
+                return
+            path = document_path(uri)
+            try:
+                future = self.executor.schedule(lint_document, args=(path, text, typing), timeout=LINT_TIMEOUT_S)
+                diags = await asyncio.wrap_future(future)
+            except Exception as e:  # noqa: BLE001 - a crash, a time-out, or the pool shut down
+                diags = [cl000(path, f"the front-end crashed on this document (worker exit code {e.exitcode})"
+                               if isinstance(e, ProcessExpired) else
+                               f"cudalint failed on this document ({type(e).__name__}: {e})")]
+            if self.pending.get(uri) is not asyncio.current_task():
+                return  # changed, saved again or closed meanwhile: a newer lint publishes
+            pos = Positions(text, self.workspace.position_encoding)
+            self.published[uri] = items = [to_lsp(d, pos, uri) for d in diags]
+            self.text_document_publish_diagnostics(
+                lsp.PublishDiagnosticsParams(uri=uri, diagnostics=items, version=version))
         except asyncio.CancelledError:
             pass
         finally:
             if self.pending.get(uri) is asyncio.current_task():
                 del self.pending[uri]
-
-    async def lint_and_publish(self, uri: str, gen: Optional[int], typing: bool = False) -> None:
-        try:
-            doc = self.workspace.get_text_document(uri)
-            text, version = doc.source, doc.version
-        except Exception as e:  # noqa: BLE001
-            log.warning("cannot read %s from the workspace: %s", uri, e)
-            return
-        path = document_path(uri)
-        try:
-            future = self.executor.schedule(lint_document, args=(path, text, typing), timeout=LINT_TIMEOUT_S)
-            diags = await asyncio.wrap_future(future)
-        except Exception as e:  # noqa: BLE001 - a crash, a time-out, or the pool shut down
-            diags = [cl000(path, f"the front-end crashed on this document (worker exit code {e.exitcode})"
-                           if isinstance(e, ProcessExpired) else
-                           f"cudalint failed on this document ({type(e).__name__}: {e})")]
-        if self.generation.get(uri) != gen:
-            return  # changed, saved again or closed meanwhile: a newer lint publishes
-        pos = Positions(text, self.workspace.position_encoding)
-        self.published[uri] = items = [to_lsp(d, pos, uri) for d in diags]
-        self.text_document_publish_diagnostics(
-            lsp.PublishDiagnosticsParams(uri=uri, diagnostics=items, version=version))
-
-    def forget(self, uri: str) -> None:
-        self._cancel(uri)
-        self.published.pop(uri, None)
-        self.languages.pop(uri, None)
-
-    def wanted(self, uri: str) -> bool:
-        return is_cuda_document(uri, self.languages.get(uri))
 
 
 def code_actions(uri: str, text: str, diagnostics: Sequence[lsp.Diagnostic],
@@ -249,7 +232,7 @@ def code_actions(uri: str, text: str, diagnostics: Sequence[lsp.Diagnostic],
             # the buffer changed under the finding: the next lint offers it again
             stale = any(e.get("oldText") is not None and pos.text_in(r) != e["oldText"] for e, r in ranges)
             edits = [lsp.TextEdit(range=r, new_text=e["newText"]) for e, r in ranges]
-            key = ("fix", fix["message"], tuple((_key(e.range), e.new_text) for e in edits))
+            key = ("fix", fix["message"], repr(edits))
             if not stale and key not in seen:
                 seen.add(key)
                 fixes.append(lsp.CodeAction(title=fix["message"], kind=lsp.CodeActionKind.QuickFix,
@@ -262,10 +245,6 @@ def code_actions(uri: str, text: str, diagnostics: Sequence[lsp.Diagnostic],
                                            kind=lsp.CodeActionKind.QuickFix, diagnostics=[d],
                                            edit=lsp.WorkspaceEdit(changes={uri: [edit]})))
     return fixes + suppress
-
-
-def _key(r: lsp.Range) -> tuple:
-    return (r.start.line, r.start.character, r.end.line, r.end.character)
 
 
 def suppression_edit(pos: Positions, row: int, code: str) -> Optional[lsp.TextEdit]:
@@ -291,7 +270,6 @@ def make_server(debounce: float = DEBOUNCE_S) -> CudalintServer:
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
     async def did_open(ls: CudalintServer, params: lsp.DidOpenTextDocumentParams) -> None:
-        ls.languages[params.text_document.uri] = params.text_document.language_id
         ls.schedule(params.text_document.uri, 0)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
@@ -305,8 +283,8 @@ def make_server(debounce: float = DEBOUNCE_S) -> CudalintServer:
     @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
     async def did_close(ls: CudalintServer, params: lsp.DidCloseTextDocumentParams) -> None:
         uri = params.text_document.uri
-        was = ls.wanted(uri)
-        ls.forget(uri)
+        was = ls.published.pop(uri, None) is not None or uri in ls.pending   # a CUDA document, being linted
+        ls._cancel(uri)
         if was:
             ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
@@ -324,7 +302,7 @@ def make_server(debounce: float = DEBOUNCE_S) -> CudalintServer:
             return None
         # clients that drop ``data`` on the way back: take the published diagnostic of the same code and range
         published = ls.published.get(uri, [])
-        diags = [next((p for p in published if p.code == d.code and _key(p.range) == _key(d.range)), d)
+        diags = [next((p for p in published if p.code == d.code and p.range == d.range), d)
                  if d.source == SOURCE and not d.data else d for d in params.context.diagnostics]
         return code_actions(uri, text, diags, ls.workspace.position_encoding) or None
 
