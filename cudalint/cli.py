@@ -132,23 +132,28 @@ def _check(args: argparse.Namespace) -> int:
                                   frontend=args.frontend))
     files = discover(args.paths, resolver)
     from .cache import DEFAULT_DIR, Cache
+    from .parallel import lint_many
     cache = None if args.no_cache else Cache(args.cache_dir or DEFAULT_DIR)
-    diags = resolver.lint(files, jobs=args.jobs, cache=cache)
+
+    def lint(paths: list[str]) -> list[Diagnostic]:  # each file with its own configuration, in worker processes
+        return lint_many([(f, resolver.options_for(f)) for f in paths], jobs=args.jobs, cache=cache)
+    diags = lint(files)
     fixed_msg = ""
     if args.fix or args.diff:
-        report = fixes.plan(diags, resolver.options_for)
-        for plan in report.plans:
+        plans = fixes.plan(diags, resolver.options_for)
+        for plan in plans:
             if plan.refused:
                 sys.stderr.write(f"cudalint: not fixing {plan.path}: {plan.refused}\n")
+        applied = [plan for plan in plans if plan.refused is None]
         if args.diff:
-            sys.stdout.write("".join(fixes.unified_diff(plan) for plan in report.applied))
-            sys.stderr.write(report.summary("Would fix"))
-            return 1 if report.applied and not args.exit_zero else 0
-        fixes.write(report)
-        again = sorted({plan.path for plan in report.applied})
-        diags = sorted([d for d in diags if d.path not in again] + resolver.lint(again, jobs=args.jobs, cache=cache),
-                       key=Diagnostic.sort_key)
-        fixed_msg = report.summary()
+            sys.stdout.write("".join(fixes.unified_diff(plan) for plan in applied))
+            sys.stderr.write(fixes.summary(applied, "Would fix"))
+            return 1 if applied and not args.exit_zero else 0
+        for plan in applied:
+            fixes.write_atomic(plan.path, plan.bom + plan.fixed.encode("utf-8"))
+        again = sorted({plan.path for plan in applied})
+        diags = sorted([d for d in diags if d.path not in again] + lint(again), key=Diagnostic.sort_key)
+        fixed_msg = fixes.summary(applied)
     if args.format == "json":
         out = json.dumps([d.to_json() for d in diags], indent=2) + "\n"
     elif args.format in ("sarif", "github"):

@@ -39,7 +39,7 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 from .analysis.context import Settings
-from .diagnostics import Diagnostic, Severity
+from .diagnostics import Severity
 from .reporters import relative_posix
 from .runner import RunOptions, UsageError
 
@@ -185,14 +185,15 @@ def load_config(path: Path, data: Optional[dict] = None) -> Config:
             hint = f" (did you mean `{near[0]}`?)" if near else ""
             raise UsageError(f"{where}: unknown key `{key}`{hint}")
         if key in ("select", "extend-select", "ignore"):
-            setattr(cfg, key.replace("-", "_"), codes(key, value))
-        elif key in ("include", "exclude"):
-            setattr(cfg, key, strings(key, value))
+            value = codes(key, value)
+        elif key in ("include", "exclude", "defines"):
+            value = strings(key, value)
+            if key == "defines" and (bad := next((d for d in value if not _DEFINE.fullmatch(d)), None)) is not None:
+                raise fail(key, 'a list of "NAME" or "NAME=VALUE"', bad)
         elif key == "per-file-ignores":
             if not isinstance(value, dict):
                 raise fail(key, 'a table of glob = ["CODE", ...]', value)
-            for glob, cs in value.items():
-                cfg.per_file_ignores.append((glob, codes(f"{key}.{_toml_key(glob)}", cs)))
+            value = [(glob, codes(f"{key}.{_toml_key(glob)}", cs)) for glob, cs in value.items()]
         elif key == "severity":
             if not isinstance(value, dict):
                 raise fail(key, 'a table of CODE = "info" | "warning" | "error"', value)
@@ -200,25 +201,20 @@ def load_config(path: Path, data: Optional[dict] = None) -> Config:
                 check(key, code.upper())
                 if sev not in ("info", "warning", "error"):
                     raise fail(f"{key}.{code}", '"info", "warning" or "error"', sev)
-                cfg.severity[code.upper()] = Severity(sev)
+            value = {code.upper(): Severity(sev) for code, sev in value.items()}
         elif key == "block-dim":
             try:
-                cfg.block_dim = parse_block_dim(value)
+                value = parse_block_dim(value)
             except ValueError:
                 raise fail(key, '[x, y, z] or "x,y,z" (1 to 3 positive integers, at most 1024 threads)',
                            value) from None
         elif key == "extensions":
-            cfg.extensions = tuple(e if e.startswith(".") else "." + e for e in strings(key, value) if e)
-        elif key == "frontend":
-            if value not in FRONTENDS:
-                raise fail(key, '"auto", "clang" or "tree-sitter"', value)
-            cfg.frontend = value
+            value = tuple(e if e.startswith(".") else "." + e for e in strings(key, value) if e)
+        elif key == "frontend" and value not in FRONTENDS:
+            raise fail(key, '"auto", "clang" or "tree-sitter"', value)
         elif key == "include-paths":
-            cfg.include_paths = [os.path.normpath(os.path.join(cfg.root, p)) for p in strings(key, value)]
-        elif key == "defines":
-            cfg.defines = strings(key, value)
-            if (bad := next((d for d in cfg.defines if not _DEFINE.fullmatch(d)), None)) is not None:
-                raise fail(key, 'a list of "NAME" or "NAME=VALUE"', bad)
+            value = [os.path.normpath(os.path.join(cfg.root, p)) for p in strings(key, value)]
+        setattr(cfg, key.replace("-", "_"), value)
     return cfg
 
 
@@ -310,15 +306,6 @@ class Resolver:
                           warn_unused_ignores=o.warn_unused_ignores,
                           frontend=o.frontend if o.frontend != "auto" else cfg.frontend)
 
-    def lint(self, files: Iterable[str], jobs: Optional[int] = None,
-             timeout: Optional[float] = None, cache=None) -> list[Diagnostic]:
-        """Lint ``files`` (already discovered), each with its own configuration, in ``jobs`` worker
-        processes (default: the CPU count) with a per-file time limit (see :mod:`cudalint.parallel`),
-        reusing valid entries of ``cache`` (:class:`cudalint.cache.Cache`) when given."""
-        from .parallel import DEFAULT_FILE_TIMEOUT, lint_many
-        return lint_many([(f, self.options_for(f)) for f in files], jobs=jobs,
-                         timeout=timeout or DEFAULT_FILE_TIMEOUT, cache=cache)
-
 
 # -- discovery
 
@@ -363,15 +350,11 @@ def discover(paths: Iterable[str], resolver: Optional[Resolver] = None) -> list[
     folders are always honoured.  Raises :class:`UsageError` for a path that does not exist."""
     resolver = resolver or Resolver(use_files=False)
     out: dict[str, str] = {}  # absolute path -> the path as found
-
-    def add(f: str) -> None:
-        out.setdefault(os.path.abspath(f), f)
-
     for p in paths:
         if not os.path.exists(p):
             raise UsageError(f"path does not exist: {p}")
         if not os.path.isdir(p):
-            add(p)
+            out.setdefault(os.path.abspath(p), p)
             continue
         git = _GitIgnore(p)
         for root, dirs, files in os.walk(p):
@@ -382,5 +365,5 @@ def discover(paths: Iterable[str], resolver: Optional[Resolver] = None) -> list[
                 full = os.path.join(root, f)
                 if f.endswith(cfg.extensions) and cfg.included(full) and not cfg.excluded(full) \
                         and not git.ignored(full, False):
-                    add(full)
+                    out.setdefault(os.path.abspath(full), full)
     return list(out.values())
