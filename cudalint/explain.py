@@ -36,8 +36,7 @@ def lane_coords(shape, warp: int) -> list[tuple[int, int, int]]:
     return [(lin % bx, (lin // bx) % by, lin // (bx * by)) for lin in lins]
 
 
-def _global(console: Console, acc: Access, lanes: list[int], coords, residue: int) -> None:
-    size = acc.size
+def _global(console: Console, size: int, lanes: list[int], coords, residue: int) -> None:
     table = Table(*(Column(col, justify="right") for col in ("lane", "threadIdx", "byte offset", "sector(s)",
                                                               "128-B line")), title="lanes -> 32-byte sectors")
     for lane, (off, c) in enumerate(zip(lanes, coords)):
@@ -59,8 +58,7 @@ def _global(console: Console, acc: Access, lanes: list[int], coords, residue: in
     console.print(grid)
 
 
-def _shared(console: Console, acc: Access, lanes: list[int]) -> None:
-    size = acc.size
+def _shared(console: Console, size: int, lanes: list[int]) -> None:
     n_phases = phases(size)
     per = WARP // n_phases
     for p in range(n_phases):
@@ -115,11 +113,11 @@ def explain_access(console: Console, ctx: AnalysisContext, kernel: Kernel, acc: 
         residue = cost.worst_residue
         if not pic.exact_residue:
             console.print(f"base offset taken at its worst residue: +{residue} bytes mod 32")
-        _global(console, acc, lanes, coords, residue)
+        _global(console, acc.size, lanes, coords, residue)
         console.print(f"sectors/request {cost.sectors_per_request:g} (ideal {cost.ideal_sectors_per_request:g}), "
                       f"efficiency {cost.efficiency:.1%}")
     elif acc.array.space == AddressSpace.SHARED:
-        _shared(console, acc, lanes)
+        _shared(console, acc.size, lanes)
         cost = shared_cost(pic, acc.size)
         console.print(f"block: worst {cost.bank_conflict_ways}-way, "
                       f"{cost.wavefronts_per_request:g} wavefronts per request on average")

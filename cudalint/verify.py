@@ -531,12 +531,10 @@ def _compare_synccheck(row: Callable[..., Row], sc: dict[str, Any], name: str, d
     """CL301/CL302 finding lines vs the lines synccheck reports (``sc``) in the fixture file ``name``: a finding
     it does not report disagrees, and so does a reported line without a CL301 finding; a kernel with no barrier
     finding must have no report."""
-    if "error" in sc and "sites" not in sc:
+    if "per_kernel" not in sc:   # compute-sanitizer not found
         return [row("?", "synccheck", "synccheck_line", None, None, False, sc["error"])]
-    per_kernel = sc.get("per_kernel") or {}
-    reported = {k: list(run.get("sites", [])) for k, run in per_kernel.items()}     # launched kernel -> reports
-    for site in [] if per_kernel else sc.get("sites", []):
-        reported.setdefault(site.get("kernel") or "?", []).append(site)
+    per_kernel = sc["per_kernel"]
+    reported = {k: run.get("sites", []) for k, run in per_kernel.items()}     # launched kernel -> reports
     sync = [d for d in diags if d.code in ("CL301", "CL302")]
     rows: list[Row] = []
     for d in sync:
@@ -550,14 +548,12 @@ def _compare_synccheck(row: Callable[..., Row], sc: dict[str, Any], name: str, d
                             f"synccheck reports a barrier error at {site['file']}:{site['line']} "
                             f"({site['reports']}x) without a CL301 finding"))
     for base in (b for b in by_base if b not in {d.kernel for d in sync}):
-        run = per_kernel.get(base)
-        if run is None and per_kernel:
+        if (run := per_kernel.get(base)) is None:
             rows.append(row(base, "clean", "synccheck_errors", 0, None, False, "kernel not checked"))
-            continue
-        errors = run.get("errors", 0) if run else sum(s["reports"] for s in reported.get(base, []))
-        bad = run is not None and "error" in run
-        rows.append(row(base, "clean", "synccheck_errors", 0, errors, errors == 0 and not bad,
-                        run["error"] if bad else "at most"))
+        else:
+            errors, bad = run.get("errors", 0), "error" in run
+            rows.append(row(base, "clean", "synccheck_errors", 0, errors, errors == 0 and not bad,
+                            run["error"] if bad else "at most"))
     return rows
 
 
