@@ -9,6 +9,7 @@ import argparse
 import json
 import sys
 from collections import Counter
+from dataclasses import fields
 from pathlib import Path
 from typing import Optional, Sequence
 
@@ -123,13 +124,10 @@ def _compile_db(args: argparse.Namespace):
 
 
 def _check(args: argparse.Namespace) -> int:
-    compile_db = _compile_db(args)
     from . import fix as fixes
     from .config import Overrides, Resolver, discover
-    resolver = Resolver(Overrides(select=args.select, extend_select=args.extend_select, ignore=args.ignore,
-                                  block_dim=args.block_dim, compile_db=compile_db,
-                                  warn_unused_ignores=args.warn_unused_ignores, config=args.config,
-                                  frontend=args.frontend))
+    given = {f.name for f in fields(Overrides)} & vars(args).keys()   # the options named as Overrides' fields
+    resolver = Resolver(Overrides(compile_db=_compile_db(args), **{k: getattr(args, k) for k in given}))
     files = discover(args.paths, resolver)
     from .cache import DEFAULT_DIR, Cache
     from .parallel import lint_many

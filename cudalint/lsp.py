@@ -269,16 +269,14 @@ def make_server(debounce: float = DEBOUNCE_S) -> CudalintServer:
     server = CudalintServer(debounce=debounce)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
-    async def did_open(ls: CudalintServer, params: lsp.DidOpenTextDocumentParams) -> None:
+    @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE, lsp.SaveOptions(include_text=False))
+    async def did_open_or_save(ls: CudalintServer,
+                               params: lsp.DidOpenTextDocumentParams | lsp.DidSaveTextDocumentParams) -> None:
         ls.schedule(params.text_document.uri, 0)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
     async def did_change(ls: CudalintServer, params: lsp.DidChangeTextDocumentParams) -> None:
         ls.schedule(params.text_document.uri, ls.debounce, typing=True)
-
-    @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE, lsp.SaveOptions(include_text=False))
-    async def did_save(ls: CudalintServer, params: lsp.DidSaveTextDocumentParams) -> None:
-        ls.schedule(params.text_document.uri, 0)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
     async def did_close(ls: CudalintServer, params: lsp.DidCloseTextDocumentParams) -> None:
@@ -292,10 +290,8 @@ def make_server(debounce: float = DEBOUNCE_S) -> CudalintServer:
                     lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.QuickFix]))
     def code_action(ls: CudalintServer, params: lsp.CodeActionParams) -> Optional[list[lsp.CodeAction]]:
         uri = params.text_document.uri
-        only = params.context.only
-        if only and not any(str(k) == lsp.CodeActionKind.QuickFix or
-                            lsp.CodeActionKind.QuickFix.startswith(str(k) + ".") for k in only):
-            return None
+        if params.context.only and lsp.CodeActionKind.QuickFix not in params.context.only:
+            return None  # the kinds asked for are not quickfix (which is top-level: no kind has it as a sub-kind)
         try:
             text = ls.workspace.get_text_document(uri).source
         except Exception:  # noqa: BLE001
