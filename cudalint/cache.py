@@ -11,6 +11,7 @@ an entry; the worst two concurrent runs can do is both compute the same entry.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import json
@@ -63,30 +64,25 @@ class Cache:
         """The entry's findings (None when absent or stale); ``deps`` receives the files it depends on."""
         try:
             entry = json.loads((self.root / key[:2] / key).read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            found = [Diagnostic.from_json(d) for d in entry["diagnostics"]]
+        except (OSError, KeyError, TypeError, ValueError):
             return None
         if any(_stamp(dep[0]) != dep for dep in entry.get("dependencies", [])):
             return None
         if deps is not None:
             deps.extend(dep[0] for dep in entry.get("dependencies", []))
-        try:
-            return [Diagnostic.from_json(d) for d in entry["diagnostics"]]
-        except (KeyError, TypeError, ValueError):
-            return None
+        return found
 
     def put(self, key: str, diags: list[Diagnostic], dependencies: list[str]) -> None:
         stamps = [_stamp(p) for p in dependencies]
         if any(s is None for s in stamps):
             return
         folder = self.root / key[:2]
-        try:
+        with contextlib.suppress(OSError):  # a read-only or full disk: the cache is only an optimisation
             folder.mkdir(parents=True, exist_ok=True)
-            gitignore = Path(self.root).parent / ".gitignore"
-            if not gitignore.exists():
+            if not (gitignore := self.root.parent / ".gitignore").exists():
                 gitignore.write_text("# created by cudalint\n*\n")
             fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-")
             with os.fdopen(fd, "w", encoding="utf-8") as fh:
                 json.dump({"dependencies": stamps, "diagnostics": [d.to_json() for d in diags]}, fh)
             os.replace(tmp, folder / key)
-        except OSError:
-            pass  # a read-only or full disk: the cache is only an optimisation

@@ -321,12 +321,9 @@ class _GitIgnore:
     def _spec(self, folder: str) -> Optional[pathspec.GitIgnoreSpec]:
         if folder not in self._specs:
             lines: list[str] = []
-            sources = [os.path.join(folder, ".gitignore")]
-            if folder == self.stop:
-                sources.insert(0, os.path.join(folder, ".git", "info", "exclude"))  # lower precedence
-            for src in sources:
+            for src in ([".git/info/exclude"] if folder == self.stop else []) + [".gitignore"]:  # low to high
                 with contextlib.suppress(OSError):
-                    lines += Path(src).read_text(encoding="utf-8", errors="replace").splitlines()
+                    lines += Path(folder, src).read_text(encoding="utf-8", errors="replace").splitlines()
             self._specs[folder] = pathspec.GitIgnoreSpec.from_lines(lines) if lines else None
         return self._specs[folder]
 
