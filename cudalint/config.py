@@ -41,7 +41,8 @@ else:  # pragma: no cover
 from .analysis.context import Settings
 from .diagnostics import Severity
 from .reporters import relative_posix
-from .runner import RunOptions, UsageError
+from .rules import CL000, all_rules
+from .runner import CL001, RunOptions, UsageError
 
 DEFAULT_EXTENSIONS = (".cu", ".cuh")
 FRONTENDS = ("auto", "clang", "tree-sitter")
@@ -52,8 +53,6 @@ _DEFINE = re.compile(r"[A-Za-z_]\w*(=.*)?", re.S)
 
 
 def known_codes() -> list[str]:
-    from .rules import CL000, all_rules
-    from .runner import CL001
     return sorted({CL000[0], CL001[0]} | {r.code for r in all_rules()})
 
 
@@ -107,24 +106,11 @@ class Config:
     include_paths: list[str] = field(default_factory=list)
     defines: list[str] = field(default_factory=list)
 
-    def rel(self, path: str, is_dir: bool = False) -> Optional[str]:
-        """``path`` relative to the configuration's folder (POSIX, ``/`` appended for a folder), None outside."""
+    def matches(self, globs: list[str], path: str, is_dir: bool = False) -> bool:
+        """Whether ``path`` (a folder when ``is_dir``) matches one of ``globs``, relative to the configuration's
+        folder (a path outside it matches none)."""
         rel = relative_posix(path, str(self.root))
-        return rel + "/" if rel is not None and is_dir else rel
-
-    def excluded(self, path: str, is_dir: bool = False) -> bool:
-        rel = self.rel(path, is_dir)
-        return bool(self.exclude) and rel is not None and _spec(*self.exclude).match_file(rel)
-
-    def included(self, path: str) -> bool:
-        rel = self.rel(path)
-        return not self.include or rel is not None and _spec(*self.include).match_file(rel)
-
-    def ignores_for(self, path: str) -> list[str]:
-        """Codes that ``per-file-ignores`` turns off for ``path``."""
-        rel = self.rel(path)
-        return [c for glob, codes in self.per_file_ignores if rel is not None and _spec(glob).match_file(rel)
-                for c in codes]
+        return bool(globs) and rel is not None and _spec(*globs).match_file(rel + "/" * is_dir)
 
 
 # -- loading
@@ -297,7 +283,8 @@ class Resolver:
         o, cfg = self.overrides, self.config_for(path)
         head = o.select if o.select is not None else None if cfg.select is None else cfg.select + cfg.extend_select
         select = None if head is None else list(head) + list(o.extend_select)
-        ignore = cfg.ignore + list(o.ignore) + cfg.ignores_for(path)
+        ignore = cfg.ignore + list(o.ignore) + [c for glob, cs in cfg.per_file_ignores if cfg.matches([glob], path)
+                                                for c in cs]
         extra = [f"-I{p}" for p in cfg.include_paths] + [f"-D{d}" for d in cfg.defines]
         block_source = "--block-dim" if o.block_dim else f"`block-dim` in {cfg.path}"
         return RunOptions(select=select, ignore=ignore,
@@ -357,10 +344,10 @@ def discover(paths: Iterable[str], resolver: Optional[Resolver] = None) -> list[
         for root, dirs, files in os.walk(p):
             cfg = resolver.config_for_dir(root)
             dirs[:] = [d for d in sorted(dirs) if not d.startswith(".") and not git.ignored(os.path.join(root, d), True)
-                       and not cfg.excluded(os.path.join(root, d), True)]
+                       and not cfg.matches(cfg.exclude, os.path.join(root, d), True)]
             for f in sorted(files):
                 full = os.path.join(root, f)
-                if f.endswith(cfg.extensions) and cfg.included(full) and not cfg.excluded(full) \
-                        and not git.ignored(full, False):
+                if f.endswith(cfg.extensions) and (not cfg.include or cfg.matches(cfg.include, full)) \
+                        and not cfg.matches(cfg.exclude, full) and not git.ignored(full, False):
                     out.setdefault(os.path.abspath(full), full)
     return list(out.values())
