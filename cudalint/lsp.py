@@ -219,9 +219,8 @@ def code_actions(uri: str, text: str, diagnostics: Sequence[lsp.Diagnostic],
     """The quickfix (when the finding has a fix whose text is still in place) and the suppression action
     for each cudalint diagnostic, against the document's current ``text``."""
     pos = Positions(text, encoding)
-    fixes: list[lsp.CodeAction] = []
-    suppress: list[lsp.CodeAction] = []
-    seen: set = set()
+    fixes: dict[tuple, lsp.CodeAction] = {}      # (message, edits) -> the first diagnostic's action
+    suppress: dict[tuple, lsp.CodeAction] = {}   # (code, line) -> the first diagnostic's action
     for d in diagnostics:
         code = str(d.code) if d.code is not None else ""
         if d.source != SOURCE or not _CODE.match(code):
@@ -232,19 +231,16 @@ def code_actions(uri: str, text: str, diagnostics: Sequence[lsp.Diagnostic],
             # the buffer changed under the finding: the next lint offers it again
             stale = any(e.get("oldText") is not None and pos.text_in(r) != e["oldText"] for e, r in ranges)
             edits = [lsp.TextEdit(range=r, new_text=e["newText"]) for e, r in ranges]
-            key = ("fix", fix["message"], repr(edits))
-            if not stale and key not in seen:
-                seen.add(key)
-                fixes.append(lsp.CodeAction(title=fix["message"], kind=lsp.CodeActionKind.QuickFix,
-                                            diagnostics=[d], is_preferred=True,
-                                            edit=lsp.WorkspaceEdit(changes={uri: edits})))
-        key = ("suppress", code, d.range.start.line)
-        if key not in seen and code != "CL000" and (edit := suppression_edit(pos, key[2], code)) is not None:
-            seen.add(key)
-            suppress.append(lsp.CodeAction(title=f"Suppress {code} on this line",
-                                           kind=lsp.CodeActionKind.QuickFix, diagnostics=[d],
-                                           edit=lsp.WorkspaceEdit(changes={uri: [edit]})))
-    return fixes + suppress
+            if not stale:
+                fixes.setdefault((fix["message"], repr(edits)), lsp.CodeAction(
+                    title=fix["message"], kind=lsp.CodeActionKind.QuickFix, diagnostics=[d], is_preferred=True,
+                    edit=lsp.WorkspaceEdit(changes={uri: edits})))
+        row = d.range.start.line
+        if code != "CL000" and (code, row) not in suppress and (edit := suppression_edit(pos, row, code)) is not None:
+            suppress[code, row] = lsp.CodeAction(title=f"Suppress {code} on this line",
+                                                 kind=lsp.CodeActionKind.QuickFix, diagnostics=[d],
+                                                 edit=lsp.WorkspaceEdit(changes={uri: [edit]}))
+    return [*fixes.values(), *suppress.values()]
 
 
 def suppression_edit(pos: Positions, row: int, code: str) -> Optional[lsp.TextEdit]:
