@@ -19,7 +19,7 @@ from .reporters.github import format_github
 from .reporters.sarif import format_sarif
 from .rules import CL000, RuleError, all_rules, rule_classes
 from .rules.pages import rule_page
-from .runner import UsageError, failing
+from .runner import RunOptions, UsageError, failing, lower, read_source
 
 
 class _Parser(argparse.ArgumentParser):
@@ -173,7 +173,6 @@ def _check(args: argparse.Namespace) -> int:
 
 def _dump_ir(args: argparse.Namespace) -> int:
     from .ir.printer import dump
-    from .runner import RunOptions, lower, read_source
     path, _, function = args.location.partition(":")
     if not Path(path).is_file() and ":" in args.location:
         path, function = args.location, ""

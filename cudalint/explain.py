@@ -93,7 +93,6 @@ def _constant(console: Console, lanes: list[int]) -> None:
 
 
 def explain_access(console: Console, ctx: AnalysisContext, kernel: Kernel, acc: Access, warp: int) -> None:
-    shape = ctx.launch_shape(kernel)
     console.rule(f"{kernel.name}: {acc.kind} of `{acc.array.name}` ({acc.array.space.value}, {acc.size} bytes) "
                  f"at {acc.span.path}:{acc.span.line}:{acc.span.column}")
     console.print(f"offset (bytes) = {acc.offset}")
@@ -106,14 +105,13 @@ def explain_access(console: Console, ctx: AnalysisContext, kernel: Kernel, acc: 
         console.print(f"assumption: {a}")
     if not 0 <= warp < len(pic.warps):
         raise UsageError(f"warp {warp} out of range: the block has {len(pic.warps)} warps")
-    lanes, coords = pic.warps[warp], lane_coords(shape, warp)
+    lanes = pic.warps[warp]
     console.print(f"warp {warp} of {len(pic.warps)}")
     if acc.array.space == AddressSpace.GLOBAL:
         cost = global_cost(pic, acc.size)
-        residue = cost.worst_residue
         if not pic.exact_residue:
-            console.print(f"base offset taken at its worst residue: +{residue} bytes mod 32")
-        _global(console, acc.size, lanes, coords, residue)
+            console.print(f"base offset taken at its worst residue: +{cost.worst_residue} bytes mod 32")
+        _global(console, acc.size, lanes, lane_coords(ctx.launch_shape(kernel), warp), cost.worst_residue)
         console.print(f"sectors/request {cost.sectors_per_request:g} (ideal {cost.ideal_sectors_per_request:g}), "
                       f"efficiency {cost.efficiency:.1%}")
     elif acc.array.space == AddressSpace.SHARED:

@@ -41,11 +41,6 @@ def summary(applied: list[FilePlan], verb: str = "Fixed") -> str:
     return f"{verb} {n} finding{'s' if n != 1 else ''} in {files} file{'s' if files != 1 else ''}.\n"
 
 
-def _offsets(data: bytes) -> list[int]:
-    """Byte offset of the start of each line (1-based lines at index line - 1)."""
-    return [0] + [i + 1 for i, b in enumerate(data) if b == 0x0A]
-
-
 def _span(e: Edit, starts: list[int]) -> tuple[int, int]:
     """Byte offsets of an edit (clang's columns count bytes)."""
     return starts[e.line - 1] + e.column - 1, starts[e.end_line - 1] + e.end_column - 1
@@ -54,7 +49,7 @@ def _span(e: Edit, starts: list[int]) -> tuple[int, int]:
 def apply_fixes(text: str, diags: Iterable[Diagnostic]) -> tuple[str, list[Diagnostic]]:
     """``text`` with the non-overlapping fixes of ``diags`` applied, and the findings they fix."""
     data = text.encode("utf-8")
-    starts = _offsets(data)
+    starts = [0] + [i + 1 for i, b in enumerate(data) if b == 0x0A]   # starts[n - 1]: line n's byte offset
     taken: dict[tuple[int, int], str] = {}
     fixed: list[Diagnostic] = []
     with_fix = [d for d in diags if d.fix is not None and d.fix.edits]

@@ -15,6 +15,7 @@ from typing import Iterable, Optional
 from pebble import ProcessExpired, ProcessPool
 
 from .diagnostics import Diagnostic
+from .runner import analyse_file, cl000
 
 #: Seconds one file may take before it is abandoned (a 50,000-line file lints in well under this).
 DEFAULT_FILE_TIMEOUT = 300.0
@@ -22,7 +23,6 @@ DEFAULT_FILE_TIMEOUT = 300.0
 
 def _lint_worker(path: str, opts) -> tuple[list[Diagnostic], list[str], bool]:
     """Findings of ``path``, the files its translation unit read, and whether the result may be cached."""
-    from .runner import analyse_file
     diags, model = analyse_file(path, opts)
     cacheable = (model is not None and not model.missing_includes and model.frontend == "clang"
                  and not any(d.code == "CL000" for d in diags))
@@ -56,7 +56,6 @@ def lint_many(tasks: Iterable[tuple[str, object]], jobs: Optional[int] = None,
     A file whose worker dies or runs past ``timeout`` seconds yields a CL000 naming the file and the
     reason; the other files are unaffected.  With a :class:`cudalint.cache.Cache`, files whose entry is
     still valid are not linted again."""
-    from .runner import cl000
     results: list[tuple[str, list[Diagnostic], list[str]]] = []
     todo = []
     for path, opts in tasks:

@@ -127,9 +127,8 @@ def incomplete_diagnostics(model: TranslationUnitModel) -> list[Diagnostic]:
     out = []
     more = " (unresolved includes: " + ", ".join(model.missing_includes) + ")" if model.missing_includes else ""
     for k in model.kernels:
-        errs = [(ln, msg) for ln, msg in model.errors
-                if k.span.path == model.path and k.span.line <= ln <= k.span.end_line]
-        reasons = [f"line {ln}: {msg}" for ln, msg in errs[:3]] + k.incomplete[:3]
+        reasons = [f"line {ln}: {msg}" for ln, msg in model.errors
+                   if k.span.path == model.path and k.span.line <= ln <= k.span.end_line][:3] + k.incomplete[:3]
         if reasons:
             out.append(cl000(k.span.path, f"kernel `{k.name}` is only partly modelled: " + "; ".join(reasons) + more,
                              line=k.span.line, column=k.span.column, kernel=k.name))
@@ -218,11 +217,10 @@ def analyse_file(path: str, opts: RunOptions, rules: Optional[list[Rule]] = None
 
     ``text``: the file's contents when they are already in hand (:func:`lint_text`); read from disk if None."""
     diags, model = _lint_file(path, opts, rules, text)
-    diags = [d for d in diags if d.internal or selected(d.code, opts)]
     for d in diags:
         if (best := max((k for k in opts.severity if d.code.startswith(k)), key=len, default=None)) is not None:
             d.severity = opts.severity[best]
-    return diags, model
+    return [d for d in diags if d.internal or selected(d.code, opts)], model
 
 
 def _lint_file(path: str, opts: RunOptions, rules: Optional[list[Rule]], text: Optional[str] = None):

@@ -15,7 +15,6 @@ import contextlib
 import csv
 import datetime
 import functools
-import io
 import itertools
 import json
 import math
@@ -167,7 +166,7 @@ def parse_ncu_csv(text: str) -> list[dict[str, Any]]:
     start = next((i for i, ln in enumerate(lines) if ln.startswith('"ID"')), None)
     if start is None:
         return []
-    header, *body = csv.reader(io.StringIO("\n".join(lines[start:])))
+    header, *body = csv.reader(lines[start:])
     # the units row: "", "", ..., "sector", "nsecond"
     units = dict(zip(header, body.pop(0))) if body and (not body[0] or _number(body[0][0]) is None) else {}
     launches = []
@@ -441,7 +440,6 @@ def compare(fixture: str, measurement: dict[str, Any], diags: Sequence[Any],
     for key, k in measurement["kernels"].items():
         by_base.setdefault(kernel_base(key), []).append(k)
     explained: dict[str, set[str]] = {}
-    with_finding = {d.kernel for d in diags if d.kernel}
     for d in (d for d in diags if d.code in ("CL101", "CL102", "CL201")):
         ks = by_base.get(d.kernel or "", [])
         if d.code == "CL201":
@@ -458,8 +456,7 @@ def compare(fixture: str, measurement: dict[str, Any], diags: Sequence[Any],
         rows.append(row(d.kernel or "?", f"{d.code} at {d.line}", qty, float(pred) if ok else pred, meas,
                         ok and _close(float(pred), meas), note))
     for base, ks in by_base.items():
-        done = explained.get(base, set())
-        label = "no finding" if done or base in with_finding else "clean"
+        done, label = explained.get(base, set()), _label(base, diags)
         for op in ("ld", "st"):   # (measured, ideal) per launch: ideal = bytes the lanes asked for / 32
             qty, eff = f"global_{op}_sectors_per_request", f"global_{op}_efficiency"
             pairs = [(d[qty], max(1.0, d[qty] * d[eff])) for d in (pl["derived"] for pl in _launches(ks))
