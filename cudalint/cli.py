@@ -17,9 +17,9 @@ from . import __version__
 from .diagnostics import Diagnostic, Severity
 from .reporters.github import format_github
 from .reporters.sarif import format_sarif
-from .rules import CL000, RuleError, all_rules, rule_classes
+from .rules import CL000, RuleError, all_rules, find_rule, rule_classes
 from .rules.pages import rule_page
-from .runner import RunOptions, UsageError, failing, lower, read_source
+from .runner import CL001, RunOptions, UsageError, failing, lower, read_source
 
 
 class _Parser(argparse.ArgumentParser):
@@ -86,8 +86,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="clang (libclang), tree-sitter (no type information), or auto: clang, and tree-sitter "
                         "for a file clang cannot model (default)")
 
-    r = sub.add_parser("rule", help="print a rule's page")
-    r.add_argument("code")
+    sub.add_parser("rule", help="print a rule's page").add_argument("code")
     sub.add_parser("rules", help="list all rules")
     sub.add_parser("lsp", help="run the language server (LSP over stdio) for editors")
 
@@ -195,7 +194,6 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         if args.command == "check":
             return _check(args)
         if args.command == "rule":
-            from .rules import find_rule
             rule = find_rule(args.code.upper())
             page = rule.page() if rule is not None else rule_page(args.code.upper())
             if page is None:
@@ -213,16 +211,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             return run_explain(args.location, warp=args.warp, html=args.html, block_dim=args.block_dim)
         if args.command == "dump-ir":
             return _dump_ir(args)
-        if args.command == "rules":
-            from .runner import CL001
-            rows = [CL000, CL001] + [(r.code, r.name, r.default_severity, r.summary) for r in all_rules()]
-            for code, name, sev, summary in rows:
-                sys.stdout.write(f"{code}  {name:<32} {sev.value:<8} {summary}\n")
-            return 0
+        # the one command left (a subcommand is required): rules
+        rows = [CL000, CL001] + [(r.code, r.name, r.default_severity, r.summary) for r in all_rules()]
+        for code, name, sev, summary in rows:
+            sys.stdout.write(f"{code}  {name:<32} {sev.value:<8} {summary}\n")
+        return 0
     except (UsageError, RuleError) as e:
         sys.stderr.write(f"cudalint: error: {e}\n")
         return 2
-    return 2
 
 
 if __name__ == "__main__":  # pragma: no cover

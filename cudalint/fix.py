@@ -100,13 +100,11 @@ def plan(diags: list[Diagnostic], options_for: Callable[[str], RunOptions]) -> l
         fixed, fixed_diags = apply_fixes(original, by_path[path])
         if fixed == original:
             continue
-        p = FilePlan(path, original, fixed, fixed_diags, _BOM if raw.startswith(_BOM) else b"")
         opts = options_for(path)
         args = opts.extra_args + compile_flags(path, opts.compile_db)
         errors = sorted((parse_errors(path, fixed, args) - parse_errors(path, original, args)).elements())  # new ones
-        if errors:
-            p.refused = f"the fixed text would not parse ({errors[0]})"
-        plans.append(p)
+        plans.append(FilePlan(path, original, fixed, fixed_diags, _BOM if raw.startswith(_BOM) else b"",
+                              f"the fixed text would not parse ({errors[0]})" if errors else None))
     return plans
 
 

@@ -90,10 +90,8 @@ class Positions:
 
     def position(self, line: int, column: int) -> lsp.Position:
         row = max(line - 1, 0)
-        if row >= len(self.lines):
-            return lsp.Position(line=row, character=0)
-        prefix = self.lines[row].encode("utf-8")[:max(column - 1, 0)].decode("utf-8", errors="ignore")
-        return lsp.Position(line=row, character=self.codec.client_num_units(prefix))
+        raw = self.lines[row].encode("utf-8")[:max(column - 1, 0)] if row < len(self.lines) else b""
+        return lsp.Position(line=row, character=self.codec.client_num_units(raw.decode("utf-8", errors="ignore")))
 
     def range(self, line: int, column: int, end_line: int, end_column: int) -> lsp.Range:
         start, end = self.position(line, column), self.position(end_line, end_column)

@@ -80,24 +80,23 @@ def compile_flags(path: str, compile_db: Optional[Path]) -> list[str]:
     except (OSError, ValueError) as e:
         raise UsageError(f"cannot read {compile_db}: {e}") from e
     target = os.path.realpath(path)
-    for e in entries:
-        f = os.path.realpath(os.path.join(e.get("directory", "."), e.get("file", "")))
-        if f != target:
+    e = next((e for e in entries if os.path.realpath(os.path.join(e.get("directory", "."), e.get("file", "")))
+              == target), None)   # the file's entry
+    if e is None:
+        return []
+    out, d, argv = [], e.get("directory", "."), iter(e.get("arguments") or shlex.split(e.get("command", "")))
+    for a in argv:
+        if joined := (a[:2] in ("-I", "-D", "-U") and len(a) > 2):
+            flag, val = a[:2], a[2:]
+        elif a in ("-I", "-isystem", "-D", "-U", "-include") and (val := next(argv, None)) is not None:
+            flag = a
+        else:
+            out += [a] if a.startswith("-std=") else []
             continue
-        out, d, argv = [], e.get("directory", "."), iter(e.get("arguments") or shlex.split(e.get("command", "")))
-        for a in argv:
-            if joined := (a[:2] in ("-I", "-D", "-U") and len(a) > 2):
-                flag, val = a[:2], a[2:]
-            elif a in ("-I", "-isystem", "-D", "-U", "-include") and (val := next(argv, None)) is not None:
-                flag = a
-            else:
-                out += [a] if a.startswith("-std=") else []
-                continue
-            if flag in ("-I", "-isystem") and not os.path.isabs(val):
-                val = os.path.join(d, val)
-            out += [flag + val] if joined else [flag, val]
-        return out
-    return []
+        if flag in ("-I", "-isystem") and not os.path.isabs(val):
+            val = os.path.join(d, val)
+        out += [flag + val] if joined else [flag, val]
+    return out
 
 
 def lower(path: str, text: str, opts: RunOptions):
@@ -164,14 +163,13 @@ def suppressed(diags: list[Diagnostic], lines: list[str], used: Optional[set] = 
     used = used if used is not None else set()
     out = []
     for d in diags:
-        if d.internal:  # cudalint's own failure is not the code's: never silenced
-            out.append(d)
-            continue
-        hits = {(ln, c) for ln, (codes, _) in files.items() for c in codes if d.code.startswith(c)}
-        for ln in (d.line, d.line - 1):
-            codes = here[ln][0] if ln in here else []
-            hits |= {(ln, None)} if codes is None else {(ln, c) for c in codes if d.code.startswith(c)}
-        used |= hits
+        hits: set = set()
+        if not d.internal:  # cudalint's own failure is not the code's: never silenced
+            hits = {(ln, c) for ln, (codes, _) in files.items() for c in codes if d.code.startswith(c)}
+            for ln in (d.line, d.line - 1):
+                codes = here[ln][0] if ln in here else []
+                hits |= {(ln, None)} if codes is None else {(ln, c) for c in codes if d.code.startswith(c)}
+            used |= hits
         if not hits:
             out.append(d)
     return out
