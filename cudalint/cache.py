@@ -60,18 +60,14 @@ class Cache:
         head = "".join(f"{part}\0" for part in (__version__, path, repr(opts)))
         return hashlib.sha256(head.encode() + data).hexdigest()
 
-    def get(self, key: str, deps: Optional[list] = None) -> Optional[list[Diagnostic]]:
-        """The entry's findings (None when absent or stale); ``deps`` receives the files it depends on."""
+    def get(self, key: str) -> Optional[tuple[list[Diagnostic], list[str]]]:
+        """The entry's findings and the files it depends on; None when absent or stale."""
         try:
             entry = json.loads((self.root / key[:2] / key).read_text(encoding="utf-8"))
-            found = [Diagnostic.from_json(d) for d in entry["diagnostics"]]
+            found, deps = [Diagnostic.from_json(d) for d in entry["diagnostics"]], entry.get("dependencies", [])
         except (OSError, KeyError, TypeError, ValueError):
             return None
-        if any(_stamp(dep[0]) != dep for dep in entry.get("dependencies", [])):
-            return None
-        if deps is not None:
-            deps.extend(dep[0] for dep in entry.get("dependencies", []))
-        return found
+        return None if any(_stamp(dep[0]) != dep for dep in deps) else (found, [dep[0] for dep in deps])
 
     def put(self, key: str, diags: list[Diagnostic], dependencies: list[str]) -> None:
         stamps = [_stamp(p) for p in dependencies]

@@ -254,11 +254,10 @@ class Resolver:
 
     def __init__(self, overrides: Optional[Overrides] = None, use_files: bool = True):
         self.overrides = overrides or Overrides()
-        self.use_files = use_files
         self._by_dir: dict[str, Config] = {}
         self._by_file: dict[Path, Config] = {}
         self._default = Config()
-        self.forced: Optional[Config] = None
+        self.forced: Optional[Config] = None if use_files else self._default   # the one configuration of every path
         if self.overrides.config:
             p = Path(self.overrides.config)
             if not p.is_file():
@@ -266,8 +265,8 @@ class Resolver:
             self.forced = load_config(p)
 
     def config_for_dir(self, folder: str) -> Config:
-        if self.forced is not None or not self.use_files:
-            return self.forced or self._default
+        if self.forced is not None:
+            return self.forced
         key = os.path.abspath(folder)
         if key not in self._by_dir:
             found = find_config_file(key)

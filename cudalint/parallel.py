@@ -60,10 +60,8 @@ def lint_many(tasks: Iterable[tuple[str, object]], jobs: Optional[int] = None,
     todo = []
     for path, opts in tasks:
         key = cache.key(path, opts) if cache is not None else None
-        deps: list[str] = []
-        hit = cache.get(key, deps) if key is not None else None
-        if hit is not None:
-            results.append((path, hit, deps))
+        if (hit := cache.get(key) if key is not None else None) is not None:
+            results.append((path, *hit))
         else:
             todo.append((path, opts, key))
     pool = ProcessPool(max_workers=min(jobs or os.cpu_count() or 1, len(todo))) if todo else None

@@ -233,9 +233,8 @@ def build_fixture(fixture: Path, tools: dict[str, Any], arch: str, workdir: str)
 
 
 def measure_fixture(fixture: Path, tools: dict[str, Any], arch: str, env: dict[str, str],
-                    workdir: str, exe: Optional[str] = None, timeout: int = RUN_TIMEOUT) -> dict[str, Any]:
-    """Build ``fixture`` (unless ``exe`` is given) and profile it once; return the record for ``<case>.json``."""
-    exe = exe or build_fixture(fixture, tools, arch, workdir)
+                    workdir: str, exe: str, timeout: int = RUN_TIMEOUT) -> dict[str, Any]:
+    """Profile ``exe`` (``fixture`` built by :func:`build_fixture`) once; return the record for ``<case>.json``."""
     wanted = tools.get("metrics") or list(METRICS)
     argv = [tools["ncu"], "--clock-control", "none", "--csv", "--page", "raw"]
     argv += ["--print-units", "base"] if tools.get("ncu_base_units") else []
