@@ -69,14 +69,13 @@ def code_problem(code: str, known: Optional[Iterable[str]] = None) -> Optional[s
 def parse_block_dim(value: Any) -> tuple[int, int, int]:
     """``[x, y, z]`` (1 to 3 positive integers, at most 1024 threads) or ``"x,y,z"``. Raises ValueError (its
     message is ``--block-dim``'s)."""
+    dims = None
     if isinstance(value, str):
-        try:
+        with contextlib.suppress(ValueError):
             dims = [int(v) for v in value.replace("(", "").replace(")", "").split(",") if v.strip()]
-        except ValueError:
-            raise ValueError(f"expected X[,Y[,Z]] integers, got {value!r}") from None
     elif isinstance(value, list) and all(type(v) is int for v in value):
         dims = list(value)
-    else:
+    if dims is None:
         raise ValueError(f"expected X[,Y[,Z]] integers, got {value!r}")
     if not 1 <= len(dims) <= 3 or any(d <= 0 for d in dims) or math.prod(dims) > 1024:
         raise ValueError(f"expected 1-3 positive extents with at most 1024 threads, got {value!r}")
@@ -156,14 +155,13 @@ def load_config(path: Path, data: Optional[dict] = None) -> Config:
         return list(value)
 
     def codes(key: str, value: Any) -> list[str]:
-        out = [v.strip().upper() for v in strings(key, value, 'a list of rule codes such as ["CL101", "CL2"]')]
-        for v in out:
-            check(key, v)
-        return out
+        what = 'a list of rule codes such as ["CL101", "CL2"]'
+        return [check(key, v.strip().upper()) for v in strings(key, value, what)]
 
-    def check(key: str, code: str) -> None:
+    def check(key: str, code: str) -> str:
         if problem := code_problem(code, known):
             raise UsageError(f"{where}: `{key}`: {problem}")
+        return code
 
     for key, value in table.items():
         if key not in KEYS:
@@ -302,16 +300,14 @@ class _GitIgnore:
     def __init__(self, top: str):
         top = os.path.abspath(top)
         self.stop = next((str(c) for c in (Path(top), *Path(top).parents) if (c / ".git").exists()), top)
-        self._specs: dict[str, Optional[pathspec.GitIgnoreSpec]] = {}
+        self._spec = functools.cache(self._read)   # each folder's patterns read once
 
-    def _spec(self, folder: str) -> Optional[pathspec.GitIgnoreSpec]:
-        if folder not in self._specs:
-            lines: list[str] = []
-            for src in ([".git/info/exclude"] if folder == self.stop else []) + [".gitignore"]:  # low to high
-                with contextlib.suppress(OSError):
-                    lines += Path(folder, src).read_text(encoding="utf-8", errors="replace").splitlines()
-            self._specs[folder] = pathspec.GitIgnoreSpec.from_lines(lines) if lines else None
-        return self._specs[folder]
+    def _read(self, folder: str) -> Optional[pathspec.GitIgnoreSpec]:
+        lines: list[str] = []
+        for src in ([".git/info/exclude"] if folder == self.stop else []) + [".gitignore"]:  # low to high
+            with contextlib.suppress(OSError):
+                lines += Path(folder, src).read_text(encoding="utf-8", errors="replace").splitlines()
+        return pathspec.GitIgnoreSpec.from_lines(lines) if lines else None
 
     def ignored(self, path: str, is_dir: bool) -> bool:
         path = os.path.abspath(path)

@@ -181,11 +181,8 @@ def parse_ncu_csv(text: str) -> list[dict[str, Any]]:
 def derive(c: dict[str, float], durations: Sequence[float], single: bool = False) -> dict[str, Any]:
     """Sectors per request, efficiency, wavefronts per instruction: only where the denominator is non-zero;
     ``duration_ns``: the launches' durations (ns), one number for a ``single`` launch."""
-    d: dict[str, Any] = {}
-    for name, num, den in _RATIOS:
-        for op in ("ld", "st"):
-            a, b = c.get(num.format(op)), c.get(den.format(op))
-            d[name.format(op)] = a / b if a is not None and b else None
+    d: dict[str, Any] = {name.format(op): c[num.format(op)] / c[den.format(op)] for name, num, den in _RATIOS
+                         for op in ("ld", "st") if c.get(num.format(op)) is not None and c.get(den.format(op))}
     for op in ("ld", "st"):
         pct = c.get(f"smsp__sass_average_data_bytes_per_sector_mem_global_op_{op}.pct")
         if c.get(f"l1tex__t_requests_pipe_lsu_mem_global_op_{op}.sum") and pct is not None:
