@@ -285,7 +285,7 @@ def make_server(debounce: float = DEBOUNCE_S) -> CudalintServer:
     def code_action(ls: CudalintServer, params: lsp.CodeActionParams) -> Optional[list[lsp.CodeAction]]:
         uri = params.text_document.uri
         if params.context.only and lsp.CodeActionKind.QuickFix not in params.context.only:
-            return None  # the kinds asked for are not quickfix (which is top-level: no kind has it as a sub-kind)
+            return None  # quickfix is a top-level kind: only "quickfix" itself asks for it
         try:
             text = ls.workspace.get_text_document(uri).source
         except Exception:  # noqa: BLE001
