@@ -249,8 +249,7 @@ def suppression_edit(pos: Positions, row: int, code: str) -> Optional[lsp.TextEd
         codes = split_codes(m.group(1))
         if code in codes:
             return None
-        at = pos.codec.client_num_units(text[:m.end(1)].rstrip())
-        where = lsp.Position(line=row, character=at)
+        where = lsp.Position(line=row, character=pos.codec.client_num_units(text[:m.end(1)].rstrip()))  # after codes
         return lsp.TextEdit(range=lsp.Range(start=where, end=where), new_text=("," if codes else "") + code)
     if text.rstrip().endswith("\\"):
         return None
