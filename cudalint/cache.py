@@ -11,6 +11,8 @@ an entry; the worst two concurrent runs can do is both compute the same entry.
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import hashlib
 import json
 import os
@@ -32,22 +34,17 @@ def _stamp(path: str) -> Optional[list]:
     return [path, st.st_mtime_ns, st.st_size]
 
 
-_FINGERPRINT: Optional[str] = None
-
-
+@functools.cache
 def code_fingerprint() -> str:
     """cudalint's version plus the name, size and mtime of every file of the package (rules, shims...):
     an edited checkout never reuses results computed by older code."""
-    global _FINGERPRINT
-    if _FINGERPRINT is None:
-        h = hashlib.sha256(__version__.encode())
-        pkg = Path(__file__).parent
-        for p in sorted(pkg.rglob("*")):
-            if p.is_file() and "__pycache__" not in p.parts:
-                st = p.stat()
-                h.update(f"{p.relative_to(pkg)}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
-        _FINGERPRINT = f"{__version__}-{h.hexdigest()[:16]}"
-    return _FINGERPRINT
+    h = hashlib.sha256(__version__.encode())
+    pkg = Path(__file__).parent
+    for p in sorted(pkg.rglob("*")):
+        if p.is_file() and "__pycache__" not in p.parts:
+            st = p.stat()
+            h.update(f"{p.relative_to(pkg)}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+    return f"{__version__}-{h.hexdigest()[:16]}"
 
 
 class Cache:
@@ -63,34 +60,25 @@ class Cache:
         head = "".join(f"{part}\0" for part in (__version__, path, repr(opts)))
         return hashlib.sha256(head.encode() + data).hexdigest()
 
-    def get(self, key: str, deps: Optional[list] = None) -> Optional[list[Diagnostic]]:
-        """The entry's findings (None when absent or stale); ``deps`` receives the files it depends on."""
+    def get(self, key: str) -> Optional[tuple[list[Diagnostic], list[str]]]:
+        """The entry's findings and the files it depends on; None when absent or stale."""
         try:
             entry = json.loads((self.root / key[:2] / key).read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            found, deps = [Diagnostic.from_json(d) for d in entry["diagnostics"]], entry.get("dependencies", [])
+        except (OSError, KeyError, TypeError, ValueError):
             return None
-        if any(_stamp(dep[0]) != dep for dep in entry.get("dependencies", [])):
-            return None
-        if deps is not None:
-            deps.extend(dep[0] for dep in entry.get("dependencies", []))
-        try:
-            return [Diagnostic.from_json(d) for d in entry["diagnostics"]]
-        except (KeyError, TypeError, ValueError):
-            return None
+        return None if any(_stamp(dep[0]) != dep for dep in deps) else (found, [dep[0] for dep in deps])
 
     def put(self, key: str, diags: list[Diagnostic], dependencies: list[str]) -> None:
         stamps = [_stamp(p) for p in dependencies]
         if any(s is None for s in stamps):
             return
         folder = self.root / key[:2]
-        try:
+        with contextlib.suppress(OSError):  # a read-only or full disk: the cache is only an optimisation
             folder.mkdir(parents=True, exist_ok=True)
-            gitignore = Path(self.root).parent / ".gitignore"
-            if not gitignore.exists():
+            if not (gitignore := self.root.parent / ".gitignore").exists():
                 gitignore.write_text("# created by cudalint\n*\n")
             fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-")
             with os.fdopen(fd, "w", encoding="utf-8") as fh:
                 json.dump({"dependencies": stamps, "diagnostics": [d.to_json() for d in diags]}, fh)
             os.replace(tmp, folder / key)
-        except OSError:
-            pass  # a read-only or full disk: the cache is only an optimisation

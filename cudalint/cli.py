@@ -9,6 +9,7 @@ import argparse
 import json
 import sys
 from collections import Counter
+from dataclasses import fields
 from pathlib import Path
 from typing import Optional, Sequence
 
@@ -16,9 +17,9 @@ from . import __version__
 from .diagnostics import Diagnostic, Severity
 from .reporters.github import format_github
 from .reporters.sarif import format_sarif
-from .rules import CL000, RuleError, all_rules, rule_classes
+from .rules import CL000, RuleError, all_rules, find_rule, rule_classes
 from .rules.pages import rule_page
-from .runner import UsageError, failing
+from .runner import CL001, RunOptions, UsageError, failing, lower, read_source
 
 
 class _Parser(argparse.ArgumentParser):
@@ -85,8 +86,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="clang (libclang), tree-sitter (no type information), or auto: clang, and tree-sitter "
                         "for a file clang cannot model (default)")
 
-    r = sub.add_parser("rule", help="print a rule's page")
-    r.add_argument("code")
+    sub.add_parser("rule", help="print a rule's page").add_argument("code")
     sub.add_parser("rules", help="list all rules")
     sub.add_parser("lsp", help="run the language server (LSP over stdio) for editors")
 
@@ -123,32 +123,34 @@ def _compile_db(args: argparse.Namespace):
 
 
 def _check(args: argparse.Namespace) -> int:
-    compile_db = _compile_db(args)
     from . import fix as fixes
     from .config import Overrides, Resolver, discover
-    resolver = Resolver(Overrides(select=args.select, extend_select=args.extend_select, ignore=args.ignore,
-                                  block_dim=args.block_dim, compile_db=compile_db,
-                                  warn_unused_ignores=args.warn_unused_ignores, config=args.config,
-                                  frontend=args.frontend))
+    given = {f.name for f in fields(Overrides)} & vars(args).keys()   # the options named as Overrides' fields
+    resolver = Resolver(Overrides(compile_db=_compile_db(args), **{k: getattr(args, k) for k in given}))
     files = discover(args.paths, resolver)
     from .cache import DEFAULT_DIR, Cache
+    from .parallel import lint_many
     cache = None if args.no_cache else Cache(args.cache_dir or DEFAULT_DIR)
-    diags = resolver.lint(files, jobs=args.jobs, cache=cache)
+
+    def lint(paths: list[str]) -> list[Diagnostic]:  # each file with its own configuration, in worker processes
+        return lint_many([(f, resolver.options_for(f)) for f in paths], jobs=args.jobs, cache=cache)
+    diags = lint(files)
     fixed_msg = ""
     if args.fix or args.diff:
-        report = fixes.plan(diags, resolver.options_for)
-        for plan in report.plans:
+        plans = fixes.plan(diags, resolver.options_for)
+        for plan in plans:
             if plan.refused:
                 sys.stderr.write(f"cudalint: not fixing {plan.path}: {plan.refused}\n")
+        applied = [plan for plan in plans if plan.refused is None]
         if args.diff:
-            sys.stdout.write("".join(fixes.unified_diff(plan) for plan in report.applied))
-            sys.stderr.write(report.summary("Would fix"))
-            return 1 if report.applied and not args.exit_zero else 0
-        fixes.write(report)
-        again = sorted({plan.path for plan in report.applied})
-        diags = sorted([d for d in diags if d.path not in again] + resolver.lint(again, jobs=args.jobs, cache=cache),
-                       key=Diagnostic.sort_key)
-        fixed_msg = report.summary()
+            sys.stdout.write("".join(fixes.unified_diff(plan) for plan in applied))
+            sys.stderr.write(fixes.summary(applied, "Would fix"))
+            return 1 if applied and not args.exit_zero else 0
+        for plan in applied:
+            fixes.write_atomic(plan.path, plan.bom + plan.fixed.encode("utf-8"))
+        again = sorted({plan.path for plan in applied})
+        diags = sorted([d for d in diags if d.path not in again] + lint(again), key=Diagnostic.sort_key)
+        fixed_msg = fixes.summary(applied)
     if args.format == "json":
         out = json.dumps([d.to_json() for d in diags], indent=2) + "\n"
     elif args.format in ("sarif", "github"):
@@ -170,7 +172,6 @@ def _check(args: argparse.Namespace) -> int:
 
 def _dump_ir(args: argparse.Namespace) -> int:
     from .ir.printer import dump
-    from .runner import RunOptions, lower, read_source
     path, _, function = args.location.partition(":")
     if not Path(path).is_file() and ":" in args.location:
         path, function = args.location, ""
@@ -193,7 +194,6 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         if args.command == "check":
             return _check(args)
         if args.command == "rule":
-            from .rules import find_rule
             rule = find_rule(args.code.upper())
             page = rule.page() if rule is not None else rule_page(args.code.upper())
             if page is None:
@@ -211,16 +211,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             return run_explain(args.location, warp=args.warp, html=args.html, block_dim=args.block_dim)
         if args.command == "dump-ir":
             return _dump_ir(args)
-        if args.command == "rules":
-            from .runner import CL001
-            rows = [CL000, CL001] + [(r.code, r.name, r.default_severity, r.summary) for r in all_rules()]
-            for code, name, sev, summary in rows:
-                sys.stdout.write(f"{code}  {name:<32} {sev.value:<8} {summary}\n")
-            return 0
+        # the one command left (a subcommand is required): rules
+        rows = [CL000, CL001] + [(r.code, r.name, r.default_severity, r.summary) for r in all_rules()]
+        for code, name, sev, summary in rows:
+            sys.stdout.write(f"{code}  {name:<32} {sev.value:<8} {summary}\n")
+        return 0
     except (UsageError, RuleError) as e:
         sys.stderr.write(f"cudalint: error: {e}\n")
         return 2
-    return 2
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -39,9 +39,10 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 from .analysis.context import Settings
-from .diagnostics import Diagnostic, Severity
+from .diagnostics import Severity
 from .reporters import relative_posix
-from .runner import RunOptions, UsageError
+from .rules import CL000, all_rules
+from .runner import CL001, RunOptions, UsageError
 
 DEFAULT_EXTENSIONS = (".cu", ".cuh")
 FRONTENDS = ("auto", "clang", "tree-sitter")
@@ -52,8 +53,6 @@ _DEFINE = re.compile(r"[A-Za-z_]\w*(=.*)?", re.S)
 
 
 def known_codes() -> list[str]:
-    from .rules import CL000, all_rules
-    from .runner import CL001
     return sorted({CL000[0], CL001[0]} | {r.code for r in all_rules()})
 
 
@@ -70,14 +69,13 @@ def code_problem(code: str, known: Optional[Iterable[str]] = None) -> Optional[s
 def parse_block_dim(value: Any) -> tuple[int, int, int]:
     """``[x, y, z]`` (1 to 3 positive integers, at most 1024 threads) or ``"x,y,z"``. Raises ValueError (its
     message is ``--block-dim``'s)."""
+    dims = None
     if isinstance(value, str):
-        try:
+        with contextlib.suppress(ValueError):
             dims = [int(v) for v in value.replace("(", "").replace(")", "").split(",") if v.strip()]
-        except ValueError:
-            raise ValueError(f"expected X[,Y[,Z]] integers, got {value!r}") from None
     elif isinstance(value, list) and all(type(v) is int for v in value):
         dims = list(value)
-    else:
+    if dims is None:
         raise ValueError(f"expected X[,Y[,Z]] integers, got {value!r}")
     if not 1 <= len(dims) <= 3 or any(d <= 0 for d in dims) or math.prod(dims) > 1024:
         raise ValueError(f"expected 1-3 positive extents with at most 1024 threads, got {value!r}")
@@ -107,24 +105,11 @@ class Config:
     include_paths: list[str] = field(default_factory=list)
     defines: list[str] = field(default_factory=list)
 
-    def rel(self, path: str, is_dir: bool = False) -> Optional[str]:
-        """``path`` relative to the configuration's folder (POSIX, ``/`` appended for a folder), None outside."""
+    def matches(self, globs: list[str], path: str, is_dir: bool = False) -> bool:
+        """Whether ``path`` (a folder when ``is_dir``) matches one of ``globs``, relative to the configuration's
+        folder (a path outside it matches none)."""
         rel = relative_posix(path, str(self.root))
-        return rel + "/" if rel is not None and is_dir else rel
-
-    def excluded(self, path: str, is_dir: bool = False) -> bool:
-        rel = self.rel(path, is_dir)
-        return bool(self.exclude) and rel is not None and _spec(*self.exclude).match_file(rel)
-
-    def included(self, path: str) -> bool:
-        rel = self.rel(path)
-        return not self.include or rel is not None and _spec(*self.include).match_file(rel)
-
-    def ignores_for(self, path: str) -> list[str]:
-        """Codes that ``per-file-ignores`` turns off for ``path``."""
-        rel = self.rel(path)
-        return [c for glob, codes in self.per_file_ignores if rel is not None and _spec(glob).match_file(rel)
-                for c in codes]
+        return bool(globs) and rel is not None and _spec(*globs).match_file(rel + "/" * is_dir)
 
 
 # -- loading
@@ -170,14 +155,13 @@ def load_config(path: Path, data: Optional[dict] = None) -> Config:
         return list(value)
 
     def codes(key: str, value: Any) -> list[str]:
-        out = [v.strip().upper() for v in strings(key, value, 'a list of rule codes such as ["CL101", "CL2"]')]
-        for v in out:
-            check(key, v)
-        return out
+        what = 'a list of rule codes such as ["CL101", "CL2"]'
+        return [check(key, v.strip().upper()) for v in strings(key, value, what)]
 
-    def check(key: str, code: str) -> None:
+    def check(key: str, code: str) -> str:
         if problem := code_problem(code, known):
             raise UsageError(f"{where}: `{key}`: {problem}")
+        return code
 
     for key, value in table.items():
         if key not in KEYS:
@@ -185,14 +169,15 @@ def load_config(path: Path, data: Optional[dict] = None) -> Config:
             hint = f" (did you mean `{near[0]}`?)" if near else ""
             raise UsageError(f"{where}: unknown key `{key}`{hint}")
         if key in ("select", "extend-select", "ignore"):
-            setattr(cfg, key.replace("-", "_"), codes(key, value))
-        elif key in ("include", "exclude"):
-            setattr(cfg, key, strings(key, value))
+            value = codes(key, value)
+        elif key in ("include", "exclude", "defines"):
+            value = strings(key, value)
+            if key == "defines" and (bad := next((d for d in value if not _DEFINE.fullmatch(d)), None)) is not None:
+                raise fail(key, 'a list of "NAME" or "NAME=VALUE"', bad)
         elif key == "per-file-ignores":
             if not isinstance(value, dict):
                 raise fail(key, 'a table of glob = ["CODE", ...]', value)
-            for glob, cs in value.items():
-                cfg.per_file_ignores.append((glob, codes(f"{key}.{_toml_key(glob)}", cs)))
+            value = [(glob, codes(f"{key}.{_toml_key(glob)}", cs)) for glob, cs in value.items()]
         elif key == "severity":
             if not isinstance(value, dict):
                 raise fail(key, 'a table of CODE = "info" | "warning" | "error"', value)
@@ -200,25 +185,20 @@ def load_config(path: Path, data: Optional[dict] = None) -> Config:
                 check(key, code.upper())
                 if sev not in ("info", "warning", "error"):
                     raise fail(f"{key}.{code}", '"info", "warning" or "error"', sev)
-                cfg.severity[code.upper()] = Severity(sev)
+            value = {code.upper(): Severity(sev) for code, sev in value.items()}
         elif key == "block-dim":
             try:
-                cfg.block_dim = parse_block_dim(value)
+                value = parse_block_dim(value)
             except ValueError:
                 raise fail(key, '[x, y, z] or "x,y,z" (1 to 3 positive integers, at most 1024 threads)',
                            value) from None
         elif key == "extensions":
-            cfg.extensions = tuple(e if e.startswith(".") else "." + e for e in strings(key, value) if e)
-        elif key == "frontend":
-            if value not in FRONTENDS:
-                raise fail(key, '"auto", "clang" or "tree-sitter"', value)
-            cfg.frontend = value
+            value = tuple(e if e.startswith(".") else "." + e for e in strings(key, value) if e)
+        elif key == "frontend" and value not in FRONTENDS:
+            raise fail(key, '"auto", "clang" or "tree-sitter"', value)
         elif key == "include-paths":
-            cfg.include_paths = [os.path.normpath(os.path.join(cfg.root, p)) for p in strings(key, value)]
-        elif key == "defines":
-            cfg.defines = strings(key, value)
-            if (bad := next((d for d in cfg.defines if not _DEFINE.fullmatch(d)), None)) is not None:
-                raise fail(key, 'a list of "NAME" or "NAME=VALUE"', bad)
+            value = [os.path.normpath(os.path.join(cfg.root, p)) for p in strings(key, value)]
+        setattr(cfg, key.replace("-", "_"), value)
     return cfg
 
 
@@ -272,11 +252,10 @@ class Resolver:
 
     def __init__(self, overrides: Optional[Overrides] = None, use_files: bool = True):
         self.overrides = overrides or Overrides()
-        self.use_files = use_files
         self._by_dir: dict[str, Config] = {}
         self._by_file: dict[Path, Config] = {}
         self._default = Config()
-        self.forced: Optional[Config] = None
+        self.forced: Optional[Config] = None if use_files else self._default   # the one configuration of every path
         if self.overrides.config:
             p = Path(self.overrides.config)
             if not p.is_file():
@@ -284,8 +263,8 @@ class Resolver:
             self.forced = load_config(p)
 
     def config_for_dir(self, folder: str) -> Config:
-        if self.forced is not None or not self.use_files:
-            return self.forced or self._default
+        if self.forced is not None:
+            return self.forced
         key = os.path.abspath(folder)
         if key not in self._by_dir:
             found = find_config_file(key)
@@ -301,7 +280,8 @@ class Resolver:
         o, cfg = self.overrides, self.config_for(path)
         head = o.select if o.select is not None else None if cfg.select is None else cfg.select + cfg.extend_select
         select = None if head is None else list(head) + list(o.extend_select)
-        ignore = cfg.ignore + list(o.ignore) + cfg.ignores_for(path)
+        ignore = cfg.ignore + list(o.ignore) + [c for glob, cs in cfg.per_file_ignores if cfg.matches([glob], path)
+                                                for c in cs]
         extra = [f"-I{p}" for p in cfg.include_paths] + [f"-D{d}" for d in cfg.defines]
         block_source = "--block-dim" if o.block_dim else f"`block-dim` in {cfg.path}"
         return RunOptions(select=select, ignore=ignore,
@@ -309,15 +289,6 @@ class Resolver:
                           extra_args=extra, compile_db=o.compile_db, severity=dict(cfg.severity),
                           warn_unused_ignores=o.warn_unused_ignores,
                           frontend=o.frontend if o.frontend != "auto" else cfg.frontend)
-
-    def lint(self, files: Iterable[str], jobs: Optional[int] = None,
-             timeout: Optional[float] = None, cache=None) -> list[Diagnostic]:
-        """Lint ``files`` (already discovered), each with its own configuration, in ``jobs`` worker
-        processes (default: the CPU count) with a per-file time limit (see :mod:`cudalint.parallel`),
-        reusing valid entries of ``cache`` (:class:`cudalint.cache.Cache`) when given."""
-        from .parallel import DEFAULT_FILE_TIMEOUT, lint_many
-        return lint_many([(f, self.options_for(f)) for f in files], jobs=jobs,
-                         timeout=timeout or DEFAULT_FILE_TIMEOUT, cache=cache)
 
 
 # -- discovery
@@ -329,19 +300,14 @@ class _GitIgnore:
     def __init__(self, top: str):
         top = os.path.abspath(top)
         self.stop = next((str(c) for c in (Path(top), *Path(top).parents) if (c / ".git").exists()), top)
-        self._specs: dict[str, Optional[pathspec.GitIgnoreSpec]] = {}
+        self._spec = functools.cache(self._read)   # each folder's patterns read once
 
-    def _spec(self, folder: str) -> Optional[pathspec.GitIgnoreSpec]:
-        if folder not in self._specs:
-            lines: list[str] = []
-            sources = [os.path.join(folder, ".gitignore")]
-            if folder == self.stop:
-                sources.insert(0, os.path.join(folder, ".git", "info", "exclude"))  # lower precedence
-            for src in sources:
-                with contextlib.suppress(OSError):
-                    lines += Path(src).read_text(encoding="utf-8", errors="replace").splitlines()
-            self._specs[folder] = pathspec.GitIgnoreSpec.from_lines(lines) if lines else None
-        return self._specs[folder]
+    def _read(self, folder: str) -> Optional[pathspec.GitIgnoreSpec]:
+        lines: list[str] = []
+        for src in ([".git/info/exclude"] if folder == self.stop else []) + [".gitignore"]:  # low to high
+            with contextlib.suppress(OSError):
+                lines += Path(folder, src).read_text(encoding="utf-8", errors="replace").splitlines()
+        return pathspec.GitIgnoreSpec.from_lines(lines) if lines else None
 
     def ignored(self, path: str, is_dir: bool) -> bool:
         path = os.path.abspath(path)
@@ -363,24 +329,20 @@ def discover(paths: Iterable[str], resolver: Optional[Resolver] = None) -> list[
     folders are always honoured.  Raises :class:`UsageError` for a path that does not exist."""
     resolver = resolver or Resolver(use_files=False)
     out: dict[str, str] = {}  # absolute path -> the path as found
-
-    def add(f: str) -> None:
-        out.setdefault(os.path.abspath(f), f)
-
     for p in paths:
         if not os.path.exists(p):
             raise UsageError(f"path does not exist: {p}")
         if not os.path.isdir(p):
-            add(p)
+            out.setdefault(os.path.abspath(p), p)
             continue
         git = _GitIgnore(p)
         for root, dirs, files in os.walk(p):
             cfg = resolver.config_for_dir(root)
             dirs[:] = [d for d in sorted(dirs) if not d.startswith(".") and not git.ignored(os.path.join(root, d), True)
-                       and not cfg.excluded(os.path.join(root, d), True)]
+                       and not cfg.matches(cfg.exclude, os.path.join(root, d), True)]
             for f in sorted(files):
                 full = os.path.join(root, f)
-                if f.endswith(cfg.extensions) and cfg.included(full) and not cfg.excluded(full) \
-                        and not git.ignored(full, False):
-                    add(full)
+                if f.endswith(cfg.extensions) and (not cfg.include or cfg.matches(cfg.include, full)) \
+                        and not cfg.matches(cfg.exclude, full) and not git.ignored(full, False):
+                    out.setdefault(os.path.abspath(full), full)
     return list(out.values())

@@ -36,8 +36,7 @@ def lane_coords(shape, warp: int) -> list[tuple[int, int, int]]:
     return [(lin % bx, (lin // bx) % by, lin // (bx * by)) for lin in lins]
 
 
-def _global(console: Console, acc: Access, lanes: list[int], coords, residue: int) -> None:
-    size = acc.size
+def _global(console: Console, size: int, lanes: list[int], coords, residue: int) -> None:
     table = Table(*(Column(col, justify="right") for col in ("lane", "threadIdx", "byte offset", "sector(s)",
                                                               "128-B line")), title="lanes -> 32-byte sectors")
     for lane, (off, c) in enumerate(zip(lanes, coords)):
@@ -59,8 +58,7 @@ def _global(console: Console, acc: Access, lanes: list[int], coords, residue: in
     console.print(grid)
 
 
-def _shared(console: Console, acc: Access, lanes: list[int]) -> None:
-    size = acc.size
+def _shared(console: Console, size: int, lanes: list[int]) -> None:
     n_phases = phases(size)
     per = WARP // n_phases
     for p in range(n_phases):
@@ -95,7 +93,6 @@ def _constant(console: Console, lanes: list[int]) -> None:
 
 
 def explain_access(console: Console, ctx: AnalysisContext, kernel: Kernel, acc: Access, warp: int) -> None:
-    shape = ctx.launch_shape(kernel)
     console.rule(f"{kernel.name}: {acc.kind} of `{acc.array.name}` ({acc.array.space.value}, {acc.size} bytes) "
                  f"at {acc.span.path}:{acc.span.line}:{acc.span.column}")
     console.print(f"offset (bytes) = {acc.offset}")
@@ -108,18 +105,17 @@ def explain_access(console: Console, ctx: AnalysisContext, kernel: Kernel, acc: 
         console.print(f"assumption: {a}")
     if not 0 <= warp < len(pic.warps):
         raise UsageError(f"warp {warp} out of range: the block has {len(pic.warps)} warps")
-    lanes, coords = pic.warps[warp], lane_coords(shape, warp)
+    lanes = pic.warps[warp]
     console.print(f"warp {warp} of {len(pic.warps)}")
     if acc.array.space == AddressSpace.GLOBAL:
         cost = global_cost(pic, acc.size)
-        residue = cost.worst_residue
         if not pic.exact_residue:
-            console.print(f"base offset taken at its worst residue: +{residue} bytes mod 32")
-        _global(console, acc, lanes, coords, residue)
+            console.print(f"base offset taken at its worst residue: +{cost.worst_residue} bytes mod 32")
+        _global(console, acc.size, lanes, lane_coords(ctx.launch_shape(kernel), warp), cost.worst_residue)
         console.print(f"sectors/request {cost.sectors_per_request:g} (ideal {cost.ideal_sectors_per_request:g}), "
                       f"efficiency {cost.efficiency:.1%}")
     elif acc.array.space == AddressSpace.SHARED:
-        _shared(console, acc, lanes)
+        _shared(console, acc.size, lanes)
         cost = shared_cost(pic, acc.size)
         console.print(f"block: worst {cost.bank_conflict_ways}-way, "
                       f"{cost.wavefronts_per_request:g} wavefronts per request on average")

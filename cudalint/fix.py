@@ -16,7 +16,7 @@ import os
 import stat
 import tempfile
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Optional
 
@@ -32,27 +32,13 @@ class FilePlan:
     original: str
     fixed: str
     findings: list[Diagnostic]  # the findings whose fix is in ``fixed``
-    bom: bool = False
+    bom: bytes = b""
     refused: Optional[str] = None  # why the fixed text is not used
 
 
-@dataclass
-class FixReport:
-    plans: list[FilePlan] = field(default_factory=list)
-
-    @property
-    def applied(self) -> list[FilePlan]:
-        return [p for p in self.plans if p.refused is None]
-
-    def summary(self, verb: str = "Fixed") -> str:
-        n = sum(len(p.findings) for p in self.applied)
-        files = len(self.applied)
-        return f"{verb} {n} finding{'s' if n != 1 else ''} in {files} file{'s' if files != 1 else ''}.\n"
-
-
-def _offsets(data: bytes) -> list[int]:
-    """Byte offset of the start of each line (1-based lines at index line - 1)."""
-    return [0] + [i + 1 for i, b in enumerate(data) if b == 0x0A]
+def summary(applied: list[FilePlan], verb: str = "Fixed") -> str:
+    n, files = sum(len(p.findings) for p in applied), len(applied)
+    return f"{verb} {n} finding{'s' if n != 1 else ''} in {files} file{'s' if files != 1 else ''}.\n"
 
 
 def _span(e: Edit, starts: list[int]) -> tuple[int, int]:
@@ -63,7 +49,7 @@ def _span(e: Edit, starts: list[int]) -> tuple[int, int]:
 def apply_fixes(text: str, diags: Iterable[Diagnostic]) -> tuple[str, list[Diagnostic]]:
     """``text`` with the non-overlapping fixes of ``diags`` applied, and the findings they fix."""
     data = text.encode("utf-8")
-    starts = _offsets(data)
+    starts = [0] + [i + 1 for i, b in enumerate(data) if b == 0x0A]   # starts[n - 1]: line n's byte offset
     taken: dict[tuple[int, int], str] = {}
     fixed: list[Diagnostic] = []
     with_fix = [d for d in diags if d.fix is not None and d.fix.edits]
@@ -97,13 +83,14 @@ def parse_errors(path: str, text: str, extra_args: list[str]) -> Counter:
     return Counter(msg for _, msg in errors) + Counter(f"'{h}' file not found" for h in missing)
 
 
-def plan(diags: list[Diagnostic], options_for: Callable[[str], RunOptions]) -> FixReport:
-    """Work out the fixes of every file that has fixable findings (nothing is written)."""
+def plan(diags: list[Diagnostic], options_for: Callable[[str], RunOptions]) -> list[FilePlan]:
+    """Work out the fixes of every file that has fixable findings (nothing is written); a plan that is
+    ``refused`` is not to be written."""
     by_path: dict[str, list[Diagnostic]] = {}
     for d in diags:
         if d.fix is not None:
             by_path.setdefault(d.path, []).append(d)
-    report = FixReport()
+    plans = []
     for path in sorted(by_path):
         try:
             raw = Path(path).read_bytes()
@@ -113,14 +100,12 @@ def plan(diags: list[Diagnostic], options_for: Callable[[str], RunOptions]) -> F
         fixed, fixed_diags = apply_fixes(original, by_path[path])
         if fixed == original:
             continue
-        p = FilePlan(path, original, fixed, fixed_diags, raw.startswith(_BOM))
         opts = options_for(path)
         args = opts.extra_args + compile_flags(path, opts.compile_db)
         errors = sorted((parse_errors(path, fixed, args) - parse_errors(path, original, args)).elements())  # new ones
-        if errors:
-            p.refused = f"the fixed text would not parse ({errors[0]})"
-        report.plans.append(p)
-    return report
+        plans.append(FilePlan(path, original, fixed, fixed_diags, _BOM if raw.startswith(_BOM) else b"",
+                              f"the fixed text would not parse ({errors[0]})" if errors else None))
+    return plans
 
 
 def unified_diff(p: FilePlan) -> str:
@@ -146,8 +131,3 @@ def write_atomic(path: str, data: bytes) -> None:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
-
-
-def write(report: FixReport) -> None:
-    for p in report.applied:
-        write_atomic(p.path, (_BOM if p.bom else b"") + p.fixed.encode("utf-8"))

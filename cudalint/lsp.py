@@ -90,10 +90,8 @@ class Positions:
 
     def position(self, line: int, column: int) -> lsp.Position:
         row = max(line - 1, 0)
-        if row >= len(self.lines):
-            return lsp.Position(line=row, character=0)
-        prefix = self.lines[row].encode("utf-8")[:max(column - 1, 0)].decode("utf-8", errors="ignore")
-        return lsp.Position(line=row, character=self.codec.client_num_units(prefix))
+        raw = self.lines[row].encode("utf-8")[:max(column - 1, 0)] if row < len(self.lines) else b""
+        return lsp.Position(line=row, character=self.codec.client_num_units(raw.decode("utf-8", errors="ignore")))
 
     def range(self, line: int, column: int, end_line: int, end_column: int) -> lsp.Range:
         start, end = self.position(line, column), self.position(end_line, end_column)
@@ -160,10 +158,8 @@ class CudalintServer(LanguageServer):
         # a buffer that crashes libclang (a native stack overflow) kills the worker, not the server
         # ("spawn": a forked copy of a process running an asyncio loop and pygls's threads can deadlock)
         self.executor = ProcessPool(max_workers=1, context=multiprocessing.get_context("spawn"))
+        #: uri -> its lint; a change, a save or a close replaces or removes it, and a late result is dropped
         self.pending: dict[str, asyncio.Task] = {}
-        #: uri -> generation; bumped by each change, save and close so that a late result is dropped
-        self.generation: dict[str, int] = {}
-        self.languages: dict[str, Optional[str]] = {}
         #: uri -> the LSP diagnostics last published for it
         self.published: dict[str, list[lsp.Diagnostic]] = {}
 
@@ -177,58 +173,43 @@ class CudalintServer(LanguageServer):
     # scheduling
     def schedule(self, uri: str, delay: float, typing: bool = False) -> None:
         """Lint ``uri`` (if it is a CUDA document) after ``delay`` seconds, cancelling a lint still waiting for it."""
-        if not self.wanted(uri):
-            return
-        gen = self._cancel(uri)
-        self.pending[uri] = asyncio.get_running_loop().create_task(self._lint_later(uri, delay, gen, typing))
+        if is_cuda_document(uri, self.workspace.get_text_document(uri).language_id):
+            self._cancel(uri)
+            self.pending[uri] = asyncio.get_running_loop().create_task(self._lint_later(uri, delay, typing))
 
-    def _cancel(self, uri: str) -> int:
-        """Cancel a lint still waiting for ``uri``; the new generation (a late result of an older one is dropped)."""
+    def _cancel(self, uri: str) -> None:
         if (task := self.pending.pop(uri, None)) is not None:
             task.cancel()
-        self.generation[uri] = self.generation.get(uri, 0) + 1
-        return self.generation[uri]
 
-    async def _lint_later(self, uri: str, delay: float, gen: int, typing: bool = False) -> None:
+    async def _lint_later(self, uri: str, delay: float, typing: bool) -> None:
         try:
             if delay > 0:
                 await asyncio.sleep(delay)
-            await self.lint_and_publish(uri, gen, typing)
+            try:
+                doc = self.workspace.get_text_document(uri)
+                text, version = doc.source, doc.version
+            except Exception as e:  # noqa: BLE001
+                log.warning("cannot read %s from the workspace: %s", uri, e)
+                return
+            path = document_path(uri)
+            try:
+                future = self.executor.schedule(lint_document, args=(path, text, typing), timeout=LINT_TIMEOUT_S)
+                diags = await asyncio.wrap_future(future)
+            except Exception as e:  # noqa: BLE001 - a crash, a time-out, or the pool shut down
+                diags = [cl000(path, f"the front-end crashed on this document (worker exit code {e.exitcode})"
+                               if isinstance(e, ProcessExpired) else
+                               f"cudalint failed on this document ({type(e).__name__}: {e})")]
+            if self.pending.get(uri) is not asyncio.current_task():
+                return  # changed, saved again or closed meanwhile: a newer lint publishes
+            pos = Positions(text, self.workspace.position_encoding)
+            self.published[uri] = items = [to_lsp(d, pos, uri) for d in diags]
+            self.text_document_publish_diagnostics(
+                lsp.PublishDiagnosticsParams(uri=uri, diagnostics=items, version=version))
         except asyncio.CancelledError:
             pass
         finally:
             if self.pending.get(uri) is asyncio.current_task():
                 del self.pending[uri]
-
-    async def lint_and_publish(self, uri: str, gen: Optional[int], typing: bool = False) -> None:
-        try:
-            doc = self.workspace.get_text_document(uri)
-            text, version = doc.source, doc.version
-        except Exception as e:  # noqa: BLE001
-            log.warning("cannot read %s from the workspace: %s", uri, e)
-            return
-        path = document_path(uri)
-        try:
-            future = self.executor.schedule(lint_document, args=(path, text, typing), timeout=LINT_TIMEOUT_S)
-            diags = await asyncio.wrap_future(future)
-        except Exception as e:  # noqa: BLE001 - a crash, a time-out, or the pool shut down
-            diags = [cl000(path, f"the front-end crashed on this document (worker exit code {e.exitcode})"
-                           if isinstance(e, ProcessExpired) else
-                           f"cudalint failed on this document ({type(e).__name__}: {e})")]
-        if self.generation.get(uri) != gen:
-            return  # changed, saved again or closed meanwhile: a newer lint publishes
-        pos = Positions(text, self.workspace.position_encoding)
-        self.published[uri] = items = [to_lsp(d, pos, uri) for d in diags]
-        self.text_document_publish_diagnostics(
-            lsp.PublishDiagnosticsParams(uri=uri, diagnostics=items, version=version))
-
-    def forget(self, uri: str) -> None:
-        self._cancel(uri)
-        self.published.pop(uri, None)
-        self.languages.pop(uri, None)
-
-    def wanted(self, uri: str) -> bool:
-        return is_cuda_document(uri, self.languages.get(uri))
 
 
 def code_actions(uri: str, text: str, diagnostics: Sequence[lsp.Diagnostic],
@@ -236,9 +217,8 @@ def code_actions(uri: str, text: str, diagnostics: Sequence[lsp.Diagnostic],
     """The quickfix (when the finding has a fix whose text is still in place) and the suppression action
     for each cudalint diagnostic, against the document's current ``text``."""
     pos = Positions(text, encoding)
-    fixes: list[lsp.CodeAction] = []
-    suppress: list[lsp.CodeAction] = []
-    seen: set = set()
+    fixes: dict[tuple, lsp.CodeAction] = {}      # (message, edits) -> the first diagnostic's action
+    suppress: dict[tuple, lsp.CodeAction] = {}   # (code, line) -> the first diagnostic's action
     for d in diagnostics:
         code = str(d.code) if d.code is not None else ""
         if d.source != SOURCE or not _CODE.match(code):
@@ -249,23 +229,16 @@ def code_actions(uri: str, text: str, diagnostics: Sequence[lsp.Diagnostic],
             # the buffer changed under the finding: the next lint offers it again
             stale = any(e.get("oldText") is not None and pos.text_in(r) != e["oldText"] for e, r in ranges)
             edits = [lsp.TextEdit(range=r, new_text=e["newText"]) for e, r in ranges]
-            key = ("fix", fix["message"], tuple((_key(e.range), e.new_text) for e in edits))
-            if not stale and key not in seen:
-                seen.add(key)
-                fixes.append(lsp.CodeAction(title=fix["message"], kind=lsp.CodeActionKind.QuickFix,
-                                            diagnostics=[d], is_preferred=True,
-                                            edit=lsp.WorkspaceEdit(changes={uri: edits})))
-        key = ("suppress", code, d.range.start.line)
-        if key not in seen and code != "CL000" and (edit := suppression_edit(pos, key[2], code)) is not None:
-            seen.add(key)
-            suppress.append(lsp.CodeAction(title=f"Suppress {code} on this line",
-                                           kind=lsp.CodeActionKind.QuickFix, diagnostics=[d],
-                                           edit=lsp.WorkspaceEdit(changes={uri: [edit]})))
-    return fixes + suppress
-
-
-def _key(r: lsp.Range) -> tuple:
-    return (r.start.line, r.start.character, r.end.line, r.end.character)
+            if not stale:
+                fixes.setdefault((fix["message"], repr(edits)), lsp.CodeAction(
+                    title=fix["message"], kind=lsp.CodeActionKind.QuickFix, diagnostics=[d], is_preferred=True,
+                    edit=lsp.WorkspaceEdit(changes={uri: edits})))
+        row = d.range.start.line
+        if code != "CL000" and (code, row) not in suppress and (edit := suppression_edit(pos, row, code)) is not None:
+            suppress[code, row] = lsp.CodeAction(title=f"Suppress {code} on this line",
+                                                 kind=lsp.CodeActionKind.QuickFix, diagnostics=[d],
+                                                 edit=lsp.WorkspaceEdit(changes={uri: [edit]}))
+    return [*fixes.values(), *suppress.values()]
 
 
 def suppression_edit(pos: Positions, row: int, code: str) -> Optional[lsp.TextEdit]:
@@ -276,8 +249,7 @@ def suppression_edit(pos: Positions, row: int, code: str) -> Optional[lsp.TextEd
         codes = split_codes(m.group(1))
         if code in codes:
             return None
-        at = pos.codec.client_num_units(text[:m.end(1)].rstrip())
-        where = lsp.Position(line=row, character=at)
+        where = lsp.Position(line=row, character=pos.codec.client_num_units(text[:m.end(1)].rstrip()))  # after codes
         return lsp.TextEdit(range=lsp.Range(start=where, end=where), new_text=("," if codes else "") + code)
     if text.rstrip().endswith("\\"):
         return None
@@ -290,23 +262,20 @@ def make_server(debounce: float = DEBOUNCE_S) -> CudalintServer:
     server = CudalintServer(debounce=debounce)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
-    async def did_open(ls: CudalintServer, params: lsp.DidOpenTextDocumentParams) -> None:
-        ls.languages[params.text_document.uri] = params.text_document.language_id
+    @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE, lsp.SaveOptions(include_text=False))
+    async def did_open_or_save(ls: CudalintServer,
+                               params: lsp.DidOpenTextDocumentParams | lsp.DidSaveTextDocumentParams) -> None:
         ls.schedule(params.text_document.uri, 0)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
     async def did_change(ls: CudalintServer, params: lsp.DidChangeTextDocumentParams) -> None:
         ls.schedule(params.text_document.uri, ls.debounce, typing=True)
 
-    @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE, lsp.SaveOptions(include_text=False))
-    async def did_save(ls: CudalintServer, params: lsp.DidSaveTextDocumentParams) -> None:
-        ls.schedule(params.text_document.uri, 0)
-
     @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
     async def did_close(ls: CudalintServer, params: lsp.DidCloseTextDocumentParams) -> None:
         uri = params.text_document.uri
-        was = ls.wanted(uri)
-        ls.forget(uri)
+        was = ls.published.pop(uri, None) is not None or uri in ls.pending   # a CUDA document, being linted
+        ls._cancel(uri)
         if was:
             ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
@@ -314,17 +283,15 @@ def make_server(debounce: float = DEBOUNCE_S) -> CudalintServer:
                     lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.QuickFix]))
     def code_action(ls: CudalintServer, params: lsp.CodeActionParams) -> Optional[list[lsp.CodeAction]]:
         uri = params.text_document.uri
-        only = params.context.only
-        if only and not any(str(k) == lsp.CodeActionKind.QuickFix or
-                            lsp.CodeActionKind.QuickFix.startswith(str(k) + ".") for k in only):
-            return None
+        if params.context.only and lsp.CodeActionKind.QuickFix not in params.context.only:
+            return None  # quickfix is a top-level kind: only "quickfix" itself asks for it
         try:
             text = ls.workspace.get_text_document(uri).source
         except Exception:  # noqa: BLE001
             return None
         # clients that drop ``data`` on the way back: take the published diagnostic of the same code and range
         published = ls.published.get(uri, [])
-        diags = [next((p for p in published if p.code == d.code and _key(p.range) == _key(d.range)), d)
+        diags = [next((p for p in published if p.code == d.code and p.range == d.range), d)
                  if d.source == SOURCE and not d.data else d for d in params.context.diagnostics]
         return code_actions(uri, text, diags, ls.workspace.position_encoding) or None
 

@@ -15,6 +15,7 @@ from typing import Iterable, Optional
 from pebble import ProcessExpired, ProcessPool
 
 from .diagnostics import Diagnostic
+from .runner import analyse_file, cl000
 
 #: Seconds one file may take before it is abandoned (a 50,000-line file lints in well under this).
 DEFAULT_FILE_TIMEOUT = 300.0
@@ -22,7 +23,6 @@ DEFAULT_FILE_TIMEOUT = 300.0
 
 def _lint_worker(path: str, opts) -> tuple[list[Diagnostic], list[str], bool]:
     """Findings of ``path``, the files its translation unit read, and whether the result may be cached."""
-    from .runner import analyse_file
     diags, model = analyse_file(path, opts)
     cacheable = (model is not None and not model.missing_includes and model.frontend == "clang"
                  and not any(d.code == "CL000" for d in diags))
@@ -60,21 +60,11 @@ def lint_many(tasks: Iterable[tuple[str, object]], jobs: Optional[int] = None,
     todo = []
     for path, opts in tasks:
         key = cache.key(path, opts) if cache is not None else None
-        deps: list[str] = []
-        hit = cache.get(key, deps) if key is not None else None
-        if hit is not None:
-            results.append((path, hit, deps))
+        if (hit := cache.get(key) if key is not None else None) is not None:
+            results.append((path, *hit))
         else:
             todo.append((path, opts, key))
-    if todo:
-        _run(todo, jobs, timeout, cache, results)
-    return sorted(merge_includes(results), key=Diagnostic.sort_key)
-
-
-def _run(todo, jobs, timeout, cache, results) -> None:
-    from .runner import cl000
-    jobs = min(jobs or max(1, os.cpu_count() or 1), len(todo))
-    pool = ProcessPool(max_workers=jobs)
+    pool = ProcessPool(max_workers=min(jobs or os.cpu_count() or 1, len(todo))) if todo else None
     try:
         futures = [(path, key, pool.schedule(_lint_worker, args=(path, opts), timeout=timeout))
                    for path, opts, key in todo]
@@ -93,5 +83,6 @@ def _run(todo, jobs, timeout, cache, results) -> None:
                 why = f"internal error ({type(e).__name__}: {e})"
             results.append((path, [cl000(path, f"cannot lint {path}: {why}", internal=True)], []))
     finally:
-        # every result is in: stop the workers without waiting for pebble's join, which polls (~0.1 s)
-        pool.stop()
+        if pool is not None:  # every result is in: stop the workers without waiting for pebble's join (polls)
+            pool.stop()
+    return sorted(merge_includes(results), key=Diagnostic.sort_key)

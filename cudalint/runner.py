@@ -80,24 +80,23 @@ def compile_flags(path: str, compile_db: Optional[Path]) -> list[str]:
     except (OSError, ValueError) as e:
         raise UsageError(f"cannot read {compile_db}: {e}") from e
     target = os.path.realpath(path)
-    for e in entries:
-        f = os.path.realpath(os.path.join(e.get("directory", "."), e.get("file", "")))
-        if f != target:
+    e = next((e for e in entries if os.path.realpath(os.path.join(e.get("directory", "."), e.get("file", "")))
+              == target), None)   # the file's entry
+    if e is None:
+        return []
+    out, d, argv = [], e.get("directory", "."), iter(e.get("arguments") or shlex.split(e.get("command", "")))
+    for a in argv:
+        if joined := (a[:2] in ("-I", "-D", "-U") and len(a) > 2):
+            flag, val = a[:2], a[2:]
+        elif a in ("-I", "-isystem", "-D", "-U", "-include") and (val := next(argv, None)) is not None:
+            flag = a
+        else:
+            out += [a] if a.startswith("-std=") else []
             continue
-        out, d, argv = [], e.get("directory", "."), iter(e.get("arguments") or shlex.split(e.get("command", "")))
-        for a in argv:
-            if joined := (a[:2] in ("-I", "-D", "-U") and len(a) > 2):
-                flag, val = a[:2], a[2:]
-            elif a in ("-I", "-isystem", "-D", "-U", "-include") and (val := next(argv, None)) is not None:
-                flag = a
-            else:
-                out += [a] if a.startswith("-std=") else []
-                continue
-            if flag in ("-I", "-isystem") and not os.path.isabs(val):
-                val = os.path.join(d, val)
-            out += [flag + val] if joined else [flag, val]
-        return out
-    return []
+        if flag in ("-I", "-isystem") and not os.path.isabs(val):
+            val = os.path.join(d, val)
+        out += [flag + val] if joined else [flag, val]
+    return out
 
 
 def lower(path: str, text: str, opts: RunOptions):
@@ -127,9 +126,8 @@ def incomplete_diagnostics(model: TranslationUnitModel) -> list[Diagnostic]:
     out = []
     more = " (unresolved includes: " + ", ".join(model.missing_includes) + ")" if model.missing_includes else ""
     for k in model.kernels:
-        errs = [(ln, msg) for ln, msg in model.errors
-                if k.span.path == model.path and k.span.line <= ln <= k.span.end_line]
-        reasons = [f"line {ln}: {msg}" for ln, msg in errs[:3]] + k.incomplete[:3]
+        reasons = [f"line {ln}: {msg}" for ln, msg in model.errors
+                   if k.span.path == model.path and k.span.line <= ln <= k.span.end_line][:3] + k.incomplete[:3]
         if reasons:
             out.append(cl000(k.span.path, f"kernel `{k.name}` is only partly modelled: " + "; ".join(reasons) + more,
                              line=k.span.line, column=k.span.column, kernel=k.name))
@@ -165,14 +163,13 @@ def suppressed(diags: list[Diagnostic], lines: list[str], used: Optional[set] = 
     used = used if used is not None else set()
     out = []
     for d in diags:
-        if d.internal:  # cudalint's own failure is not the code's: never silenced
-            out.append(d)
-            continue
-        hits = {(ln, c) for ln, (codes, _) in files.items() for c in codes if d.code.startswith(c)}
-        for ln in (d.line, d.line - 1):
-            codes = here[ln][0] if ln in here else []
-            hits |= {(ln, None)} if codes is None else {(ln, c) for c in codes if d.code.startswith(c)}
-        used |= hits
+        hits: set = set()
+        if not d.internal:  # cudalint's own failure is not the code's: never silenced
+            hits = {(ln, c) for ln, (codes, _) in files.items() for c in codes if d.code.startswith(c)}
+            for ln in (d.line, d.line - 1):
+                codes = here[ln][0] if ln in here else []
+                hits |= {(ln, None)} if codes is None else {(ln, c) for c in codes if d.code.startswith(c)}
+            used |= hits
         if not hits:
             out.append(d)
     return out
@@ -218,11 +215,10 @@ def analyse_file(path: str, opts: RunOptions, rules: Optional[list[Rule]] = None
 
     ``text``: the file's contents when they are already in hand (:func:`lint_text`); read from disk if None."""
     diags, model = _lint_file(path, opts, rules, text)
-    diags = [d for d in diags if d.internal or selected(d.code, opts)]
     for d in diags:
         if (best := max((k for k in opts.severity if d.code.startswith(k)), key=len, default=None)) is not None:
             d.severity = opts.severity[best]
-    return diags, model
+    return [d for d in diags if d.internal or selected(d.code, opts)], model
 
 
 def _lint_file(path: str, opts: RunOptions, rules: Optional[list[Rule]], text: Optional[str] = None):

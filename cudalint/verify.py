@@ -15,7 +15,6 @@ import contextlib
 import csv
 import datetime
 import functools
-import io
 import itertools
 import json
 import math
@@ -54,7 +53,7 @@ TOLERANCE = 0.05        # relative, prediction vs measurement
 SHARED_CLEAN = 1.2      # wavefronts per instruction a conflict-free 4-byte access may reach (GROUND_TRUTH: 1.16)
 CONSTANT_CLEAN = 1.05   # constant-cache requests per executed LDC a warp-uniform kernel may reach (one is ideal)
 ARITH_REFERENCE = "shiftMask"   # the free shift/mask kernel of an arith program, the CL501 baseline
-ARITH_CLEAN_EXTRA = 2   # instructions per warp a clean kernel may execute beyond the baseline (see below)
+ARITH_CLEAN_EXTRA = 2   # instructions per warp a clean kernel may execute beyond the baseline (a run-time shift)
 HOST_FACTOR = 10        # a CL601 copy call blocks the host >= 10x the pinned call of the clean programs
 BUILD_TIMEOUT = 300
 RUN_TIMEOUT = 120       # per program run (ncu, synccheck, a timing run); --timeout changes it
@@ -69,14 +68,6 @@ TIMING_RE = re.compile(r"CL601-timing copy_call_ms=([\d.eE+-]+) window_ms=([\d.e
 
 class VerifyError(Exception):
     """A missing tool or GPU, or a fixture that fails to build or profile: one line, exit 2."""
-
-
-class PartialFailure(VerifyError):
-    """Some fixtures could not be measured; ``records`` holds the others."""
-
-    def __init__(self, records: dict[Path, dict[str, Any]], failed: list[str]):
-        super().__init__(f"{len(failed)} fixture(s) could not be measured: {', '.join(failed)}")
-        self.records = records
 
 
 class Timeout(VerifyError):
@@ -175,7 +166,7 @@ def parse_ncu_csv(text: str) -> list[dict[str, Any]]:
     start = next((i for i, ln in enumerate(lines) if ln.startswith('"ID"')), None)
     if start is None:
         return []
-    header, *body = csv.reader(io.StringIO("\n".join(lines[start:])))
+    header, *body = csv.reader(lines[start:])
     # the units row: "", "", ..., "sector", "nsecond"
     units = dict(zip(header, body.pop(0))) if body and (not body[0] or _number(body[0][0]) is None) else {}
     launches = []
@@ -190,11 +181,8 @@ def parse_ncu_csv(text: str) -> list[dict[str, Any]]:
 def derive(c: dict[str, float], durations: Sequence[float], single: bool = False) -> dict[str, Any]:
     """Sectors per request, efficiency, wavefronts per instruction: only where the denominator is non-zero;
     ``duration_ns``: the launches' durations (ns), one number for a ``single`` launch."""
-    d: dict[str, Any] = {}
-    for name, num, den in _RATIOS:
-        for op in ("ld", "st"):
-            a, b = c.get(num.format(op)), c.get(den.format(op))
-            d[name.format(op)] = a / b if a is not None and b else None
+    d: dict[str, Any] = {name.format(op): c[num.format(op)] / c[den.format(op)] for name, num, den in _RATIOS
+                         for op in ("ld", "st") if c.get(num.format(op)) is not None and c.get(den.format(op))}
     for op in ("ld", "st"):
         pct = c.get(f"smsp__sass_average_data_bytes_per_sector_mem_global_op_{op}.pct")
         if c.get(f"l1tex__t_requests_pipe_lsu_mem_global_op_{op}.sum") and pct is not None:
@@ -242,9 +230,8 @@ def build_fixture(fixture: Path, tools: dict[str, Any], arch: str, workdir: str)
 
 
 def measure_fixture(fixture: Path, tools: dict[str, Any], arch: str, env: dict[str, str],
-                    workdir: str, exe: Optional[str] = None, timeout: int = RUN_TIMEOUT) -> dict[str, Any]:
-    """Build ``fixture`` (unless ``exe`` is given) and profile it once; return the record for ``<case>.json``."""
-    exe = exe or build_fixture(fixture, tools, arch, workdir)
+                    workdir: str, exe: str, timeout: int = RUN_TIMEOUT) -> dict[str, Any]:
+    """Profile ``exe`` (``fixture`` built by :func:`build_fixture`) once; return the record for ``<case>.json``."""
     wanted = tools.get("metrics") or list(METRICS)
     argv = [tools["ncu"], "--clock-control", "none", "--csv", "--page", "raw"]
     argv += ["--print-units", "base"] if tools.get("ncu_base_units") else []
@@ -386,8 +373,9 @@ def host_timing(exe: str, workdir: str, timeout: int = RUN_TIMEOUT, runs: int = 
 
 
 def measure_all(fixtures: Sequence[Path], output_dir: Path, arch: str, tools: dict[str, Any],
-                log=sys.stderr, timeout: int = RUN_TIMEOUT) -> dict[Path, dict[str, Any]]:
-    """Build every fixture (in parallel), then profile them one at a time (one GPU, undisturbed timings)."""
+                log=sys.stderr, timeout: int = RUN_TIMEOUT) -> tuple[dict[Path, dict[str, Any]], list[str]]:
+    """Build every fixture (in parallel), then profile them one at a time (one GPU, undisturbed timings);
+    return the records and the fixtures that could not be measured."""
     from concurrent.futures import ThreadPoolExecutor
     env = environment(tools)
     output_dir.mkdir(parents=True, exist_ok=True)
@@ -406,9 +394,7 @@ def measure_all(fixtures: Sequence[Path], output_dir: Path, arch: str, tools: di
             dest.write_text(json.dumps(rec, indent=2) + "\n", encoding="utf-8")
             log.write(f"measured {fx}: {len(rec['kernels'])} kernels -> {dest}\n")
             out[fx] = rec
-    if failed:
-        raise PartialFailure(out, failed)
-    return out
+    return out, failed
 
 
 @dataclass
@@ -451,7 +437,6 @@ def compare(fixture: str, measurement: dict[str, Any], diags: Sequence[Any],
     for key, k in measurement["kernels"].items():
         by_base.setdefault(kernel_base(key), []).append(k)
     explained: dict[str, set[str]] = {}
-    with_finding = {d.kernel for d in diags if d.kernel}
     for d in (d for d in diags if d.code in ("CL101", "CL102", "CL201")):
         ks = by_base.get(d.kernel or "", [])
         m = re.search(r"\b(load|store)\b", d.message)   # "... global store of `out`: ...", "... on store of `s`"
@@ -468,8 +453,7 @@ def compare(fixture: str, measurement: dict[str, Any], diags: Sequence[Any],
         rows.append(row(d.kernel or "?", f"{d.code} at {d.line}", qty, float(pred) if ok else pred, meas,
                         ok and _close(float(pred), meas), note))
     for base, ks in by_base.items():
-        done = explained.get(base, set())
-        label = "no finding" if done or base in with_finding else "clean"
+        done, label = explained.get(base, set()), _label(base, diags)
         for op in ("ld", "st"):   # (measured, ideal) per launch: ideal = bytes the lanes asked for / 32
             qty, eff = f"global_{op}_sectors_per_request", f"global_{op}_efficiency"
             pairs = [(d[qty], max(1.0, d[qty] * d[eff])) for d in (pl["derived"] for pl in _launches(ks))
@@ -532,12 +516,10 @@ def _compare_synccheck(row: Callable[..., Row], sc: dict[str, Any], name: str, d
     """CL301/CL302 finding lines vs the lines synccheck reports (``sc``) in the fixture file ``name``: a finding
     it does not report disagrees, and so does a reported line without a CL301 finding; a kernel with no barrier
     finding must have no report."""
-    if "error" in sc and "sites" not in sc:
+    if "per_kernel" not in sc:   # compute-sanitizer not found
         return [row("?", "synccheck", "synccheck_line", None, None, False, sc["error"])]
-    per_kernel = sc.get("per_kernel") or {}
-    reported = {k: list(run.get("sites", [])) for k, run in per_kernel.items()}     # launched kernel -> reports
-    for site in [] if per_kernel else sc.get("sites", []):
-        reported.setdefault(site.get("kernel") or "?", []).append(site)
+    per_kernel = sc["per_kernel"]
+    reported = {k: run.get("sites", []) for k, run in per_kernel.items()}     # launched kernel -> reports
     sync = [d for d in diags if d.code in ("CL301", "CL302")]
     rows: list[Row] = []
     for d in sync:
@@ -551,25 +533,20 @@ def _compare_synccheck(row: Callable[..., Row], sc: dict[str, Any], name: str, d
                             f"synccheck reports a barrier error at {site['file']}:{site['line']} "
                             f"({site['reports']}x) without a CL301 finding"))
     for base in (b for b in by_base if b not in {d.kernel for d in sync}):
-        run = per_kernel.get(base)
-        if run is None and per_kernel:
+        if (run := per_kernel.get(base)) is None:
             rows.append(row(base, "clean", "synccheck_errors", 0, None, False, "kernel not checked"))
-            continue
-        errors = run.get("errors", 0) if run else sum(s["reports"] for s in reported.get(base, []))
-        bad = run is not None and "error" in run
-        rows.append(row(base, "clean", "synccheck_errors", 0, errors, errors == 0 and not bad,
-                        run["error"] if bad else "at most"))
+        else:
+            errors, bad = run.get("errors", 0), "error" in run
+            rows.append(row(base, "clean", "synccheck_errors", 0, errors, errors == 0 and not bad,
+                            run["error"] if bad else "at most"))
     return rows
 
 
 def _compare_constant(row: Callable[..., Row], sass: Any, diags: Sequence[Any],
                       by_base: dict[str, list[dict[str, Any]]]) -> list[Row]:
-    """CL401 ``distinct_addresses_per_warp`` vs constant-cache requests. ``idc__requests`` counts one request per
-    distinct address of each executed ``LDC`` (not ``ULDC``), launch-parameter LDCs (bank 0) included, so for a
-    kernel whose only per-lane constant read is the finding's (one bank-3 ``LDC`` in its SASS, every LDC executed
-    once per warp): distinct addresses per warp = 1 + (requests - LDCs executed) / warps. A kernel without a
-    CL401 finding must measure at most :data:`CONSTANT_CLEAN` requests per executed LDC (``sass``: the record's
-    static SASS opcode counts)."""
+    """CL401 ``distinct_addresses_per_warp`` = 1 + (``idc__requests`` - LDCs executed) / warps, for a kernel whose
+    SASS has one bank-3 ``LDC`` (``sass``: static opcode counts) and runs each LDC once per warp; a kernel without
+    a finding must measure at most :data:`CONSTANT_CLEAN` requests per executed LDC (fixtures/measured/NOTES.md)."""
     rows: list[Row] = []
     found = _findings(diags, "CL401")
     for base, ks in by_base.items():
@@ -597,11 +574,9 @@ def _compare_constant(row: Callable[..., Row], sass: Any, diags: Sequence[Any],
 
 def _compare_arith(row: Callable[..., Row], diags: Sequence[Any],
                    by_base: dict[str, list[dict[str, Any]]]) -> list[Row]:
-    """CL501 vs instructions executed per warp (``smsp__inst_executed``, exact), against the loop-free
-    :data:`ARITH_REFERENCE` kernel (18 per warp). A CL501 kernel must execute more than :data:`ARITH_CLEAN_EXTRA`
-    more per warp, a clean one at most that many: a run-time shift or mask operand costs two (``1u << k``: UMOV +
-    USHF), the cheapest reported pattern (signed division by a power of two) three per operation, a division over
-    fifteen. The rule's ``instructions_ratio`` (GROUND_TRUTH) is shown beside, not compared."""
+    """CL501 vs instructions executed per warp against the loop-free :data:`ARITH_REFERENCE` kernel: more than
+    :data:`ARITH_CLEAN_EXTRA` extra with a finding, at most that many without (fixtures/measured/NOTES.md says
+    why); the rule's ``instructions_ratio`` is shown beside, not compared."""
     ref = by_base[ARITH_REFERENCE]
     ref_inst, ref_warps = _counter(ref, "smsp__inst_executed.sum"), warps_launched(ref)
     if not ref_inst or not ref_warps:
@@ -699,7 +674,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run_verify(args: argparse.Namespace, out=sys.stdout) -> int:
     """``cudalint verify``: measure, write the JSON files, print the comparison; 1 on any disagreement, 2 when
     something could not be measured. With ``args.measure_only`` nothing is compared."""
-    partial = None
     try:
         paths = [Path(f) for f in args.fixtures] or sorted(p for p in Path("fixtures").rglob("*.cu")
                                                             if p.parent.name != "measured")
@@ -708,9 +682,7 @@ def run_verify(args: argparse.Namespace, out=sys.stdout) -> int:
             raise VerifyError(f"no such fixture: {missing[0]}" if missing
                               else "no fixtures found (looked for fixtures/**/*.cu)")
         tools = find_tools(args.nvcc, args.ncu, args.compute_sanitizer)
-        records = measure_all(paths, Path(args.output_dir), args.arch, tools, timeout=args.timeout)
-    except PartialFailure as e:
-        records, partial = e.records, e
+        records, failed = measure_all(paths, Path(args.output_dir), args.arch, tools, timeout=args.timeout)
     except VerifyError as e:
         sys.stderr.write(f"cudalint: error: {e}\n")
         return 2
@@ -722,8 +694,8 @@ def run_verify(args: argparse.Namespace, out=sys.stdout) -> int:
         out.write(format_table(rows))
         bad = sum(not r.agree for r in rows)
         out.write(f"{len(rows) - bad} of {len(rows)} comparisons agree.\n")
-    if partial is not None:
-        sys.stderr.write(f"cudalint: error: {partial}\n")
+    if failed:
+        sys.stderr.write(f"cudalint: error: {len(failed)} fixture(s) could not be measured: {', '.join(failed)}\n")
         return 2
     return 1 if bad else 0
 

@@ -80,6 +80,6 @@ def test_entries_of_other_code_are_not_reused(tmp_path, capsys, monkeypatch):
     check(capsys, "--cache-dir", str(cache), str(f))
     first = {p.name for p in cache.iterdir() if p.is_dir()}
     assert first == {cache_mod.code_fingerprint()} and first.pop().startswith("0.1.0-")
-    monkeypatch.setattr(cache_mod, "_FINGERPRINT", "0.1.0-edited")
+    monkeypatch.setattr(cache_mod, "code_fingerprint", lambda: "0.1.0-edited")
     check(capsys, "--cache-dir", str(cache), str(f))
     assert (cache / "0.1.0-edited").is_dir()  # linted again into the new code's folder

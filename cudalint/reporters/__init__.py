@@ -10,11 +10,8 @@ from typing import Optional
 def relative_posix(path: str, cwd: Optional[str] = None) -> Optional[str]:
     """``path`` relative to ``cwd`` (default: the current directory) with forward slashes, or None when
     the file lies outside it (or on another drive)."""
-    base = os.path.abspath(cwd or os.getcwd())
     try:
-        rel = os.path.relpath(os.path.abspath(path), base)
+        rel = os.path.relpath(path, cwd or os.curdir)
     except ValueError:  # another drive on Windows
         return None
-    if rel == os.curdir or rel == os.pardir or rel.startswith(os.pardir + os.sep):
-        return None
-    return Path(rel).as_posix()
+    return None if rel in (os.curdir, os.pardir) or rel.startswith(os.pardir + os.sep) else Path(rel).as_posix()

@@ -25,13 +25,12 @@ def escape_property(s: str) -> str:
     return escape_data(s).replace(":", "%3A").replace(",", "%2C")
 
 
-def github_line(d: Diagnostic, cwd: Optional[str] = None) -> str:
-    path = relative_posix(d.path, cwd) or d.path.replace("\\", "/")
-    props = [("file", path), ("line", str(d.line)), ("col", str(d.column)), ("endLine", str(d.end_line)),
-             ("endColumn", str(d.end_column)), ("title", f"{d.code} {d.name}")]
-    head = ",".join(f"{k}={escape_property(v)}" for k, v in props)
-    return f"::{COMMAND[Severity(d.severity)]} {head}::{escape_data(d.message)}"
-
-
 def format_github(diags: Iterable[Diagnostic], cwd: Optional[str] = None) -> str:
-    return "".join(github_line(d, cwd) + "\n" for d in diags)
+    out = []
+    for d in diags:
+        path = relative_posix(d.path, cwd) or d.path.replace("\\", "/")
+        props = [("file", path), ("line", str(d.line)), ("col", str(d.column)), ("endLine", str(d.end_line)),
+                 ("endColumn", str(d.end_column)), ("title", f"{d.code} {d.name}")]
+        head = ",".join(f"{k}={escape_property(v)}" for k, v in props)
+        out.append(f"::{COMMAND[Severity(d.severity)]} {head}::{escape_data(d.message)}\n")
+    return "".join(out)

@@ -14,15 +14,16 @@ units, so columns are converted when the file can be read again (identical for A
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
 from pathlib import Path
-from typing import Any, Callable, Iterable, Optional
+from typing import Any, Iterable, Optional
 from urllib.parse import quote
 
 from .. import __version__
-from ..diagnostics import Diagnostic, Fix, Severity
+from ..diagnostics import Diagnostic, Severity
 from ..rules import CL000, all_rules
 from ..rules.pages import rule_page
 from . import relative_posix
@@ -53,30 +54,34 @@ def _rule_descriptor(code: str, name: str, severity: Severity, summary: str,
 
 def rule_descriptors() -> list[dict[str, Any]]:
     """CL000 and every registered rule, in that order (the order ``ruleIndex`` refers to)."""
-    out = [_rule_descriptor(*CL000)]
-    out += [_rule_descriptor(r.code, r.name, r.default_severity, r.summary, r.page()) for r in all_rules()
-            if r.code != CL000[0]]
-    return out
+    return [_rule_descriptor(*CL000)] + [_rule_descriptor(r.code, r.name, r.default_severity, r.summary, r.page())
+                                         for r in all_rules()]
 
 
-class _Columns:
-    """Byte columns (clang's) -> UTF-16 code-unit columns (SARIF's default), per file, read once."""
+def _read_lines(path: str) -> Optional[list[str]]:
+    try:
+        return Path(path).read_bytes().decode("utf-8-sig").split("\n")
+    except (OSError, UnicodeDecodeError):
+        return None
 
-    def __init__(self) -> None:
-        self._lines: dict[str, Optional[list[str]]] = {}
 
-    def __call__(self, path: str, line: int, column: int) -> int:
-        if path not in self._lines:
-            try:
-                self._lines[path] = Path(path).read_bytes().decode("utf-8-sig").split("\n")
-            except (OSError, UnicodeDecodeError):
-                self._lines[path] = None
-        lines = self._lines[path]
+def _region(at: Any, lines: Optional[list[str]]) -> dict[str, int]:
+    """The region of ``at`` (a finding or an edit: ``line``, ``column``, ``end_line``, ``end_column``), its byte
+    columns (clang's) as UTF-16 code units (SARIF's default) where the file's ``lines`` could be read."""
+    def col(line: int, column: int) -> int:
         if lines is None or not 1 <= line <= len(lines) or column < 1:
             return column
         raw = lines[line - 1].encode("utf-8")
         units = len(raw[:column - 1].decode("utf-8", errors="replace").encode("utf-16-le")) // 2
         return units + max(0, column - 1 - len(raw)) + 1
+    region = {"startLine": max(1, at.line)}
+    if at.column >= 1:
+        region["startColumn"] = col(at.line, at.column)
+    if at.end_line >= at.line:
+        region["endLine"] = at.end_line
+        if at.end_column >= 1 and (at.end_line, at.end_column) >= (at.line, at.column):
+            region["endColumn"] = col(at.end_line, at.end_column)
+    return region
 
 
 def _artifact_location(path: str, cwd: Optional[str]) -> dict[str, Any]:
@@ -86,41 +91,24 @@ def _artifact_location(path: str, cwd: Optional[str]) -> dict[str, Any]:
     return {"uri": Path(os.path.abspath(path)).as_uri()}
 
 
-def _region(path: str, at: Any, col: Callable[[str, int, int], int]) -> dict[str, int]:
-    """The region of ``at`` (a finding or an edit: ``line``, ``column``, ``end_line``, ``end_column``)."""
-    region = {"startLine": max(1, at.line)}
-    if at.column >= 1:
-        region["startColumn"] = col(path, at.line, at.column)
-    if at.end_line >= at.line:
-        region["endLine"] = at.end_line
-        if at.end_column >= 1 and (at.end_line, at.end_column) >= (at.line, at.column):
-            region["endColumn"] = col(path, at.end_line, at.end_column)
-    return region
-
-
-def _fix(d: Diagnostic, fix: Fix, cwd: Optional[str], col: Callable[[str, int, int], int]) -> dict[str, Any]:
-    replacements = [{"deletedRegion": _region(d.path, e, col), "insertedContent": {"text": e.content}}
-                    for e in fix.edits]
-    return {"description": {"text": fix.message},
-            "artifactChanges": [{"artifactLocation": _artifact_location(d.path, cwd), "replacements": replacements}]}
-
-
 def to_sarif(diags: Iterable[Diagnostic], cwd: Optional[str] = None) -> dict[str, Any]:
     """The SARIF log (a dict) for ``diags``; URIs are relative to ``cwd`` (default: the current directory)."""
     rules = rule_descriptors()
     index = {r["id"]: i for i, r in enumerate(rules)}
-    col = _Columns()
+    read = functools.cache(_read_lines)   # each file read once
     results = []
     for d in diags:
+        where, lines = _artifact_location(d.path, cwd), read(d.path)
         result: dict[str, Any] = {
             "ruleId": d.code, **({"ruleIndex": index[d.code]} if d.code in index else {}),
             "level": LEVEL[Severity(d.severity)], "message": {"text": d.message},
-            "locations": [{"physicalLocation": {"artifactLocation": _artifact_location(d.path, cwd),
-                                                "region": _region(d.path, d, col)}}],
+            "locations": [{"physicalLocation": {"artifactLocation": where, "region": _region(d, lines)}}],
             "properties": {**({"kernel": d.kernel} if d.kernel else {}), "metrics": dict(d.metrics),
                            "assumptions": list(d.assumptions)}}
         if d.fix is not None and d.fix.edits:
-            result["fixes"] = [_fix(d, d.fix, cwd, col)]
+            changes = [{"artifactLocation": where, "replacements": [
+                {"deletedRegion": _region(e, lines), "insertedContent": {"text": e.content}} for e in d.fix.edits]}]
+            result["fixes"] = [{"description": {"text": d.fix.message}, "artifactChanges": changes}]
         results.append(result)
     base = Path(os.path.abspath(cwd or os.getcwd())).as_uri().rstrip("/") + "/"
     driver = {"name": "cudalint", "version": __version__, "semanticVersion": __version__,
