@@ -18,6 +18,7 @@ each barrier, exit and access they enclose (an ``else`` branch under the negated
 
 from __future__ import annotations
 
+import functools
 import math
 import operator
 import sys
@@ -237,10 +238,7 @@ class KernelInterpreter:
         return p
 
     def merge(self, env: Env, branches: list[Env], cond: Value) -> None:
-        keys: set = set()
-        for b in branches:
-            keys |= set(b)
-        for key in keys:
+        for key in functools.reduce(operator.or_, map(set, branches)):
             vals = [b.get(key) for b in branches]
             v0 = vals[0]
             same = all(v == v0 for v in vals) and (key in env or isinstance(v0, sympy.Basic)
@@ -322,6 +320,7 @@ class KernelInterpreter:
         trip = self.symbols.trip(s.span.line)
         loop_env = env.copy()
         pow2_loop_vars: list = []
+        fresh = []  # variables given a varying opaque value, uniform again if every value assigned is
         for var in modified:
             if var not in env:
                 continue
@@ -339,14 +338,12 @@ class KernelInterpreter:
                 pow2_loop_vars.append((sym, v0, factor))
             else:
                 loop_env[var] = self.symbols.opaque(var.name, varying=True)
+                fresh.append(var)
         # Second pass: a non-induction variable stays uniform when every value assigned to it is.
         probe = loop_env.copy()
-        for var in modified:
-            if isinstance(env.get(var), sympy.Basic) and isinstance(loop_env.get(var), sympy.Symbol) \
-                    and loop_env[var] in self.symbols.varying and loop_env[var] not in self.symbols.pow2:
-                if not self.symbols.is_varying(env[var]) and \
-                        not self._assigned_varying(updates[var], var, probe, modified):
-                    loop_env[var] = self.symbols.opaque(var.name, varying=False)
+        for var in fresh:
+            if not self.symbols.is_varying(env[var]) and not self._assigned_varying(updates[var], var, probe, modified):
+                loop_env[var] = self.symbols.opaque(var.name, varying=False)
         if s.kind == ir.LoopKind.RANGE:
             cond_val = self.expr(s.range, loop_env)
             if s.var is not None:
@@ -687,7 +684,10 @@ class KernelInterpreter:
             if record:
                 self.barrier(name, e)
             return self.symbols.opaque(name, varying=False)
-        if name == "sync" and self.is_group_sync(e):
+        types = [o.type.pointee if o.type.kind in (TypeKind.REFERENCE, TypeKind.POINTER) else o.type
+                 for o in (e.receiver, *e.args) if o is not None] if name == "sync" else []
+        if any(t is not None and t.name.split("::")[-1] in BLOCK_GROUPS for t in types):
+            # `block.sync()`, `this_thread_block().sync()`, `cg::sync(block)`, `grid.sync()`
             if record:
                 self.barrier("cooperative_groups sync", e)
             return None
@@ -709,13 +709,6 @@ class KernelInterpreter:
             self.cut()
             return self.symbols.opaque(name, varying=True)
         return self.opaque(name or "call", *vals)
-
-    @staticmethod
-    def is_group_sync(e: ir.Call) -> bool:
-        """``block.sync()``, ``this_thread_block().sync()``, ``cg::sync(block)``, ``grid.sync()``."""
-        types = [o.type.pointee if o.type.kind in (TypeKind.REFERENCE, TypeKind.POINTER) else o.type
-                 for o in (e.receiver, *e.args) if o is not None]
-        return any(t is not None and t.name.split("::")[-1] in BLOCK_GROUPS for t in types)
 
     def inline(self, fn: ir.Function, args: list[ir.Expr], env: Env, line: int, record: bool) -> Value:
         """Interpret ``fn``'s body with its parameters bound to ``args``; a reference parameter bound to a
