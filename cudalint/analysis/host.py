@@ -21,7 +21,6 @@ global set elsewhere has no provenance: no finding.  Each async copy call (``cud
 from __future__ import annotations
 
 import contextlib
-import enum
 import functools
 import re
 from dataclasses import dataclass, field, replace
@@ -34,24 +33,15 @@ from ..ir.types import TypeKind
 from ..model import AsyncCopy
 
 
-class Memory(str, enum.Enum):
-    """Where a host pointer's memory came from (``null``: the pointer is null)."""
-    PAGEABLE = "pageable"
-    PINNED = "pinned"
-    DEVICE = "device"
-    MANAGED = "managed"
-    UNKNOWN = "unknown"
-    NULL = "null"
-    VALUE = "value"  # not memory: an integer constant kept for a copy's kind (cudaMemcpy3DParms.kind)
-
-
-PAGEABLE, PINNED, DEVICE, MANAGED, UNKNOWN, NULL = (Memory.PAGEABLE, Memory.PINNED, Memory.DEVICE, Memory.MANAGED,
-                                                    Memory.UNKNOWN, Memory.NULL)
+#: where a host pointer's memory came from (``null``: the pointer is null; ``value``: not memory, an integer
+#: constant kept for a copy's kind, cudaMemcpy3DParms.kind)
+PAGEABLE, PINNED, DEVICE, MANAGED, UNKNOWN, NULL, VALUE = ("pageable", "pinned", "device", "managed", "unknown", "null",
+                                                           "value")
 
 
 @dataclass(frozen=True)
 class Provenance:
-    """Where the memory a pointer points to came from: ``kind`` (a :class:`Memory`), ``how`` (the allocation:
+    """Where the memory a pointer points to came from: ``kind`` (one of those above), ``how`` (the allocation:
     ``malloc``, ``new[]``, ``std::vector``, ``stack array``, ``cudaMallocHost``, ...), ``site`` (the allocation
     call or the declaration; it identifies the allocation for ``cudaHostRegister``), ``name`` (the variable the
     memory was first stored in or declared as), ``via`` (the helper function of the file that allocated it),
@@ -266,13 +256,10 @@ class HostAnalysis:
             self.stmt(s.else_, other, ctx)
             _join(env, then, other)
         elif isinstance(s, ir.Loop):
-            if s.kind == ir.LoopKind.DO:  # runs at least once: no merge
-                self.stmt(s.body, env, ctx)
-                for x in s.init:
-                    self.stmt(x, env, ctx)
-                self.expr(s.cond, env, ctx)
-                return
-            e = env.copy()
+            do = s.kind == ir.LoopKind.DO  # runs at least once: no merge
+            e = env if do else env.copy()
+            if do:
+                self.stmt(s.body, e, ctx)
             for x in s.init:
                 self.stmt(x, e, ctx)
             if s.var is not None:  # a range for
@@ -281,8 +268,9 @@ class HostAnalysis:
             self.expr(s.cond, e, ctx)
             for x in s.step:
                 self.expr(x, e, ctx)
-            self.stmt(s.body, e, ctx)
-            _join(env, env, e)
+            if not do:
+                self.stmt(s.body, e, ctx)
+                _join(env, env, e)
         elif isinstance(s, ir.Switch):
             e = env.copy()
             self.expr(s.cond, e, ctx)
@@ -361,7 +349,7 @@ class HostAnalysis:
             self._copy_members(rhs, loc, env)
         elif k == TypeKind.ENUM:
             v = fold(rhs)
-            env[loc] = Provenance(Memory.VALUE, how=str(v)) if v is not None else UNKNOWN_P
+            env[loc] = Provenance(VALUE, how=str(v)) if v is not None else UNKNOWN_P
 
     # -- calls
     def call(self, c: ir.Call, env: HostEnv, ctx: _Fn) -> None:
@@ -428,7 +416,7 @@ class HostAnalysis:
                     provs[role] = self._resolve(p, env)
                     texts[role] = f"{args[0].text.lstrip('&').strip()}.{member}"
                 kv = env.get(parms + ("kind",))
-                if kv is not None and kv.kind == Memory.VALUE and kv.how.lstrip("-").isdigit():
+                if kv is not None and kv.kind == VALUE and kv.how.lstrip("-").isdigit():
                     kind = int(kv.how)
                     kind_text = _kind_name(name, kind)
         else:
@@ -448,11 +436,7 @@ class HostAnalysis:
         sizes = [fold(args[i]) if i < len(args) else None for i in size_i]
         self.copies.append(AsyncCopy(
             api=name, span=c.span, kind=kind_text, host_side=host_side(kind, "dst" in provs, "src" in provs),
-            provenance={r: (p.kind if p is not None else UNKNOWN) for r, p in provs.items()}, pointer_text=texts,
-            alloc_site={r: (p.site if p is not None else None) for r, p in provs.items()},
-            allocation={r: p.how for r, p in provs.items() if p is not None and p.how},
-            alloc_name={r: p.name for r, p in provs.items() if p is not None and p.name},
-            helper={r: p.via for r, p in provs.items() if p is not None and p.via},
+            pointers={r: p or UNKNOWN_P for r, p in provs.items()}, pointer_text=texts,
             stream=(args[stream_i].text or None) if written else None,
             function=ctx.fn.name if ctx.fn is not None else "",
             bytes=functools.reduce(int.__mul__, sizes) if sizes and None not in sizes else None))

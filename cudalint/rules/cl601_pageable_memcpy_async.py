@@ -117,11 +117,9 @@ def waited_at(unit: Optional[ir.TranslationUnit], copy: AsyncCopy) -> Optional[S
 
 def describe(copy: AsyncCopy, role: str) -> str:
     """``h_in` was allocated with malloc at main.cu:12`` and its variants."""
-    ptr = copy.pointer_text.get(role, "?")
-    how = copy.allocation.get(role, "")
-    site = _where(copy.alloc_site.get(role))
-    name = copy.alloc_name.get(role, "")
-    in_helper = f" in `{copy.helper[role]}()`" if copy.helper.get(role) else ""
+    ptr, p = copy.pointer_text.get(role, "?"), copy.pointers[role]
+    how, site, name = p.how, _where(p.site), p.name
+    in_helper = f" in `{p.via}()`" if p.via else ""
     if how in _ALLOCATED:
         return f"`{ptr}` was allocated with {how}{in_helper} at {site}"
     if how in ("std::vector", "std::array"):
@@ -135,9 +133,9 @@ def describe(copy: AsyncCopy, role: str) -> str:
 
 def _root(copy: AsyncCopy, role: str) -> str:
     """The variable (or member) behind a pointer argument: ``h_buf + off`` -> ``h_buf``, ``v.data()`` -> ``v``."""
-    name = copy.alloc_name.get(role, "")
-    if copy.allocation.get(role, "") not in _ALLOCATED and name:
-        return name
+    p = copy.pointers[role]
+    if p.how not in _ALLOCATED and p.name:
+        return p.name
     m = re.search(r"[A-Za-z_]\w*(?:(?:\.|->)(?!data\b)[A-Za-z_]\w*)*", copy.pointer_text.get(role, ""))
     return m.group(0) if m else copy.pointer_text.get(role, "?")
 
@@ -150,13 +148,13 @@ class PageableMemcpyAsync(Rule):
 
     def check(self, model: TranslationUnitModel, ctx: AnalysisContext) -> Findings:
         for copy in model.copies:
-            roles = [r for r in copy.host_side if copy.provenance.get(r) == "pageable"]
+            roles = [r for r in copy.host_side if copy.pointers[r].kind == "pageable"]
             if not roles:
                 continue
             direction = " and ".join({"src": "from", "dst": "to"}[r] for r in sorted(roles, reverse=True))
             what = "; ".join(describe(copy, r) for r in roles)
             fixes = [f"allocate `{_root(copy, r)}` with cudaMallocHost or cudaHostAlloc (free it with cudaFreeHost), "
-                     f"or cudaHostRegister the existing range" if copy.allocation.get(r, "") in _ALLOCATED else
+                     f"or cudaHostRegister the existing range" if copy.pointers[r].how in _ALLOCATED else
                      f"copy through a buffer allocated with cudaMallocHost or cudaHostAlloc, or cudaHostRegister "
                      f"the range of `{_root(copy, r)}` before the copy" for r in roles]
             cost, small = _cost(copy)
@@ -168,16 +166,16 @@ class PageableMemcpyAsync(Rule):
                    f"buffer and {blocks} ({cost}); " + "; ".join(dict.fromkeys(fixes)))
             assumptions = []
             for r in roles:
-                how, ptr = copy.allocation.get(r, "pageable memory"), copy.pointer_text.get(r, "?")
-                via = f" in {copy.helper[r]}()" if copy.helper.get(r) else ""
+                p, ptr = copy.pointers[r], copy.pointer_text.get(r, "?")
+                how, via = p.how or "pageable memory", f" in {p.via}()" if p.via else ""
                 verb = "allocated with" if how in _ALLOCATED else "is"
-                assumptions += [f"{ptr} {verb} {how}{via} at {_where(copy.alloc_site.get(r))}",
+                assumptions += [f"{ptr} {verb} {how}{via} at {_where(p.site)}",
                                 f"{ptr} not registered with cudaHostRegister before the copy in "
                                 f"{copy.function or 'this function'}"]
             assumptions.append(f"copy kind {copy.kind}" if copy.kind
                                else "copy kind not known statically: both pointers checked")
             metrics = {"host_pointer": copy.pointer_text.get(roles[0], "?"),
-                       "allocation": copy.allocation.get(roles[0], "").replace(" ", "-"),
+                       "allocation": copy.pointers[roles[0]].how.replace(" ", "-"),
                        **({"bytes": copy.bytes} if copy.bytes is not None else {}),
                        **({"host_waits_at_line": wait.line} if wait else {})}
             yield self.diagnostic(None, copy, msg, severity=Severity.INFO if small or wait else None, metrics=metrics,
