@@ -43,7 +43,6 @@ class ArrayDecl:
     dims: tuple[Optional[int], ...] = ()
     dim_spans: tuple[Optional[Span], ...] = ()
     dim_texts: tuple[str, ...] = ()
-    span: Optional[Span] = None
 
 
 @dataclass

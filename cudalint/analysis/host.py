@@ -405,8 +405,7 @@ class HostAnalysis:
     def copy_call(self, c: ir.Call, name: str, env: HostEnv, ctx: _Fn) -> None:
         args = c.args
         dst_i, src_i, kind_i, stream_i, default_kind = COPY_APIS[name]
-        provs: dict[str, Optional[Provenance]] = {}   # role -> provenance, and the pointer's source text
-        texts: dict[str, str] = {}
+        provs, texts = {}, {}   # role -> provenance, and the pointer's source text
         kind, kind_text = default_kind, None
         if name.endswith("3DAsync"):
             parms = self.pointee(args[0]) if args else None

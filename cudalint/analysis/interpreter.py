@@ -98,7 +98,7 @@ def array_decl(var: ir.Variable, space: AddressSpace, bindings: dict) -> Optiona
     spans = tuple(s for _, s in var.extents) if len(var.extents) == len(dims) else ()
     texts = tuple(t for t, _ in var.extents) if spans else ()
     return ArrayDecl(name=var.name, space=space, elem_type=elem.spelling(), elem_size=esize, dims=dims,
-                     dim_spans=spans, dim_texts=texts, span=var.span)
+                     dim_spans=spans, dim_texts=texts)
 
 
 class KernelInterpreter:
@@ -541,8 +541,7 @@ class KernelInterpreter:
             if ptr.array.space == AddressSpace.CONSTANT and key in self.constant_pointers:
                 return self.constant_pointers[key]
             name = f"{ptr.array.name}.{e.name}" if isinstance(e, ir.Member) else f"{ptr.array.name}[]"
-            arr = ArrayDecl(name=name, space=AddressSpace.GLOBAL, elem_type=t.pointee.spelling(),
-                            elem_size=self.size_of(t.pointee), span=e.span)
+            arr = ArrayDecl(name, AddressSpace.GLOBAL, t.pointee.spelling(), self.size_of(t.pointee))
             base = self.opaque("base", ptr) if self.symbols.is_varying(ptr.offset) else sympy.Integer(0)
             loaded = Pointer(arr, base, arr.elem_size, (), (), t.pointee)
             if ptr.array.space == AddressSpace.CONSTANT:
@@ -670,10 +669,8 @@ class KernelInterpreter:
         v = self.expr(e.operand, env, record=record)
         if op == "!" and isinstance(v, sympy.Basic) and (is_condition(v) or v.is_integer):
             return negate(v)
-        if op == "-" and isinstance(v, sympy.Basic):
-            return -v
-        if op == "+" and isinstance(v, sympy.Basic):
-            return v
+        if op in ("+", "-") and isinstance(v, sympy.Basic):
+            return v if op == "+" else -v
         return self.opaque("value", v)
 
     def call(self, e: ir.Call, env: Env, record: bool) -> Value:
@@ -780,8 +777,7 @@ def interpret(fn: ir.Function, kernel: Kernel, symbols: Symbols, globals_: dict,
         t = p.type
         esize = interp.size_of(t.pointee) if t.kind == TypeKind.POINTER else None
         if esize:
-            arr = ArrayDecl(name=p.name, space=AddressSpace.GLOBAL, elem_type=t.pointee.spelling(),
-                            elem_size=esize, span=p.span)
+            arr = ArrayDecl(name=p.name, space=AddressSpace.GLOBAL, elem_type=t.pointee.spelling(), elem_size=esize)
             env[p] = Pointer(arr, sympy.Integer(0), esize, (), (), t.pointee)
         else:
             env[p] = None if t.kind == TypeKind.POINTER else symbols.param(p.name)

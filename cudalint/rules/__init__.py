@@ -116,12 +116,8 @@ def find_rule(code: str) -> Optional[Rule]:
 def pictured(model: TranslationUnitModel, ctx: AnalysisContext, space: AddressSpace,
              reads: bool = False) -> Iterator[tuple[Kernel, Access, WarpPicture]]:
     """Each access to ``space`` (only loads with ``reads``) whose warp picture is modelled, with its kernel."""
-    for kernel in model.kernels:
-        for acc in kernel.accesses:
-            if acc.array.space == space and (acc.is_read or not reads):
-                pic = ctx.picture(kernel, acc)
-                if pic is not None:
-                    yield kernel, acc, pic
+    return ((kernel, acc, pic) for kernel in model.kernels for acc in kernel.accesses
+            if acc.array.space == space and (acc.is_read or not reads) and (pic := ctx.picture(kernel, acc)))
 
 
 def one_shot(kernel: Kernel, acc: Access) -> Optional[Access]:

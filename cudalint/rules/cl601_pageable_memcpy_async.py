@@ -28,11 +28,6 @@ def _where(span: Optional[Span]) -> str:
     return f"{os.path.basename(span.path)}:{span.line}" if span is not None else "an unknown place"
 
 
-def _size(n: int) -> str:
-    return next(f"{n / u:g} {name}" for u, name in ((1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB"), (1, "B"))
-                if n >= u or u == 1)
-
-
 def _cost(copy: AsyncCopy) -> tuple[str, bool]:
     """The measured host cost for the message, and whether it is small (below a pinned call's 0.05 ms)."""
     measured = "H200, measured: 1 MiB 0.11 ms, 64 MiB 11 ms, 256 MiB 36-37 ms from pageable memory"
@@ -40,7 +35,9 @@ def _cost(copy: AsyncCopy) -> tuple[str, bool]:
         return f"{measured}, vs 0.01-0.05 ms from cudaMallocHost memory", False
     lo, hi = copy.bytes / 1e7, copy.bytes / 5e6   # ms at 10 and 5 GB/s
     est = f"{lo:.2g}-{hi:.2g} ms" if hi >= 0.01 else "under 0.01 ms"
-    return (f"{measured}, i.e. 5-10 GB/s: {est} for these {_size(copy.bytes)}, vs 0.01-0.05 ms for a "
+    size = next(f"{copy.bytes / u:g} {name}" for u, name in ((1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB"),
+                                                             (1, "B")) if copy.bytes >= u or u == 1)
+    return (f"{measured}, i.e. 5-10 GB/s: {est} for these {size}, vs 0.01-0.05 ms for a "
             f"cudaMallocHost call"), hi < 0.05
 
 
@@ -50,18 +47,15 @@ _QUEUED = ("MemcpyAsync", "Memcpy2DAsync", "Memcpy3DAsync", "MemsetAsync", "Free
 _BRIEF = ("printf", "fprintf", "puts", "fputs", "fflush")
 
 
-def _once(st: ir.Stmt) -> bool:
-    """A statement run once: an expression, a declaration, or a ``do { .. } while (0)`` macro body."""
-    return isinstance(st, (ir.ExprStmt, ir.Decl)) or isinstance(st, ir.Loop) and st.kind == ir.LoopKind.DO \
-        and isinstance(st.cond, ir.IntLit) and st.cond.value == 0
-
-
 def _path(s: Optional[ir.Stmt], line: int, out: list) -> bool:
-    """Fill ``out`` with the (block, index) pairs from ``s`` down to the run-once statement holding ``line``."""
+    """Fill ``out`` with the (block, index) pairs from ``s`` down to the run-once statement holding ``line``: an
+    expression, a declaration, or a ``do { .. } while (0)`` macro body."""
     for b in (n for n in ir.children(s) if isinstance(n, ir.Stmt)) if s is not None else ():
         if isinstance(s, ir.Block):
             out.append((s, s.body.index(b)))
-            if _once(b) and b.span.line <= line <= b.span.end_line or _path(b, line, out):
+            once = isinstance(b, (ir.ExprStmt, ir.Decl)) or isinstance(b, ir.Loop) and b.kind == ir.LoopKind.DO \
+                and isinstance(b.cond, ir.IntLit) and b.cond.value == 0
+            if once and b.span.line <= line <= b.span.end_line or _path(b, line, out):
                 return True
             out.pop()
         elif _path(b, line, out):
