@@ -357,8 +357,7 @@ class HostAnalysis:
         if name in OUT_ALLOCS and args and _is_api(c):
             loc = self.pointee(args[0])
             if loc is not None:
-                env[loc] = Provenance(OUT_ALLOCS[name], how=name, site=c.span,
-                                           name=args[0].text.lstrip("&").strip() or "")
+                env[loc] = Provenance(OUT_ALLOCS[name], how=name, site=c.span, name=args[0].text.lstrip("&").strip())
                 self.written.add(loc[:1])
             return
         if (name in REGISTER or name in UNREGISTER) and args:

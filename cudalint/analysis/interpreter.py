@@ -278,12 +278,10 @@ class KernelInterpreter:
                 form, op, rhs = "compound", rhs.op + "=", rhs.rhs if own[0] else rhs.lhs
             if form == "incdec":
                 upd = sympy.Integer(op)
+            elif op not in ("+=", "-=") or refs(rhs) & modified \
+                    or not isinstance(v := self.expr(rhs, env.copy(), record=False), sympy.Basic):
+                return None
             else:
-                if op not in ("+=", "-=") or refs(rhs) & modified:
-                    return None
-                v = self.expr(rhs, env.copy(), record=False)
-                if not isinstance(v, sympy.Basic):
-                    return None
                 upd = v if op == "+=" else -v
             if step is not None and step != upd:
                 return None
@@ -486,8 +484,7 @@ class KernelInterpreter:
                 return self.load(e, fptr, mode, record, field_offset=f.offset, elem_size=ptr.elem_size,
                                  align=(ptr.pointee.align or 0) if ptr.pointee is not None else 0)
             return self.opaque(e.name, ptr)
-        v = self.expr(base, env, record=record)
-        return self.opaque(e.name, v)
+        return self.opaque(e.name, self.expr(base, env, record=record))
 
     def subscript(self, e: ir.Index, env: Env, mode: str, record: bool) -> Value:
         base = self.expr(e.base, env, record=record)
@@ -511,8 +508,8 @@ class KernelInterpreter:
 
         A struct whose alignment is smaller than its size (``struct {float x, y;}``) is moved by nvcc as
         separate field accesses: one :class:`Access` per field, ``split`` = their count."""
+        t = e.type
         if record and ptr.array.space != AddressSpace.LOCAL:
-            t = e.type
             size = ptr.elem_size
             parts = [(0, size)]
             if t.kind == TypeKind.RECORD and size and t.align and t.align < size and t.fields:
@@ -531,7 +528,6 @@ class KernelInterpreter:
                     align=align or ((ptr.pointee.align or 0) if ptr.pointee is not None else 0)))
         if mode == "write":
             return None
-        t = e.type
         if t.kind == TypeKind.POINTER and self.size_of(t.pointee):
             # a pointer loaded from memory (`s[b].ptr`): a new global array, its base unknown but uniform
             # when the load's address is (else the accesses through it cannot be pictured)
@@ -622,10 +618,8 @@ class KernelInterpreter:
 
     def local(self, target: ir.Expr, env: Env) -> Optional[ir.Variable]:
         """The local variable an assignment to ``target`` updates (None: it stores to memory)."""
-        if isinstance(target, ir.Ref) and not is_memory(target.var) \
-                and not isinstance(env.get(target.var), Alias):
-            return target.var
-        return None
+        return target.var if isinstance(target, ir.Ref) and not is_memory(target.var) \
+            and not isinstance(env.get(target.var), Alias) else None
 
     def update(self, target: ir.Expr, op: Optional[str], rhs: Value, env: Env, record: bool) -> tuple[Value, Value]:
         """``target op= rhs`` (``++``/``--``: ``+`` of 1 or -1): the value before and the value after."""

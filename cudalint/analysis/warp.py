@@ -239,9 +239,8 @@ def picture(offset: sympy.Expr, shape: LaunchShape, symbols: Symbols, space: str
     affine = getattr(f, "affine", None)
     if affine is not None and (shape.block or (REPRESENTATIVE_BLOCK_X,))[0] % WARP == 0 and active is None:
         # Every warp is 32 consecutive x of one (y, z) row: the same lane pattern, shifted.
-        cx, cy, cz, c0 = affine
-        pattern = [cx * lane for lane in range(WARP)]
-        bases = [cx * x + cy * y + cz * z + c0 for x, y, z in coords[::WARP]]
+        pattern = [affine[0] * lane for lane in range(WARP)]
+        bases = [f(*c) for c in coords[::WARP]]
         warps, shifted = [[b + d for d in pattern] for b in bases], (pattern, bases)
     else:
         warps, shifted = [], None
@@ -387,11 +386,8 @@ def phases(size: int) -> int:
 
 
 def bank_ways(lanes: list[int], size: int) -> tuple[int, int]:
-    """Return (conflict ways, wavefronts) of one warp's shared-memory request.
-
-    ways = max over phases of the largest count of distinct 4-byte words in one bank;
-    wavefronts = sum over phases of that count.
-    """
+    """(conflict ways, wavefronts) of one warp's shared-memory request: the largest count of distinct 4-byte words
+    in one bank, of the worst phase and summed over the phases."""
     per_phase = WARP // phases(size)
     ways = []
     for p in range(phases(size)):

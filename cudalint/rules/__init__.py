@@ -99,8 +99,7 @@ def rule_classes() -> tuple[type, ...]:
             raise RuleError(f"{where}: code {code} uses the prefix CL, which is cudalint's own")
         if code in found:
             raise RuleError(f"{where}: duplicate rule code {code} (also registered by {owner[code]})")
-        found[code] = cls
-        owner[code] = where
+        found[code], owner[code] = cls, where
     return tuple(found[c] for c in sorted(found))
 
 

@@ -112,16 +112,15 @@ def waited_at(unit: Optional[ir.TranslationUnit], copy: AsyncCopy) -> Optional[S
 def describe(copy: AsyncCopy, role: str) -> str:
     """``h_in` was allocated with malloc at main.cu:12`` and its variants."""
     ptr, p = copy.pointer_text.get(role, "?"), copy.pointers[role]
-    how, site, name = p.how, _where(p.site), p.name
-    in_helper = f" in `{p.via}()`" if p.via else ""
+    how, site, in_helper = p.how, _where(p.site), f" in `{p.via}()`" if p.via else ""
     if how in _ALLOCATED:
         return f"`{ptr}` was allocated with {how}{in_helper} at {site}"
     if how in ("std::vector", "std::array"):
-        return f"`{ptr}` is the storage of the {how} `{name}` declared at {site}"
+        return f"`{ptr}` is the storage of the {how} `{p.name}` declared at {site}"
     if how.endswith("array"):
-        return f"`{ptr}` is the {how} `{name}` declared at {site}"
+        return f"`{ptr}` is the {how} `{p.name}` declared at {site}"
     if how.endswith("variable"):
-        return f"`{ptr}` is the address of the {how} `{name}` declared at {site}"
+        return f"`{ptr}` is the address of the {how} `{p.name}` declared at {site}"
     return f"`{ptr}` is pageable memory from {how or 'an allocation'}{in_helper} at {site}"
 
 
