@@ -11,8 +11,8 @@ Locations (keys of a :data:`HostEnv`) are tuples rooted at the :class:`~cudalint
 ``(var,)``, ``(var, "host")`` for ``var.host`` or ``var->host``, ``..., "[]"`` for any element of an array of
 pointers, ``..., "*"`` for what a pointer-to-pointer points to; ``this``'s members (``h_``) are rooted at
 :data:`THIS`.  Values follow assignments, initialisations, pointer arithmetic, casts, ``?:``, struct copies and
-helper functions of the file (:class:`Summary`: returned pointers, out-parameters ``float**``/``float*&``/``Buf*``,
-registered parameters).  Where paths join the environments are merged (:func:`_join`).  A parameter or a
+helper functions of the file (:class:`_Fn` summaries: returned pointers, out-parameters ``float**``/``float*&``/
+``Buf*``, registered parameters).  Where paths join the environments are merged (:func:`_join`).  A parameter or a
 global set elsewhere has no provenance: no finding.  Each async copy call (``cudaMemcpyAsync`` and its
 2D/3D/ToSymbol/FromSymbol variants, the ``hip`` twins, ``cuMemcpyHtoDAsync``/``cuMemcpyDtoHAsync``) becomes an
 :class:`~cudalint.model.AsyncCopy` with the provenance of its pointers at that point of the function.
@@ -23,7 +23,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Optional
 
 from ..ir import nodes as ir
@@ -128,23 +128,18 @@ def _join(env: HostEnv, a: HostEnv, b: HostEnv) -> None:
     env.update(out)
 
 
-@dataclass
-class Summary:
-    """What a helper function of the file does to its caller's pointers."""
-    returns: Optional[Provenance] = None
-    outs: dict = field(default_factory=dict)  # (param index, suffix tuple) -> Provenance
-    registers: set = field(default_factory=set)  # param indices passed to cudaHostRegister
-    unregisters: set = field(default_factory=set)
-
-
 class _Fn:
-    """The function being walked: its parameters (-> index, for summaries) and its return values."""
+    """A host function walked: its parameters (-> index) and, for a helper's summary, what it does to its caller's
+    pointers: the values it returns (``returned``: their merge), the out-parameters it sets (``outs``: (param index,
+    suffix tuple) -> Provenance), the parameters it passes to cudaHostRegister and cudaHostUnregister."""
 
-    def __init__(self, fn: Optional[ir.Function], record: bool):
+    def __init__(self, fn: ir.Function, record: bool):
         self.fn = fn
         self.record = record
-        self.params: dict = {p: i for i, p in enumerate(fn.params)} if fn is not None else {}
+        self.params: dict = {p: i for i, p in enumerate(fn.params)}
         self.returns: list[Optional[Provenance]] = []
+        self.returned: Optional[Provenance] = None
+        self.outs: dict = {}
         self.registers: set = set()
         self.unregisters: set = set()
         self.capturing: set = set()  # streams between cudaStreamBeginCapture and cudaStreamEndCapture
@@ -218,7 +213,7 @@ class HostAnalysis:
             self.stmt(fn.body, env, ctx)
         return ctx, env
 
-    def summary(self, fn: Optional[ir.Function]) -> Optional[Summary]:
+    def summary(self, fn: Optional[ir.Function]) -> Optional[_Fn]:
         """Summary of a host function defined in this file (templates included), None otherwise."""
         if fn is None or fn.body is None or not fn.in_main_file or not fn.kind.host:
             return None
@@ -229,17 +224,16 @@ class HostAnalysis:
             ctx, env = self.walk_function(fn, record=False, env={})
         finally:
             self.in_progress.discard(fn)
-        s = Summary(registers=set(ctx.registers), unregisters=set(ctx.unregisters))
         if ctx.returns and all(r is not None for r in ctx.returns):
             merged = functools.reduce(_merge1, ctx.returns)
             if merged.kind not in (UNKNOWN, NULL):
-                s.returns = replace(merged, via=merged.via or fn.name)
+                ctx.returned = replace(merged, via=merged.via or fn.name)
         for loc, p in env.items():
             if loc[0] in ctx.params and (len(loc) > 1 or loc[0].type.kind == TypeKind.REFERENCE):
                 known = p.kind not in (UNKNOWN, NULL)
-                s.outs[(ctx.params[loc[0]], loc[1:])] = replace(p, via=p.via or fn.name) if known else p
-        self.summaries[fn] = s
-        return s
+                ctx.outs[(ctx.params[loc[0]], loc[1:])] = replace(p, via=p.via or fn.name) if known else p
+        self.summaries[fn] = ctx
+        return ctx
 
     # -- statements
     def stmt(self, s: Optional[ir.Stmt], env: HostEnv, ctx: _Fn) -> None:
@@ -436,7 +430,7 @@ class HostAnalysis:
             api=name, span=c.span, kind=kind_text, host_side=host_side(kind, "dst" in provs, "src" in provs),
             pointers={r: p or UNKNOWN_P for r, p in provs.items()}, pointer_text=texts,
             stream=(args[stream_i].text or None) if written else None,
-            function=ctx.fn.name if ctx.fn is not None else "",
+            function=ctx.fn.name,
             bytes=functools.reduce(int.__mul__, sizes) if sizes and None not in sizes else None))
 
     # -- locations
@@ -476,9 +470,7 @@ class HostAnalysis:
         if r is None:
             elsewhere = p.site in self.registered_anywhere   # a global registered elsewhere: pinned here or not
             return UNKNOWN_P if elsewhere and p.how in ("global array", "global variable") else p
-        if r.kind == PINNED:
-            return replace(p, kind=PINNED, registered=r.site)
-        return UNKNOWN_P
+        return replace(p, kind=PINNED, registered=r.site) if r.kind == PINNED else UNKNOWN_P
 
     def _prov(self, e: ir.Expr, env: HostEnv) -> Optional[Provenance]:
         e = strip_casts(e)
@@ -524,7 +516,7 @@ class HostAnalysis:
             if e.name == "make_cudaPitchedPtr" and e.args:
                 return self._prov(e.args[0], env)
             s = self.summary(e.func)
-            return s.returns if s is not None else None
+            return s.returned if s is not None else None
         return None
 
     def _container(self, obj: ir.Expr) -> Optional[Provenance]:

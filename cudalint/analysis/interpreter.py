@@ -198,9 +198,8 @@ class KernelInterpreter:
                 self.exit(ExitKind.RETURN, s)
         elif isinstance(s, ir.Jump):
             self.exit(ExitKind(s.kind.value), s)
-        elif isinstance(s, ir.Asm):
-            if "bar.sync" in s.text or "barrier.sync" in s.text or "bar.red" in s.text:
-                self.barrier("bar.sync", s)
+        elif isinstance(s, ir.Asm) and any(b in s.text for b in ("bar.sync", "barrier.sync", "bar.red")):
+            self.barrier("bar.sync", s)
 
     def decl(self, d: ir.Decl, env: Env) -> None:
         var, t = d.var, d.var.type
@@ -331,8 +330,7 @@ class KernelInterpreter:
             elif step is not None:
                 loop_env[var] = v0 + step * trip
             elif self.symbols.is_pow2(v0) and (factor := self.pow2_factor(updates[var], var)):
-                sym = self.symbols.opaque(var.name, varying=self.symbols.is_varying(v0), pow2=True)
-                loop_env[var] = sym
+                loop_env[var] = sym = self.symbols.opaque(var.name, varying=self.symbols.is_varying(v0), pow2=True)
                 pow2_loop_vars.append((sym, v0, factor))
             else:
                 loop_env[var] = self.symbols.opaque(var.name, varying=True)

@@ -86,7 +86,7 @@ def waited_at(unit: Optional[ir.TranslationUnit], copy: AsyncCopy) -> Optional[S
         path: list = []
         if not _path(f.body, copy.span.line, path):
             continue
-        for level, (b, at) in enumerate(reversed(path)):
+        for i, (b, at) in reversed(list(enumerate(path))):
             for st in b.body[at + 1:]:
                 if _error_check(st):
                     continue
@@ -103,8 +103,7 @@ def waited_at(unit: Optional[ir.TranslationUnit], copy: AsyncCopy) -> Optional[S
                     continue  # host bookkeeping, or another library queueing on the stream (`cudlaSubmitTask`)
                 if not (name.endswith(_QUEUED) and (stream in args or stream == "0")):
                     return None
-            outer = path[len(path) - level - 2] if len(path) - level >= 2 else None
-            if outer is None or not isinstance(outer[0].body[outer[1]], (ir.Loop, ir.Block)):
+            if i == 0 or not isinstance(path[i - 1][0].body[path[i - 1][1]], (ir.Loop, ir.Block)):
                 return None  # past the end of an if's branch: the other branch may do anything
     return None
 
