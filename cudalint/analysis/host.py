@@ -186,8 +186,7 @@ class HostAnalysis:
         self.base: HostEnv = {}
         lambdas = [n.span for f in tu.functions for n in ir.walk(f.body) if isinstance(n, ir.Lambda)]
         # a lambda's call operator is walked where the lambda is written, not as a function of its own
-        self.functions = [f for f in tu.functions
-                          if f.in_main_file and f.kind.host and f.body is not None
+        self.functions = [f for f in tu.functions if f.in_main_file and f.kind.host and f.body is not None
                           and not (f.name == "operator()" and any(_within(f.span, s) for s in lambdas))]
         self._globals = {(v,): v.init for v in tu.globals
                          if v.in_main_file and v.type.kind == TypeKind.POINTER and v.init is not None}

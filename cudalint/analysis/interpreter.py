@@ -19,6 +19,7 @@ each barrier, exit and access they enclose (an ``else`` branch under the negated
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 import operator
 import sys
@@ -116,7 +117,7 @@ class KernelInterpreter:
         self.loops: list[int] = []        # ids of the enclosing loops
         self.breakable: list[str] = []    # 'loop' / 'switch': what a `break` leaves
         self.call_chain: list[tuple[str, int]] = []
-        self.order = 0
+        self.order = itertools.count(1)   # the visit order of barriers, exits and loops
         self.fence = 0                    # accesses before this index may not serve a later load again
         self.region = 0                   # counts the barriers, atomics and loop boundaries passed
         self.constant_pointers: dict = {}  # (constant array, offset, field) -> the pointer loaded there
@@ -130,10 +131,6 @@ class KernelInterpreter:
             value = sympy.Ne(value, 0)  # `if (n)`, `if (tid & 1)`
         self.guards.append((value, line))
 
-    def tick(self) -> int:
-        self.order += 1
-        return self.order
-
     def cut(self) -> None:
         """A barrier, an atomic or a loop boundary: no access before it is merged with or reused by one
         after it (:meth:`reloads`, :mod:`cudalint.analysis.merge`)."""
@@ -142,13 +139,13 @@ class KernelInterpreter:
 
     def barrier(self, name: str, node: ir.Node) -> None:
         self.cut()
-        self.kernel.barriers.append(Barrier(name, node.span, tuple(self.guards), tuple(self.loops), self.tick(),
+        self.kernel.barriers.append(Barrier(name, node.span, tuple(self.guards), tuple(self.loops), next(self.order),
                                             tuple(self.call_chain)))
 
     def exit(self, kind: ExitKind, node: ir.Node) -> None:
         if kind == ExitKind.BREAK and self.breakable and self.breakable[-1] == "switch":
             return  # leaves a switch, not a loop
-        self.kernel.exits.append(Exit(kind, node.span, tuple(self.guards), tuple(self.loops), self.tick()))
+        self.kernel.exits.append(Exit(kind, node.span, tuple(self.guards), tuple(self.loops), next(self.order)))
 
     def opaque(self, hint: str, *deps: Value) -> sympy.Symbol:
         """A fresh opaque value, thread-varying when any of ``deps`` is proven to be (an unknown dependency
@@ -352,7 +349,7 @@ class KernelInterpreter:
                 self.symbols.pow2_loops[sym] = (int(v0), factor, cond_val)
                 self.symbols.loop_spans[sym] = s.span
         self.push_guard(cond_val, s.span.line)
-        self.loops.append(self.tick())
+        self.loops.append(next(self.order))
         self.cut()
         self.breakable.append("loop")
         self.stmt(s.body, loop_env)
@@ -549,9 +546,7 @@ class KernelInterpreter:
         in between (``(lat - p->lat) * (lat - p->lat)``, a field read again on the next line): nvcc keeps the
         value in a register.  With ``store``: whether a store repeats such an earlier store (``a[i] = v; if
         (a[i] >= m) a[i] = 0;``): nvcc selects the value and stores once."""
-        accs = self.kernel.accesses
-        for i in range(len(accs) - 1, self.fence - 1, -1):
-            a = accs[i]
+        for a in reversed(self.kernel.accesses[self.fence:]):
             if a.array is arr and a.size == size and a.offset == offset and guards[:len(a.guards)] == a.guards \
                     and (a.is_write or not store):
                 return True  # loaded before, or stored by this thread (``d[p] = d[p] + s; t = d[p];``)

@@ -53,8 +53,7 @@ class Rule:
         if mod.startswith("cudalint.rules."):
             from .pages import rule_page
             return rule_page(self.code)
-        text = getattr(type(self), "page_text", None) or getattr(import_module(mod), "__doc__", None)
-        return text or None
+        return getattr(type(self), "page_text", None) or getattr(import_module(mod), "__doc__", None) or None
 
     def diagnostic(self, kernel: Optional[Kernel], site, message: str, *,
                    severity: Optional[Severity] = None, metrics: Optional[dict] = None,

@@ -26,10 +26,9 @@ MAX_PAD = 32
 
 def _offset_with_row(acc: Access, arr: ArrayDecl, row: int) -> Optional[sympy.Expr]:
     """Byte offset of ``acc`` if the innermost extent of ``arr`` were ``row``."""
-    dims = list(arr.dims)
-    if len(acc.subscripts) != len(dims) or any(d is None for d in dims[1:]):
+    if len(acc.subscripts) != len(arr.dims) or None in arr.dims[1:]:
         return None
-    dims[-1] = row
+    dims = [*arr.dims[:-1], row]
     off = sum((sub * math.prod(dims[i + 1:]) * arr.elem_size for i, sub in enumerate(acc.subscripts)), sympy.Integer(0))
     return sympy.expand(off + (acc.field_offset if acc.elem_size != arr.elem_size else 0))
 
