@@ -16,6 +16,7 @@ import sympy
 from .ir.nodes import Span
 
 if TYPE_CHECKING:
+    from .analysis.host import Provenance
     from .analysis.symbols import Symbols
     from .ir.nodes import TranslationUnit
 
@@ -42,7 +43,6 @@ class ArrayDecl:
     dims: tuple[Optional[int], ...] = ()
     dim_spans: tuple[Optional[Span], ...] = ()
     dim_texts: tuple[str, ...] = ()
-    span: Optional[Span] = None
 
 
 @dataclass
@@ -165,26 +165,19 @@ class AsyncCopy:
     Roles are ``"dst"`` and ``"src"`` (a symbol side has no role).  ``kind``: the cudaMemcpyKind as written
     (``"cudaMemcpyHostToDevice"``; ``"... (default)"`` when the API's default applies; None when not known
     statically).  ``host_side``: the roles that are host memory for that kind (both for Default or an
-    unknown kind).  ``provenance``: role -> ``pageable | pinned | device | managed | unknown``, as seen at the
-    call (cudaHostRegister'ed pageable memory is ``pinned``).  ``pointer_text``: role -> the argument's text.
-    ``alloc_site``: role -> where the memory was allocated (the call, or the declaration of the array,
-    vector or local).  ``allocation``: role -> how (``malloc``, ``new[]``, ``std::vector``, ``stack array``,
-    ``cudaMallocHost``...).  ``alloc_name``: role -> the variable the memory belongs to, where known;
-    ``helper``: role -> the function of the file that allocated it.  ``stream``: the stream argument's text
-    (None: default stream).  ``function``: the host function the call is in.
+    unknown kind).  ``pointers``: role -> the :class:`~cudalint.analysis.host.Provenance` of its memory as seen
+    at the call (cudaHostRegister'ed pageable memory is ``pinned``).  ``pointer_text``: role -> the argument's
+    text.  ``stream``: the stream argument's text (None: default stream).  ``function``: the host function the
+    call is in.
     """
     api: str
     span: Span
     kind: Optional[str]
     host_side: tuple[str, ...]
-    provenance: dict[str, str]
+    pointers: dict[str, "Provenance"]
     pointer_text: dict[str, str]
-    alloc_site: dict[str, Optional[Span]]
     stream: Optional[str]
     function: str
-    allocation: dict[str, str] = field(default_factory=dict)
-    alloc_name: dict[str, str] = field(default_factory=dict)
-    helper: dict[str, str] = field(default_factory=dict)
     bytes: Optional[int] = None  # the size copied, when it folds to a constant
 
 

@@ -11,8 +11,8 @@ Locations (keys of a :data:`HostEnv`) are tuples rooted at the :class:`~cudalint
 ``(var,)``, ``(var, "host")`` for ``var.host`` or ``var->host``, ``..., "[]"`` for any element of an array of
 pointers, ``..., "*"`` for what a pointer-to-pointer points to; ``this``'s members (``h_``) are rooted at
 :data:`THIS`.  Values follow assignments, initialisations, pointer arithmetic, casts, ``?:``, struct copies and
-helper functions of the file (:class:`Summary`: returned pointers, out-parameters ``float**``/``float*&``/``Buf*``,
-registered parameters).  Where paths join the environments are merged (:func:`_join`).  A parameter or a
+helper functions of the file (:class:`_Fn` summaries: returned pointers, out-parameters ``float**``/``float*&``/
+``Buf*``, registered parameters).  Where paths join the environments are merged (:func:`_join`).  A parameter or a
 global set elsewhere has no provenance: no finding.  Each async copy call (``cudaMemcpyAsync`` and its
 2D/3D/ToSymbol/FromSymbol variants, the ``hip`` twins, ``cuMemcpyHtoDAsync``/``cuMemcpyDtoHAsync``) becomes an
 :class:`~cudalint.model.AsyncCopy` with the provenance of its pointers at that point of the function.
@@ -21,10 +21,9 @@ global set elsewhere has no provenance: no finding.  Each async copy call (``cud
 from __future__ import annotations
 
 import contextlib
-import enum
 import functools
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Optional
 
 from ..ir import nodes as ir
@@ -34,24 +33,15 @@ from ..ir.types import TypeKind
 from ..model import AsyncCopy
 
 
-class Memory(str, enum.Enum):
-    """Where a host pointer's memory came from (``null``: the pointer is null)."""
-    PAGEABLE = "pageable"
-    PINNED = "pinned"
-    DEVICE = "device"
-    MANAGED = "managed"
-    UNKNOWN = "unknown"
-    NULL = "null"
-    VALUE = "value"  # not memory: an integer constant kept for a copy's kind (cudaMemcpy3DParms.kind)
-
-
-PAGEABLE, PINNED, DEVICE, MANAGED, UNKNOWN, NULL = (Memory.PAGEABLE, Memory.PINNED, Memory.DEVICE, Memory.MANAGED,
-                                                    Memory.UNKNOWN, Memory.NULL)
+#: where a host pointer's memory came from (``null``: the pointer is null; ``value``: not memory, an integer
+#: constant kept for a copy's kind, cudaMemcpy3DParms.kind)
+PAGEABLE, PINNED, DEVICE, MANAGED, UNKNOWN, NULL, VALUE = ("pageable", "pinned", "device", "managed", "unknown", "null",
+                                                           "value")
 
 
 @dataclass(frozen=True)
 class Provenance:
-    """Where the memory a pointer points to came from: ``kind`` (a :class:`Memory`), ``how`` (the allocation:
+    """Where the memory a pointer points to came from: ``kind`` (one of those above), ``how`` (the allocation:
     ``malloc``, ``new[]``, ``std::vector``, ``stack array``, ``cudaMallocHost``, ...), ``site`` (the allocation
     call or the declaration; it identifies the allocation for ``cudaHostRegister``), ``name`` (the variable the
     memory was first stored in or declared as), ``via`` (the helper function of the file that allocated it),
@@ -138,23 +128,18 @@ def _join(env: HostEnv, a: HostEnv, b: HostEnv) -> None:
     env.update(out)
 
 
-@dataclass
-class Summary:
-    """What a helper function of the file does to its caller's pointers."""
-    returns: Optional[Provenance] = None
-    outs: dict = field(default_factory=dict)  # (param index, suffix tuple) -> Provenance
-    registers: set = field(default_factory=set)  # param indices passed to cudaHostRegister
-    unregisters: set = field(default_factory=set)
-
-
 class _Fn:
-    """The function being walked: its parameters (-> index, for summaries) and its return values."""
+    """A host function walked: its parameters (-> index) and, for a helper's summary, what it does to its caller's
+    pointers: the values it returns (``returned``: their merge), the out-parameters it sets (``outs``: (param index,
+    suffix tuple) -> Provenance), the parameters it passes to cudaHostRegister and cudaHostUnregister."""
 
-    def __init__(self, fn: Optional[ir.Function], record: bool):
+    def __init__(self, fn: ir.Function, record: bool):
         self.fn = fn
         self.record = record
-        self.params: dict = {p: i for i, p in enumerate(fn.params)} if fn is not None else {}
+        self.params: dict = {p: i for i, p in enumerate(fn.params)}
         self.returns: list[Optional[Provenance]] = []
+        self.returned: Optional[Provenance] = None
+        self.outs: dict = {}
         self.registers: set = set()
         self.unregisters: set = set()
         self.capturing: set = set()  # streams between cudaStreamBeginCapture and cudaStreamEndCapture
@@ -201,8 +186,7 @@ class HostAnalysis:
         self.base: HostEnv = {}
         lambdas = [n.span for f in tu.functions for n in ir.walk(f.body) if isinstance(n, ir.Lambda)]
         # a lambda's call operator is walked where the lambda is written, not as a function of its own
-        self.functions = [f for f in tu.functions
-                          if f.in_main_file and f.kind.host and f.body is not None
+        self.functions = [f for f in tu.functions if f.in_main_file and f.kind.host and f.body is not None
                           and not (f.name == "operator()" and any(_within(f.span, s) for s in lambdas))]
         self._globals = {(v,): v.init for v in tu.globals
                          if v.in_main_file and v.type.kind == TypeKind.POINTER and v.init is not None}
@@ -228,7 +212,7 @@ class HostAnalysis:
             self.stmt(fn.body, env, ctx)
         return ctx, env
 
-    def summary(self, fn: Optional[ir.Function]) -> Optional[Summary]:
+    def summary(self, fn: Optional[ir.Function]) -> Optional[_Fn]:
         """Summary of a host function defined in this file (templates included), None otherwise."""
         if fn is None or fn.body is None or not fn.in_main_file or not fn.kind.host:
             return None
@@ -239,17 +223,16 @@ class HostAnalysis:
             ctx, env = self.walk_function(fn, record=False, env={})
         finally:
             self.in_progress.discard(fn)
-        s = Summary(registers=set(ctx.registers), unregisters=set(ctx.unregisters))
         if ctx.returns and all(r is not None for r in ctx.returns):
             merged = functools.reduce(_merge1, ctx.returns)
             if merged.kind not in (UNKNOWN, NULL):
-                s.returns = replace(merged, via=merged.via or fn.name)
+                ctx.returned = replace(merged, via=merged.via or fn.name)
         for loc, p in env.items():
             if loc[0] in ctx.params and (len(loc) > 1 or loc[0].type.kind == TypeKind.REFERENCE):
                 known = p.kind not in (UNKNOWN, NULL)
-                s.outs[(ctx.params[loc[0]], loc[1:])] = replace(p, via=p.via or fn.name) if known else p
-        self.summaries[fn] = s
-        return s
+                ctx.outs[(ctx.params[loc[0]], loc[1:])] = replace(p, via=p.via or fn.name) if known else p
+        self.summaries[fn] = ctx
+        return ctx
 
     # -- statements
     def stmt(self, s: Optional[ir.Stmt], env: HostEnv, ctx: _Fn) -> None:
@@ -266,13 +249,10 @@ class HostAnalysis:
             self.stmt(s.else_, other, ctx)
             _join(env, then, other)
         elif isinstance(s, ir.Loop):
-            if s.kind == ir.LoopKind.DO:  # runs at least once: no merge
-                self.stmt(s.body, env, ctx)
-                for x in s.init:
-                    self.stmt(x, env, ctx)
-                self.expr(s.cond, env, ctx)
-                return
-            e = env.copy()
+            do = s.kind == ir.LoopKind.DO  # runs at least once: no merge
+            e = env if do else env.copy()
+            if do:
+                self.stmt(s.body, e, ctx)
             for x in s.init:
                 self.stmt(x, e, ctx)
             if s.var is not None:  # a range for
@@ -281,8 +261,9 @@ class HostAnalysis:
             self.expr(s.cond, e, ctx)
             for x in s.step:
                 self.expr(x, e, ctx)
-            self.stmt(s.body, e, ctx)
-            _join(env, env, e)
+            if not do:
+                self.stmt(s.body, e, ctx)
+                _join(env, env, e)
         elif isinstance(s, ir.Switch):
             e = env.copy()
             self.expr(s.cond, e, ctx)
@@ -361,7 +342,7 @@ class HostAnalysis:
             self._copy_members(rhs, loc, env)
         elif k == TypeKind.ENUM:
             v = fold(rhs)
-            env[loc] = Provenance(Memory.VALUE, how=str(v)) if v is not None else UNKNOWN_P
+            env[loc] = Provenance(VALUE, how=str(v)) if v is not None else UNKNOWN_P
 
     # -- calls
     def call(self, c: ir.Call, env: HostEnv, ctx: _Fn) -> None:
@@ -369,8 +350,7 @@ class HostAnalysis:
         if name in OUT_ALLOCS and args and _is_api(c):
             loc = self.pointee(args[0])
             if loc is not None:
-                env[loc] = Provenance(OUT_ALLOCS[name], how=name, site=c.span,
-                                           name=args[0].text.lstrip("&").strip() or "")
+                env[loc] = Provenance(OUT_ALLOCS[name], how=name, site=c.span, name=args[0].text.lstrip("&").strip())
                 self.written.add(loc[:1])
             return
         if (name in REGISTER or name in UNREGISTER) and args:
@@ -417,8 +397,7 @@ class HostAnalysis:
     def copy_call(self, c: ir.Call, name: str, env: HostEnv, ctx: _Fn) -> None:
         args = c.args
         dst_i, src_i, kind_i, stream_i, default_kind = COPY_APIS[name]
-        provs: dict[str, Optional[Provenance]] = {}   # role -> provenance, and the pointer's source text
-        texts: dict[str, str] = {}
+        provs, texts = {}, {}   # role -> provenance, and the pointer's source text
         kind, kind_text = default_kind, None
         if name.endswith("3DAsync"):
             parms = self.pointee(args[0]) if args else None
@@ -428,7 +407,7 @@ class HostAnalysis:
                     provs[role] = self._resolve(p, env)
                     texts[role] = f"{args[0].text.lstrip('&').strip()}.{member}"
                 kv = env.get(parms + ("kind",))
-                if kv is not None and kv.kind == Memory.VALUE and kv.how.lstrip("-").isdigit():
+                if kv is not None and kv.kind == VALUE and kv.how.lstrip("-").isdigit():
                     kind = int(kv.how)
                     kind_text = _kind_name(name, kind)
         else:
@@ -448,13 +427,9 @@ class HostAnalysis:
         sizes = [fold(args[i]) if i < len(args) else None for i in size_i]
         self.copies.append(AsyncCopy(
             api=name, span=c.span, kind=kind_text, host_side=host_side(kind, "dst" in provs, "src" in provs),
-            provenance={r: (p.kind if p is not None else UNKNOWN) for r, p in provs.items()}, pointer_text=texts,
-            alloc_site={r: (p.site if p is not None else None) for r, p in provs.items()},
-            allocation={r: p.how for r, p in provs.items() if p is not None and p.how},
-            alloc_name={r: p.name for r, p in provs.items() if p is not None and p.name},
-            helper={r: p.via for r, p in provs.items() if p is not None and p.via},
+            pointers={r: p or UNKNOWN_P for r, p in provs.items()}, pointer_text=texts,
             stream=(args[stream_i].text or None) if written else None,
-            function=ctx.fn.name if ctx.fn is not None else "",
+            function=ctx.fn.name,
             bytes=functools.reduce(int.__mul__, sizes) if sizes and None not in sizes else None))
 
     # -- locations
@@ -494,9 +469,7 @@ class HostAnalysis:
         if r is None:
             elsewhere = p.site in self.registered_anywhere   # a global registered elsewhere: pinned here or not
             return UNKNOWN_P if elsewhere and p.how in ("global array", "global variable") else p
-        if r.kind == PINNED:
-            return replace(p, kind=PINNED, registered=r.site)
-        return UNKNOWN_P
+        return replace(p, kind=PINNED, registered=r.site) if r.kind == PINNED else UNKNOWN_P
 
     def _prov(self, e: ir.Expr, env: HostEnv) -> Optional[Provenance]:
         e = strip_casts(e)
@@ -542,7 +515,7 @@ class HostAnalysis:
             if e.name == "make_cudaPitchedPtr" and e.args:
                 return self._prov(e.args[0], env)
             s = self.summary(e.func)
-            return s.returns if s is not None else None
+            return s.returned if s is not None else None
         return None
 
     def _container(self, obj: ir.Expr) -> Optional[Provenance]:

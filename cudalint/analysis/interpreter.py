@@ -18,6 +18,8 @@ each barrier, exit and access they enclose (an ``else`` branch under the negated
 
 from __future__ import annotations
 
+import functools
+import itertools
 import math
 import operator
 import sys
@@ -97,7 +99,7 @@ def array_decl(var: ir.Variable, space: AddressSpace, bindings: dict) -> Optiona
     spans = tuple(s for _, s in var.extents) if len(var.extents) == len(dims) else ()
     texts = tuple(t for t, _ in var.extents) if spans else ()
     return ArrayDecl(name=var.name, space=space, elem_type=elem.spelling(), elem_size=esize, dims=dims,
-                     dim_spans=spans, dim_texts=texts, span=var.span)
+                     dim_spans=spans, dim_texts=texts)
 
 
 class KernelInterpreter:
@@ -115,7 +117,7 @@ class KernelInterpreter:
         self.loops: list[int] = []        # ids of the enclosing loops
         self.breakable: list[str] = []    # 'loop' / 'switch': what a `break` leaves
         self.call_chain: list[tuple[str, int]] = []
-        self.order = 0
+        self.order = itertools.count(1)   # the visit order of barriers, exits and loops
         self.fence = 0                    # accesses before this index may not serve a later load again
         self.region = 0                   # counts the barriers, atomics and loop boundaries passed
         self.constant_pointers: dict = {}  # (constant array, offset, field) -> the pointer loaded there
@@ -129,10 +131,6 @@ class KernelInterpreter:
             value = sympy.Ne(value, 0)  # `if (n)`, `if (tid & 1)`
         self.guards.append((value, line))
 
-    def tick(self) -> int:
-        self.order += 1
-        return self.order
-
     def cut(self) -> None:
         """A barrier, an atomic or a loop boundary: no access before it is merged with or reused by one
         after it (:meth:`reloads`, :mod:`cudalint.analysis.merge`)."""
@@ -141,13 +139,13 @@ class KernelInterpreter:
 
     def barrier(self, name: str, node: ir.Node) -> None:
         self.cut()
-        self.kernel.barriers.append(Barrier(name, node.span, tuple(self.guards), tuple(self.loops), self.tick(),
+        self.kernel.barriers.append(Barrier(name, node.span, tuple(self.guards), tuple(self.loops), next(self.order),
                                             tuple(self.call_chain)))
 
     def exit(self, kind: ExitKind, node: ir.Node) -> None:
         if kind == ExitKind.BREAK and self.breakable and self.breakable[-1] == "switch":
             return  # leaves a switch, not a loop
-        self.kernel.exits.append(Exit(kind, node.span, tuple(self.guards), tuple(self.loops), self.tick()))
+        self.kernel.exits.append(Exit(kind, node.span, tuple(self.guards), tuple(self.loops), next(self.order)))
 
     def opaque(self, hint: str, *deps: Value) -> sympy.Symbol:
         """A fresh opaque value, thread-varying when any of ``deps`` is proven to be (an unknown dependency
@@ -197,9 +195,8 @@ class KernelInterpreter:
                 self.exit(ExitKind.RETURN, s)
         elif isinstance(s, ir.Jump):
             self.exit(ExitKind(s.kind.value), s)
-        elif isinstance(s, ir.Asm):
-            if "bar.sync" in s.text or "barrier.sync" in s.text or "bar.red" in s.text:
-                self.barrier("bar.sync", s)
+        elif isinstance(s, ir.Asm) and any(b in s.text for b in ("bar.sync", "barrier.sync", "bar.red")):
+            self.barrier("bar.sync", s)
 
     def decl(self, d: ir.Decl, env: Env) -> None:
         var, t = d.var, d.var.type
@@ -237,10 +234,7 @@ class KernelInterpreter:
         return p
 
     def merge(self, env: Env, branches: list[Env], cond: Value) -> None:
-        keys: set = set()
-        for b in branches:
-            keys |= set(b)
-        for key in keys:
+        for key in functools.reduce(operator.or_, map(set, branches)):
             vals = [b.get(key) for b in branches]
             v0 = vals[0]
             same = all(v == v0 for v in vals) and (key in env or isinstance(v0, sympy.Basic)
@@ -280,12 +274,10 @@ class KernelInterpreter:
                 form, op, rhs = "compound", rhs.op + "=", rhs.rhs if own[0] else rhs.lhs
             if form == "incdec":
                 upd = sympy.Integer(op)
+            elif op not in ("+=", "-=") or refs(rhs) & modified \
+                    or not isinstance(v := self.expr(rhs, env.copy(), record=False), sympy.Basic):
+                return None
             else:
-                if op not in ("+=", "-=") or refs(rhs) & modified:
-                    return None
-                v = self.expr(rhs, env.copy(), record=False)
-                if not isinstance(v, sympy.Basic):
-                    return None
                 upd = v if op == "+=" else -v
             if step is not None and step != upd:
                 return None
@@ -322,6 +314,7 @@ class KernelInterpreter:
         trip = self.symbols.trip(s.span.line)
         loop_env = env.copy()
         pow2_loop_vars: list = []
+        fresh = []  # variables given a varying opaque value, uniform again if every value assigned is
         for var in modified:
             if var not in env:
                 continue
@@ -334,19 +327,16 @@ class KernelInterpreter:
             elif step is not None:
                 loop_env[var] = v0 + step * trip
             elif self.symbols.is_pow2(v0) and (factor := self.pow2_factor(updates[var], var)):
-                sym = self.symbols.opaque(var.name, varying=self.symbols.is_varying(v0), pow2=True)
-                loop_env[var] = sym
+                loop_env[var] = sym = self.symbols.opaque(var.name, varying=self.symbols.is_varying(v0), pow2=True)
                 pow2_loop_vars.append((sym, v0, factor))
             else:
                 loop_env[var] = self.symbols.opaque(var.name, varying=True)
+                fresh.append(var)
         # Second pass: a non-induction variable stays uniform when every value assigned to it is.
         probe = loop_env.copy()
-        for var in modified:
-            if isinstance(env.get(var), sympy.Basic) and isinstance(loop_env.get(var), sympy.Symbol) \
-                    and loop_env[var] in self.symbols.varying and loop_env[var] not in self.symbols.pow2:
-                if not self.symbols.is_varying(env[var]) and \
-                        not self._assigned_varying(updates[var], var, probe, modified):
-                    loop_env[var] = self.symbols.opaque(var.name, varying=False)
+        for var in fresh:
+            if not self.symbols.is_varying(env[var]) and not self._assigned_varying(updates[var], var, probe, modified):
+                loop_env[var] = self.symbols.opaque(var.name, varying=False)
         if s.kind == ir.LoopKind.RANGE:
             cond_val = self.expr(s.range, loop_env)
             if s.var is not None:
@@ -359,7 +349,7 @@ class KernelInterpreter:
                 self.symbols.pow2_loops[sym] = (int(v0), factor, cond_val)
                 self.symbols.loop_spans[sym] = s.span
         self.push_guard(cond_val, s.span.line)
-        self.loops.append(self.tick())
+        self.loops.append(next(self.order))
         self.cut()
         self.breakable.append("loop")
         self.stmt(s.body, loop_env)
@@ -489,8 +479,7 @@ class KernelInterpreter:
                 return self.load(e, fptr, mode, record, field_offset=f.offset, elem_size=ptr.elem_size,
                                  align=(ptr.pointee.align or 0) if ptr.pointee is not None else 0)
             return self.opaque(e.name, ptr)
-        v = self.expr(base, env, record=record)
-        return self.opaque(e.name, v)
+        return self.opaque(e.name, self.expr(base, env, record=record))
 
     def subscript(self, e: ir.Index, env: Env, mode: str, record: bool) -> Value:
         base = self.expr(e.base, env, record=record)
@@ -514,8 +503,8 @@ class KernelInterpreter:
 
         A struct whose alignment is smaller than its size (``struct {float x, y;}``) is moved by nvcc as
         separate field accesses: one :class:`Access` per field, ``split`` = their count."""
+        t = e.type
         if record and ptr.array.space != AddressSpace.LOCAL:
-            t = e.type
             size = ptr.elem_size
             parts = [(0, size)]
             if t.kind == TypeKind.RECORD and size and t.align and t.align < size and t.fields:
@@ -534,7 +523,6 @@ class KernelInterpreter:
                     align=align or ((ptr.pointee.align or 0) if ptr.pointee is not None else 0)))
         if mode == "write":
             return None
-        t = e.type
         if t.kind == TypeKind.POINTER and self.size_of(t.pointee):
             # a pointer loaded from memory (`s[b].ptr`): a new global array, its base unknown but uniform
             # when the load's address is (else the accesses through it cannot be pictured)
@@ -544,8 +532,7 @@ class KernelInterpreter:
             if ptr.array.space == AddressSpace.CONSTANT and key in self.constant_pointers:
                 return self.constant_pointers[key]
             name = f"{ptr.array.name}.{e.name}" if isinstance(e, ir.Member) else f"{ptr.array.name}[]"
-            arr = ArrayDecl(name=name, space=AddressSpace.GLOBAL, elem_type=t.pointee.spelling(),
-                            elem_size=self.size_of(t.pointee), span=e.span)
+            arr = ArrayDecl(name, AddressSpace.GLOBAL, t.pointee.spelling(), self.size_of(t.pointee))
             base = self.opaque("base", ptr) if self.symbols.is_varying(ptr.offset) else sympy.Integer(0)
             loaded = Pointer(arr, base, arr.elem_size, (), (), t.pointee)
             if ptr.array.space == AddressSpace.CONSTANT:
@@ -559,9 +546,7 @@ class KernelInterpreter:
         in between (``(lat - p->lat) * (lat - p->lat)``, a field read again on the next line): nvcc keeps the
         value in a register.  With ``store``: whether a store repeats such an earlier store (``a[i] = v; if
         (a[i] >= m) a[i] = 0;``): nvcc selects the value and stores once."""
-        accs = self.kernel.accesses
-        for i in range(len(accs) - 1, self.fence - 1, -1):
-            a = accs[i]
+        for a in reversed(self.kernel.accesses[self.fence:]):
             if a.array is arr and a.size == size and a.offset == offset and guards[:len(a.guards)] == a.guards \
                     and (a.is_write or not store):
                 return True  # loaded before, or stored by this thread (``d[p] = d[p] + s; t = d[p];``)
@@ -626,10 +611,8 @@ class KernelInterpreter:
 
     def local(self, target: ir.Expr, env: Env) -> Optional[ir.Variable]:
         """The local variable an assignment to ``target`` updates (None: it stores to memory)."""
-        if isinstance(target, ir.Ref) and not is_memory(target.var) \
-                and not isinstance(env.get(target.var), Alias):
-            return target.var
-        return None
+        return target.var if isinstance(target, ir.Ref) and not is_memory(target.var) \
+            and not isinstance(env.get(target.var), Alias) else None
 
     def update(self, target: ir.Expr, op: Optional[str], rhs: Value, env: Env, record: bool) -> tuple[Value, Value]:
         """``target op= rhs`` (``++``/``--``: ``+`` of 1 or -1): the value before and the value after."""
@@ -673,10 +656,8 @@ class KernelInterpreter:
         v = self.expr(e.operand, env, record=record)
         if op == "!" and isinstance(v, sympy.Basic) and (is_condition(v) or v.is_integer):
             return negate(v)
-        if op == "-" and isinstance(v, sympy.Basic):
-            return -v
-        if op == "+" and isinstance(v, sympy.Basic):
-            return v
+        if op in ("+", "-") and isinstance(v, sympy.Basic):
+            return v if op == "+" else -v
         return self.opaque("value", v)
 
     def call(self, e: ir.Call, env: Env, record: bool) -> Value:
@@ -687,7 +668,10 @@ class KernelInterpreter:
             if record:
                 self.barrier(name, e)
             return self.symbols.opaque(name, varying=False)
-        if name == "sync" and self.is_group_sync(e):
+        types = [o.type.pointee if o.type.kind in (TypeKind.REFERENCE, TypeKind.POINTER) else o.type
+                 for o in (e.receiver, *e.args) if o is not None] if name == "sync" else []
+        if any(t is not None and t.name.split("::")[-1] in BLOCK_GROUPS for t in types):
+            # `block.sync()`, `this_thread_block().sync()`, `cg::sync(block)`, `grid.sync()`
             if record:
                 self.barrier("cooperative_groups sync", e)
             return None
@@ -709,13 +693,6 @@ class KernelInterpreter:
             self.cut()
             return self.symbols.opaque(name, varying=True)
         return self.opaque(name or "call", *vals)
-
-    @staticmethod
-    def is_group_sync(e: ir.Call) -> bool:
-        """``block.sync()``, ``this_thread_block().sync()``, ``cg::sync(block)``, ``grid.sync()``."""
-        types = [o.type.pointee if o.type.kind in (TypeKind.REFERENCE, TypeKind.POINTER) else o.type
-                 for o in (e.receiver, *e.args) if o is not None]
-        return any(t is not None and t.name.split("::")[-1] in BLOCK_GROUPS for t in types)
 
     def inline(self, fn: ir.Function, args: list[ir.Expr], env: Env, line: int, record: bool) -> Value:
         """Interpret ``fn``'s body with its parameters bound to ``args``; a reference parameter bound to a
@@ -787,8 +764,7 @@ def interpret(fn: ir.Function, kernel: Kernel, symbols: Symbols, globals_: dict,
         t = p.type
         esize = interp.size_of(t.pointee) if t.kind == TypeKind.POINTER else None
         if esize:
-            arr = ArrayDecl(name=p.name, space=AddressSpace.GLOBAL, elem_type=t.pointee.spelling(),
-                            elem_size=esize, span=p.span)
+            arr = ArrayDecl(name=p.name, space=AddressSpace.GLOBAL, elem_type=t.pointee.spelling(), elem_size=esize)
             env[p] = Pointer(arr, sympy.Integer(0), esize, (), (), t.pointee)
         else:
             env[p] = None if t.kind == TypeKind.POINTER else symbols.param(p.name)

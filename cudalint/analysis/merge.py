@@ -34,18 +34,6 @@ import sympy
 from ..model import Access, AddressSpace, Kernel
 
 
-def _multiple(expr: sympy.Expr, n: int) -> bool:
-    """Every value of ``expr`` is a multiple of ``n`` (all its integer coefficients are)."""
-    coeffs = [term.as_coeff_Mul()[0] for term in sympy.Add.make_args(sympy.expand(expr))]
-    return all(c.is_Integer for c in coeffs) and math.gcd(*map(int, coeffs)) % n == 0
-
-
-def _base_align(acc: Access, shared_arrays: int) -> int:
-    if acc.array.space == AddressSpace.SHARED and (shared_arrays == 1 or acc.array.dims[:1] == (None,)):
-        return 16
-    return acc.align or 0
-
-
 def merge_accesses(kernel: Kernel) -> None:
     """Replace, in ``kernel.accesses``, each group of accesses nvcc moves as one vector access by it."""
     accs = kernel.accesses
@@ -67,7 +55,9 @@ def merge_accesses(kernel: Kernel) -> None:
                 elif b.is_write and b.array.space == a.array.space:
                     break  # a store between them: nvcc keeps the order
         used.update(id(g) for g in group)
-        out.extend(_pack(group, _base_align(a, shared)) if len(group) > 1 else group)
+        # the only shared array of the kernel, or an `extern __shared__` one, starts 16-byte aligned
+        sole = a.array.space == AddressSpace.SHARED and (shared == 1 or a.array.dims[:1] == (None,))
+        out.extend(_pack(group, 16 if sole else a.align) if len(group) > 1 else group)
     kernel.accesses = out
 
 
@@ -80,8 +70,10 @@ def _pack(group: list[Access], align: int) -> list[Access]:
     while k < len(parts):
         (off, size), acc = parts[k]
         step, merged = 1, acc
+        coeffs = [term.as_coeff_Mul()[0] for term in sympy.Add.make_args(sympy.expand(base + off))]
+        gcd = math.gcd(*map(int, coeffs)) if all(c.is_Integer for c in coeffs) else 1  # of every value of the offset
         for chunk in (16, 8, 4, 2):
-            if chunk > align or chunk <= size or not _multiple(base + off, chunk):
+            if chunk > align or chunk <= size or gcd % chunk:
                 continue
             end, n = off, k
             while n < len(parts) and parts[n][0][0] == end and end + parts[n][0][1] <= off + chunk:

@@ -103,15 +103,6 @@ def _lane_function(thread_part: sympy.Expr):
     return fn
 
 
-def _term_divisor(term: sympy.Expr, unknown_block: bool) -> tuple[int, bool]:
-    """Return (divisor in bytes, is_pitch) of a uniform monomial: every value it takes is a multiple of
-    the divisor.  A product of two or more run-time symbols is a row pitch (``y*width``)."""
-    coeff, rest = term.as_coeff_Mul()
-    degree = sum(int(e) if getattr(e, "is_Integer", False) else 1 for e in rest.as_powers_dict().values())
-    div = abs(int(coeff)) if coeff.is_Integer else 1
-    return div * (WARP if unknown_block and BDIM[0] in rest.free_symbols else 1), degree >= 2
-
-
 def _loop_values(sym, shape: LaunchShape, symbols: Symbols) -> Optional[list[int]]:
     """The values a power-of-two loop variable takes (start, doubled or halved while the loop condition
     holds), when the condition can be decided with blockDim known; else None."""
@@ -234,10 +225,10 @@ def picture(offset: sympy.Expr, shape: LaunchShape, symbols: Symbols, space: str
     if scale_syms:
         if space == "shared":
             raise NotModelled("the stride between lanes depends on a run-time value")
-        subs = {}
-        for s in sorted(scale_syms, key=str):
-            subs[s] = REPRESENTATIVE_BLOCK_X if s == BDIM[0] else REPRESENTATIVE_SCALE
-            assumptions.append(f"{str(s).split('#')[0]} = {subs[s]} (a representative large run-time value)")
+        subs = {s: REPRESENTATIVE_BLOCK_X if s == BDIM[0] else REPRESENTATIVE_SCALE
+                for s in sorted(scale_syms, key=str)}
+        assumptions += [f"{str(s).split('#')[0]} = {v} (a representative large run-time value)"
+                        for s, v in subs.items()]
         thread_part = thread_part.subs(subs)
 
     active = _active_lanes(guards, shape)
@@ -248,9 +239,8 @@ def picture(offset: sympy.Expr, shape: LaunchShape, symbols: Symbols, space: str
     affine = getattr(f, "affine", None)
     if affine is not None and (shape.block or (REPRESENTATIVE_BLOCK_X,))[0] % WARP == 0 and active is None:
         # Every warp is 32 consecutive x of one (y, z) row: the same lane pattern, shifted.
-        cx, cy, cz, c0 = affine
-        pattern = [cx * lane for lane in range(WARP)]
-        bases = [cx * x + cy * y + cz * z + c0 for x, y, z in coords[::WARP]]
+        pattern = [affine[0] * lane for lane in range(WARP)]
+        bases = [f(*c) for c in coords[::WARP]]
         warps, shifted = [[b + d for d in pattern] for b in bases], (pattern, bases)
     else:
         warps, shifted = [], None
@@ -267,8 +257,10 @@ def picture(offset: sympy.Expr, shape: LaunchShape, symbols: Symbols, space: str
         if term.is_Integer:
             const += int(term)
             continue
-        div, is_pitch = _term_divisor(term, shape.block is None)
-        if is_pitch and div % SECTOR:
+        coeff, rest = term.as_coeff_Mul()  # every value of the term is a multiple of div (blockDim.x, if left, of 32)
+        div = (abs(int(coeff)) if coeff.is_Integer else 1) * (WARP if BDIM[0] in rest.free_symbols else 1)
+        degree = sum(int(e) if getattr(e, "is_Integer", False) else 1 for e in rest.as_powers_dict().values())
+        if degree >= 2 and div % SECTOR:  # a product of two or more run-time symbols is a row pitch (`y*width`)
             pitch_syms.update(str(s).split("#")[0] for s in term.free_symbols
                               if s not in BDIM and not str(s).startswith(("blockIdx", "k@", "threadIdx")))
             continue
@@ -307,8 +299,6 @@ def _trips(offset: sympy.Expr, sym, values: list[int], shape: LaunchShape, symbo
 
 def sectors(lanes: list[int], size: int, residue: int = 0) -> int:
     """Distinct 32-byte sectors touched by ``lanes`` (byte offsets) each moving ``size`` bytes."""
-    if size <= SECTOR:  # an access spans at most two sectors
-        return len({(a + residue) // SECTOR for a in lanes} | {(a + residue + size - 1) // SECTOR for a in lanes})
     return len({s for a in lanes for s in range((a + residue) // SECTOR, (a + residue + size - 1) // SECTOR + 1)})
 
 
@@ -342,10 +332,6 @@ def aligned_residue(pic: WarpPicture, size: int) -> int:
     """The residue of lane 0 that aligns the warp: 0, or the last element of a sector for a reversed unit stride
     (``a[n - 1 - tid]`` with n a multiple of 32 is as good as ``a[tid]``; ``a[n - tid]`` is misaligned)."""
     return -size % SECTOR if pic.stride == -size else 0
-
-
-def ideal_sectors(active: int, size: int) -> int:
-    return max(1, -(-active * size // SECTOR))
 
 
 def sibling_use(pic: WarpPicture, size: int, parts: list[tuple[int, int]], residue: int) -> float:
@@ -384,7 +370,7 @@ def global_cost(pic: WarpPicture, size: int) -> GlobalCost:
     def mean(fn) -> float:
         return sum(fn(w) * k for w, k in groups) / n
 
-    ideal = mean(lambda w: ideal_sectors(len(w), size))
+    ideal = mean(lambda w: max(1, -(-len(w) * size // SECTOR)))
     aligned = mean(lambda w: sectors(w, size, aligned_residue(pic, size)))
     per = [mean(lambda w: sectors(w, size, r)) for r in pic.residues]
     worst = max(per)
@@ -403,11 +389,8 @@ def phases(size: int) -> int:
 
 
 def bank_ways(lanes: list[int], size: int) -> tuple[int, int]:
-    """Return (conflict ways, wavefronts) of one warp's shared-memory request.
-
-    ways = max over phases of the largest count of distinct 4-byte words in one bank;
-    wavefronts = sum over phases of that count.
-    """
+    """(conflict ways, wavefronts) of one warp's shared-memory request: the largest count of distinct 4-byte words
+    in one bank, of the worst phase and summed over the phases."""
     per_phase = WARP // phases(size)
     ways = []
     for p in range(phases(size)):

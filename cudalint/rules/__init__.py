@@ -53,8 +53,7 @@ class Rule:
         if mod.startswith("cudalint.rules."):
             from .pages import rule_page
             return rule_page(self.code)
-        text = getattr(type(self), "page_text", None) or getattr(import_module(mod), "__doc__", None)
-        return text or None
+        return getattr(type(self), "page_text", None) or getattr(import_module(mod), "__doc__", None) or None
 
     def diagnostic(self, kernel: Optional[Kernel], site, message: str, *,
                    severity: Optional[Severity] = None, metrics: Optional[dict] = None,
@@ -99,8 +98,7 @@ def rule_classes() -> tuple[type, ...]:
             raise RuleError(f"{where}: code {code} uses the prefix CL, which is cudalint's own")
         if code in found:
             raise RuleError(f"{where}: duplicate rule code {code} (also registered by {owner[code]})")
-        found[code] = cls
-        owner[code] = where
+        found[code], owner[code] = cls, where
     return tuple(found[c] for c in sorted(found))
 
 
@@ -116,12 +114,8 @@ def find_rule(code: str) -> Optional[Rule]:
 def pictured(model: TranslationUnitModel, ctx: AnalysisContext, space: AddressSpace,
              reads: bool = False) -> Iterator[tuple[Kernel, Access, WarpPicture]]:
     """Each access to ``space`` (only loads with ``reads``) whose warp picture is modelled, with its kernel."""
-    for kernel in model.kernels:
-        for acc in kernel.accesses:
-            if acc.array.space == space and (acc.is_read or not reads):
-                pic = ctx.picture(kernel, acc)
-                if pic is not None:
-                    yield kernel, acc, pic
+    return ((kernel, acc, pic) for kernel in model.kernels for acc in kernel.accesses
+            if acc.array.space == space and (acc.is_read or not reads) and (pic := ctx.picture(kernel, acc)))
 
 
 def one_shot(kernel: Kernel, acc: Access) -> Optional[Access]:

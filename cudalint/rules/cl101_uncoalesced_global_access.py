@@ -26,36 +26,35 @@ def sector_metrics(cost: GlobalCost, sectors: float) -> tuple[float, dict]:
                  "ideal_sectors_per_request": metric(cost.ideal_sectors_per_request), "efficiency": round(eff, 4)}
 
 
-def siblings(kernel: Kernel, acc: Access, ctx: AnalysisContext) -> list[Access]:
-    """The thread's other loads (stores, for a store) of the same element: same array, a constant byte
-    distance, made whenever ``acc`` is (their thread-dependent guards are among its guards; a block-uniform one,
-    ``if (face % 2)``, picks a path for the whole block, and the paths of real code write the same fields)."""
-    return [b for b in kernel.accesses if b is not acc and b.array is acc.array and b.offset is not None
-            and ((acc.is_write and b.is_write) if not acc.is_read else b.is_read)
-            and (b.offset - acc.offset).is_Integer
-            and {g for g in b.guards if ctx.symbols.is_varying(g)} <= set(acc.guards)]
+def neighbours(kernel: Kernel, acc: Access, ctx: AnalysisContext) -> tuple[list[Access], list[Access]]:
+    """The thread's other accesses to ``acc``'s array: its loads (stores, for a store) of the same element (a
+    constant byte distance, made whenever ``acc`` is: their thread-dependent guards are among its guards; a
+    block-uniform one, ``if (face % 2)``, picks a path for the whole block, and the paths of real code write the
+    same fields), and those of its kind at a block-uniform but unknown distance (``pixel[face / 2]`` next to
+    ``pixel[0]`` ... ``pixel[3]``: whether they fill ``acc``'s sectors is unknown)."""
+    same, unsure = [], []
+    for b in kernel.accesses:
+        d = b.offset - acc.offset if b is not acc and b.array is acc.array and b.offset is not None else None
+        if d is not None and d.is_Integer and ((acc.is_write and b.is_write) if not acc.is_read else b.is_read) \
+                and {g for g in b.guards if ctx.symbols.is_varying(g)} <= set(acc.guards):
+            same.append(b)
+        elif d is not None and not d.is_Integer and (b.is_read, b.is_write) == (acc.is_read, acc.is_write) \
+                and not ctx.symbols.is_varying(d) and not d.free_symbols & ctx.symbols.trip_counters:
+            unsure.append(b)
+    return same, unsure
 
 
-def walk_step(acc: Access, ctx: AnalysisContext) -> Optional[tuple[int, sympy.Symbol]]:
-    """(bytes, trip counter) when each trip of a loop moves the thread less than a sector along its own run of
-    elements (``in[i * n + j]`` in ``for (j ...)``): for a load, the thread's neighbouring trips use the rest of
+def walk_step(acc: Access, ctx: AnalysisContext) -> Optional[int]:
+    """The bytes each trip of a loop moves the thread along its own run of elements, when fewer than a sector's
+    (``in[i * n + j]`` in ``for (j ...)``): for a load, the thread's neighbouring trips use the rest of
     each sector a trip touches, from L1.  Not for stores: L2 receives each partial sector write on its own
     (fixtures/global/row_walk.cu, measured on the H200: loads move the array's bytes once, stores 1.8x in DRAM
     writes and 12x the time)."""
     for k in acc.offset.free_symbols & ctx.symbols.trip_counters:
         c = sympy.diff(acc.offset, k)
         if c.is_Integer and 0 < abs(int(c)) < SECTOR and k not in (acc.offset - c * k).free_symbols:
-            return int(c), k
+            return int(c)
     return None
-
-
-def at_uniform_distance(kernel: Kernel, acc: Access, ctx: AnalysisContext) -> list[Access]:
-    """The thread's other accesses of the same kind to ``acc``'s array at a block-uniform but unknown distance
-    (``pixel[face / 2]`` next to ``pixel[0]`` ... ``pixel[3]``): whether they fill ``acc``'s sectors is unknown."""
-    return [b for b in kernel.accesses if b is not acc and b.array is acc.array and b.offset is not None
-            and b.is_write == acc.is_write and b.is_read == acc.is_read
-            and not (d := b.offset - acc.offset).is_Integer and not ctx.symbols.is_varying(d)
-            and not d.free_symbols & ctx.symbols.trip_counters]
 
 
 class UncoalescedGlobalAccess(Rule):
@@ -77,7 +76,6 @@ class UncoalescedGlobalAccess(Rule):
             if stride is not None:
                 metrics["stride_bytes"] = stride if isinstance(stride, int) else spell(stride)
             used = f"{eff * 100:.1f}".rstrip("0").rstrip(".")
-            what = f"uncoalesced global {acc.kind} of `{acc.array.name}`"
             if acc.split > 1:
                 why = (f"array of structs: each lane moves its {acc.elem_size}-byte struct as {acc.split} "
                        f"separate {acc.size}-byte accesses, each {stride} bytes apart across lanes")
@@ -99,45 +97,41 @@ class UncoalescedGlobalAccess(Rule):
                 fix = "make consecutive threads access consecutive elements"
             trips = (f" on average over the loop's trips ({fmt(cost.worst_trip_sectors)} in the costliest)"
                      if "worst_sectors_per_request" in metrics else "")
-            sev, note = Severity.INFO if eff >= 0.5 else Severity.WARNING, ""
-            sibs = siblings(kernel, acc, ctx) if sev == Severity.WARNING else []
+            sibs, unsure = neighbours(kernel, acc, ctx) if eff < 0.5 else ([], [])
             parts = [(0, acc.size)] + [(int(b.offset - acc.offset), b.size) for b in sibs]
-            walk = walk_step(acc, ctx) if sev == Severity.WARNING and acc.loop_depth and not acc.is_write else None
+            walk = walk_step(acc, ctx) if eff < 0.5 and acc.loop_depth and not acc.is_write else None
             if walk:  # the trips before and after this one, as far as a sector reaches
-                parts += [(j * walk[0], acc.size) for j in range(-SECTOR, SECTOR + 1) if j and abs(j * walk[0]) < SECTOR]
+                parts += [(j * walk, acc.size) for j in range(-SECTOR, SECTOR + 1) if j and abs(j * walk) < SECTOR]
             res = cost.worst_residue if pic.exact_residue else aligned_residue(pic, acc.size)
             use = sibling_use(pic, acc.size, parts, res) if len(parts) > 1 else 0.0
-            unsure = at_uniform_distance(kernel, acc, ctx) if sev == Severity.WARNING else []
             earlier = set(map(id, kernel.accesses[:next(i for i, x in enumerate(kernel.accesses) if x is acc)]))
             again = [b for b in sibs
                      if acc.is_read and b.offset == acc.offset and b.size >= acc.size and id(b) in earlier]
-            bulk = one_shot(kernel, acc)
-            if sev == Severity.WARNING and bulk is not None:
-                sev, note = Severity.INFO, f"; {outside(acc, bulk, 'global')}"
+            bulk, moves, note = one_shot(kernel, acc) if eff < 0.5 else None, "loads" if acc.is_read else "stores", ""
+            if bulk is not None:
+                note = f"; {outside(acc, bulk, 'global')}"
             elif again:  # nvcc loads it again (a store in between may alias), but the sectors are in L1
-                sev, note = Severity.INFO, (f"; the thread loaded this address on line {again[0].span.line}, so "
-                                            "the sectors are in L1: the waste is a request, not DRAM bytes")
+                note = (f"; the thread loaded this address on line {again[0].span.line}, so the sectors are in L1: "
+                        "the waste is a request, not DRAM bytes")
             elif use >= 0.5:
-                sev, metrics["sibling_use"] = Severity.INFO, round(use, 4)
+                metrics["sibling_use"] = round(use, 4)
                 lines = ", ".join(sorted({str(b.span.line) for b in sibs}, key=int))
-                moves = 'loads' if acc.is_read else 'stores'
                 if lines:
                     who = f"{moves} of the same element on line{'s' * (',' in lines)} {lines}"
                     fix = ("move the element whole (`auto e = a[i];` / `a[i] = e;`; `__align__(16)` lets nvcc move "
                            "it in 16-byte pieces)")
                 else:
-                    who = f"{moves} in the loop's next and previous trips ({abs(walk[0])} bytes a trip)"
+                    who = f"{moves} in the loop's next and previous trips ({abs(walk)} bytes a trip)"
                     fix = ("stage the rows through shared memory with coalesced accesses if the requests "
                            "(L1 wavefronts) limit the kernel")
                 note = f"; the thread's {who} use {use * 100:.0f}% of those sectors, so the waste is requests, not DRAM bytes"
             elif unsure:
-                sev = Severity.INFO
                 lines = ", ".join(sorted({str(b.span.line) for b in unsure}, key=int))
                 names = ", ".join(sorted({f"`{spell(x)}`" for b in unsure for x in (b.offset - acc.offset).free_symbols}))
-                note = (f"; the thread's {'loads' if acc.is_read else 'stores'} of `{acc.array.name}` on "
-                        f"line{'s' * (',' in lines)} {lines} lie at a distance from this one that depends on {names}, "
-                        "so they may use the rest of those sectors")
-            msg = (f"{what}: {why}; a warp touches {fmt(sectors)} sectors per request{trips} instead of "
-                   f"{fmt(cost.ideal_sectors_per_request)} ({used}% of fetched bytes used){note}; {fix}")
-            yield self.diagnostic(kernel, acc, msg, severity=sev, metrics=metrics,
-                                  assumptions=ctx.assumptions(kernel, pic))
+                note = (f"; the thread's {moves} of `{acc.array.name}` on line{'s' * (',' in lines)} {lines} lie at a "
+                        f"distance from this one that depends on {names}, so they may use the rest of those sectors")
+            msg = (f"uncoalesced global {acc.kind} of `{acc.array.name}`: {why}; a warp touches {fmt(sectors)} sectors "
+                   f"per request{trips} instead of {fmt(cost.ideal_sectors_per_request)} ({used}% of fetched bytes "
+                   f"used){note}; {fix}")
+            yield self.diagnostic(kernel, acc, msg, severity=Severity.INFO if eff >= 0.5 or note else None,
+                                  metrics=metrics, assumptions=ctx.assumptions(kernel, pic))

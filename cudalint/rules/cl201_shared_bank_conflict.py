@@ -26,10 +26,9 @@ MAX_PAD = 32
 
 def _offset_with_row(acc: Access, arr: ArrayDecl, row: int) -> Optional[sympy.Expr]:
     """Byte offset of ``acc`` if the innermost extent of ``arr`` were ``row``."""
-    dims = list(arr.dims)
-    if len(acc.subscripts) != len(dims) or any(d is None for d in dims[1:]):
+    if len(acc.subscripts) != len(arr.dims) or None in arr.dims[1:]:
         return None
-    dims[-1] = row
+    dims = [*arr.dims[:-1], row]
     off = sum((sub * math.prod(dims[i + 1:]) * arr.elem_size for i, sub in enumerate(acc.subscripts)), sympy.Integer(0))
     return sympy.expand(off + (acc.field_offset if acc.elem_size != arr.elem_size else 0))
 
@@ -65,10 +64,9 @@ class SharedBankConflict(Rule):
             ways = cost.bank_conflict_ways
             if ways < 2:
                 continue
-            arr = acc.array
-            stride = pic.stride
-            row_hint = ""
-            if isinstance(stride, int) and stride % 4 == 0 and math.gcd(stride // 4, 32) == 1:
+            arr, stride, row_hint, fix = acc.array, pic.stride, "", None
+            apart = stride // 4 if isinstance(stride, int) and stride % 4 == 0 else None  # in words
+            if apart is not None and math.gcd(apart, 32) == 1:
                 # consecutive lanes are conflict-free along x: the conflict comes from the warp's other
                 # rows (threadIdx.y varies inside a warp when blockDim.x < 32) landing in the same banks
                 words = "the warp spans several rows (threadIdx.y) whose words land in the same banks"
@@ -76,10 +74,8 @@ class SharedBankConflict(Rule):
                 pad = self.padding(kernel, [acc], ctx, lambda a, p: a.offset + p * es * TID[1]) \
                     if c.is_Integer and c > 0 and c % es == 0 and len(arr.dims) < 2 else None
                 row_hint = f"; pad each row from {c // es} to {c // es + pad} elements" if pad else ""
-            elif isinstance(stride, int) and stride % 4 == 0:
-                words = f"lanes are {stride // 4} words apart"
             elif stride is not None:
-                words = f"lanes are {spell(stride / 4)} words apart"
+                words = f"lanes are {apart if apart is not None else spell(stride / 4)} words apart"
             else:
                 words = "lanes map to the same banks"
             msg = (f"{ways}-way shared-memory bank conflict on {acc.kind} of `{arr.name}`: {words}, so {ways} "
@@ -87,7 +83,6 @@ class SharedBankConflict(Rule):
             if abs(cost.wavefronts_per_request - ways) > 1e-9:
                 msg += (f" at worst ({cost.wavefronts_per_request:.2f} wavefronts per request on average "
                         f"over the block's warps{' and the loop trips' if pic.loop_values else ''})")
-            fix = None
             msg += row_hint
             pad = self.padding(kernel, [a for a in kernel.accesses if a.array is arr], ctx,
                                lambda a, p: _offset_with_row(a, arr, arr.dims[-1] + p)) \
@@ -101,7 +96,7 @@ class SharedBankConflict(Rule):
                 msg += f"; pad the row: `__shared__ {arr.elem_type} {arr.name}{dims};`"
                 fix = Fix(message=f"Pad `{arr.name}` to `{arr.name}{dims}`",
                           edits=(Edit(span.line, span.column, span.end_line, span.end_column, content),))
-            elif isinstance(stride, int) and stride % 4 == 0 and len(arr.dims) < 2 and math.gcd(stride // 4, 32) > 1:
+            elif apart is not None and len(arr.dims) < 2 and math.gcd(apart, 32) > 1:
                 msg += "; make consecutive lanes use consecutive words (or an odd word stride)"
             metrics = {"bank_conflict_ways": ways, "wavefronts_per_request": metric(cost.wavefronts_per_request)}
             bulk = one_shot(kernel, acc)

@@ -28,11 +28,6 @@ def _where(span: Optional[Span]) -> str:
     return f"{os.path.basename(span.path)}:{span.line}" if span is not None else "an unknown place"
 
 
-def _size(n: int) -> str:
-    return next(f"{n / u:g} {name}" for u, name in ((1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB"), (1, "B"))
-                if n >= u or u == 1)
-
-
 def _cost(copy: AsyncCopy) -> tuple[str, bool]:
     """The measured host cost for the message, and whether it is small (below a pinned call's 0.05 ms)."""
     measured = "H200, measured: 1 MiB 0.11 ms, 64 MiB 11 ms, 256 MiB 36-37 ms from pageable memory"
@@ -40,7 +35,9 @@ def _cost(copy: AsyncCopy) -> tuple[str, bool]:
         return f"{measured}, vs 0.01-0.05 ms from cudaMallocHost memory", False
     lo, hi = copy.bytes / 1e7, copy.bytes / 5e6   # ms at 10 and 5 GB/s
     est = f"{lo:.2g}-{hi:.2g} ms" if hi >= 0.01 else "under 0.01 ms"
-    return (f"{measured}, i.e. 5-10 GB/s: {est} for these {_size(copy.bytes)}, vs 0.01-0.05 ms for a "
+    size = next(f"{copy.bytes / u:g} {name}" for u, name in ((1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB"),
+                                                             (1, "B")) if copy.bytes >= u or u == 1)
+    return (f"{measured}, i.e. 5-10 GB/s: {est} for these {size}, vs 0.01-0.05 ms for a "
             f"cudaMallocHost call"), hi < 0.05
 
 
@@ -50,18 +47,15 @@ _QUEUED = ("MemcpyAsync", "Memcpy2DAsync", "Memcpy3DAsync", "MemsetAsync", "Free
 _BRIEF = ("printf", "fprintf", "puts", "fputs", "fflush")
 
 
-def _once(st: ir.Stmt) -> bool:
-    """A statement run once: an expression, a declaration, or a ``do { .. } while (0)`` macro body."""
-    return isinstance(st, (ir.ExprStmt, ir.Decl)) or isinstance(st, ir.Loop) and st.kind == ir.LoopKind.DO \
-        and isinstance(st.cond, ir.IntLit) and st.cond.value == 0
-
-
 def _path(s: Optional[ir.Stmt], line: int, out: list) -> bool:
-    """Fill ``out`` with the (block, index) pairs from ``s`` down to the run-once statement holding ``line``."""
+    """Fill ``out`` with the (block, index) pairs from ``s`` down to the run-once statement holding ``line``: an
+    expression, a declaration, or a ``do { .. } while (0)`` macro body."""
     for b in (n for n in ir.children(s) if isinstance(n, ir.Stmt)) if s is not None else ():
         if isinstance(s, ir.Block):
             out.append((s, s.body.index(b)))
-            if _once(b) and b.span.line <= line <= b.span.end_line or _path(b, line, out):
+            once = isinstance(b, (ir.ExprStmt, ir.Decl)) or isinstance(b, ir.Loop) and b.kind == ir.LoopKind.DO \
+                and isinstance(b.cond, ir.IntLit) and b.cond.value == 0
+            if once and b.span.line <= line <= b.span.end_line or _path(b, line, out):
                 return True
             out.pop()
         elif _path(b, line, out):
@@ -92,7 +86,7 @@ def waited_at(unit: Optional[ir.TranslationUnit], copy: AsyncCopy) -> Optional[S
         path: list = []
         if not _path(f.body, copy.span.line, path):
             continue
-        for level, (b, at) in enumerate(reversed(path)):
+        for i, (b, at) in reversed(list(enumerate(path))):
             for st in b.body[at + 1:]:
                 if _error_check(st):
                     continue
@@ -109,35 +103,31 @@ def waited_at(unit: Optional[ir.TranslationUnit], copy: AsyncCopy) -> Optional[S
                     continue  # host bookkeeping, or another library queueing on the stream (`cudlaSubmitTask`)
                 if not (name.endswith(_QUEUED) and (stream in args or stream == "0")):
                     return None
-            outer = path[len(path) - level - 2] if len(path) - level >= 2 else None
-            if outer is None or not isinstance(outer[0].body[outer[1]], (ir.Loop, ir.Block)):
+            if i == 0 or not isinstance(path[i - 1][0].body[path[i - 1][1]], (ir.Loop, ir.Block)):
                 return None  # past the end of an if's branch: the other branch may do anything
     return None
 
 
 def describe(copy: AsyncCopy, role: str) -> str:
     """``h_in` was allocated with malloc at main.cu:12`` and its variants."""
-    ptr = copy.pointer_text.get(role, "?")
-    how = copy.allocation.get(role, "")
-    site = _where(copy.alloc_site.get(role))
-    name = copy.alloc_name.get(role, "")
-    in_helper = f" in `{copy.helper[role]}()`" if copy.helper.get(role) else ""
+    ptr, p = copy.pointer_text.get(role, "?"), copy.pointers[role]
+    how, site, in_helper = p.how, _where(p.site), f" in `{p.via}()`" if p.via else ""
     if how in _ALLOCATED:
         return f"`{ptr}` was allocated with {how}{in_helper} at {site}"
     if how in ("std::vector", "std::array"):
-        return f"`{ptr}` is the storage of the {how} `{name}` declared at {site}"
+        return f"`{ptr}` is the storage of the {how} `{p.name}` declared at {site}"
     if how.endswith("array"):
-        return f"`{ptr}` is the {how} `{name}` declared at {site}"
+        return f"`{ptr}` is the {how} `{p.name}` declared at {site}"
     if how.endswith("variable"):
-        return f"`{ptr}` is the address of the {how} `{name}` declared at {site}"
+        return f"`{ptr}` is the address of the {how} `{p.name}` declared at {site}"
     return f"`{ptr}` is pageable memory from {how or 'an allocation'}{in_helper} at {site}"
 
 
 def _root(copy: AsyncCopy, role: str) -> str:
     """The variable (or member) behind a pointer argument: ``h_buf + off`` -> ``h_buf``, ``v.data()`` -> ``v``."""
-    name = copy.alloc_name.get(role, "")
-    if copy.allocation.get(role, "") not in _ALLOCATED and name:
-        return name
+    p = copy.pointers[role]
+    if p.how not in _ALLOCATED and p.name:
+        return p.name
     m = re.search(r"[A-Za-z_]\w*(?:(?:\.|->)(?!data\b)[A-Za-z_]\w*)*", copy.pointer_text.get(role, ""))
     return m.group(0) if m else copy.pointer_text.get(role, "?")
 
@@ -150,13 +140,13 @@ class PageableMemcpyAsync(Rule):
 
     def check(self, model: TranslationUnitModel, ctx: AnalysisContext) -> Findings:
         for copy in model.copies:
-            roles = [r for r in copy.host_side if copy.provenance.get(r) == "pageable"]
+            roles = [r for r in copy.host_side if copy.pointers[r].kind == "pageable"]
             if not roles:
                 continue
             direction = " and ".join({"src": "from", "dst": "to"}[r] for r in sorted(roles, reverse=True))
             what = "; ".join(describe(copy, r) for r in roles)
             fixes = [f"allocate `{_root(copy, r)}` with cudaMallocHost or cudaHostAlloc (free it with cudaFreeHost), "
-                     f"or cudaHostRegister the existing range" if copy.allocation.get(r, "") in _ALLOCATED else
+                     f"or cudaHostRegister the existing range" if copy.pointers[r].how in _ALLOCATED else
                      f"copy through a buffer allocated with cudaMallocHost or cudaHostAlloc, or cudaHostRegister "
                      f"the range of `{_root(copy, r)}` before the copy" for r in roles]
             cost, small = _cost(copy)
@@ -168,16 +158,16 @@ class PageableMemcpyAsync(Rule):
                    f"buffer and {blocks} ({cost}); " + "; ".join(dict.fromkeys(fixes)))
             assumptions = []
             for r in roles:
-                how, ptr = copy.allocation.get(r, "pageable memory"), copy.pointer_text.get(r, "?")
-                via = f" in {copy.helper[r]}()" if copy.helper.get(r) else ""
+                p, ptr = copy.pointers[r], copy.pointer_text.get(r, "?")
+                how, via = p.how or "pageable memory", f" in {p.via}()" if p.via else ""
                 verb = "allocated with" if how in _ALLOCATED else "is"
-                assumptions += [f"{ptr} {verb} {how}{via} at {_where(copy.alloc_site.get(r))}",
+                assumptions += [f"{ptr} {verb} {how}{via} at {_where(p.site)}",
                                 f"{ptr} not registered with cudaHostRegister before the copy in "
                                 f"{copy.function or 'this function'}"]
             assumptions.append(f"copy kind {copy.kind}" if copy.kind
                                else "copy kind not known statically: both pointers checked")
             metrics = {"host_pointer": copy.pointer_text.get(roles[0], "?"),
-                       "allocation": copy.allocation.get(roles[0], "").replace(" ", "-"),
+                       "allocation": copy.pointers[roles[0]].how.replace(" ", "-"),
                        **({"bytes": copy.bytes} if copy.bytes is not None else {}),
                        **({"host_waits_at_line": wait.line} if wait else {})}
             yield self.diagnostic(None, copy, msg, severity=Severity.INFO if small or wait else None, metrics=metrics,
