@@ -50,7 +50,7 @@ def walk_step(acc: Access, ctx: AnalysisContext) -> Optional[int]:
     each sector a trip touches, from L1.  Not for stores: L2 receives each partial sector write on its own
     (fixtures/global/row_walk.cu, measured on the H200: loads move the array's bytes once, stores 1.8x in DRAM
     writes and 12x the time)."""
-    for k in acc.offset.free_symbols & ctx.symbols.trip_counters:
+    for k in sorted(acc.offset.free_symbols & ctx.symbols.trip_counters, key=str):  # deterministic order
         c = sympy.diff(acc.offset, k)
         if c.is_Integer and 0 < abs(int(c)) < SECTOR and k not in (acc.offset - c * k).free_symbols:
             return int(c)
