@@ -371,11 +371,14 @@ class KernelInterpreter:
         write or accesses at that address only: nvcc loads them once before the loop, keeps the value in a
         register and stores it once after (lavaMD's ``rA_shared[wtx]`` in the loop over ``j``;
         fixtures/shared/hoisted_load.cu, PTX and counters measured on the H200)."""
+        same: dict[int, list[Access]] = {}  # the loop's accesses per array, grouped once
         for a in body:
-            same = [b for b in body if b.array is a.array]
+            same.setdefault(id(a.array), []).append(a)
+        for a in body:
             if a.array.space == AddressSpace.SHARED and a.loop_depth == len(self.loops) and a.offset is not None \
                     and all(self.symbols.born(x) < mark for x in a.offset.free_symbols) \
-                    and (all(b.offset == a.offset for b in same) or not any(b.is_write for b in same)):
+                    and (all(b.offset == a.offset for b in same[id(a.array)])
+                         or not any(b.is_write for b in same[id(a.array)])):
                 a.loop_depth -= 1
 
     def _assigned_varying(self, updates: list, var: ir.Variable, env: Env, modified: set) -> bool:
