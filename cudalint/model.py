@@ -127,6 +127,7 @@ class Division:
     divisor_text: str
     dividend_varying: bool = True
     in_loop: bool = False  # inside a loop of the kernel (or of a helper it calls there)
+    guards: tuple[sympy.Basic, ...] = ()
 
 
 @dataclass

@@ -178,7 +178,7 @@ def test_a_byte_at_a_uniform_run_time_index_next_to_the_pixel_is_info(tmp_path):
     p[0] = p[1] = p[2] = p[3] = 0;
     p[face / 2] = 255;
 }
-int main() { unsigned char* s; face<<<4, 256>>>(s, 3); }
+int main() { unsigned char* s; face<<<4096, 256>>>(s, 3); }
 """
     d = [x for x in lint(tmp_path, src) if x.line == 4]
     assert [(x.code, x.column, x.severity.value, x.metrics["sectors_per_request"]) for x in d] == [
@@ -238,3 +238,47 @@ int main() { float *a, *b; cols<<<4, dim3(BX, BY)>>>(a, b, 64); }
     d = [x for x in lint(tmp_path, src.replace("[BX][(8 + 2) * BY + 1]", "[16][81]")) if x.code == "CL201"]
     assert d[1].message.endswith("; pad the row: `__shared__ float s[16][82];`")
     assert [(e.line, e.column, e.content) for e in d[1].fix.edits] == [(4, 28, "82")]
+
+
+def test_a_conflict_in_a_dram_bound_kernel_is_info_and_a_larger_one_a_warning(tmp_path):
+    # recursiveGaussian's d_transpose: a 16x17 tile, 2-way; 4 wavefronts a warp against 8 DRAM sectors
+    src = """__global__ void tr(unsigned* out, const unsigned* in, int w) {
+    __shared__ unsigned t[16][17];
+    unsigned x = blockIdx.x * 16 + threadIdx.x, y = blockIdx.y * 16 + threadIdx.y;
+    t[threadIdx.y][threadIdx.x] = in[y * w + x];
+    __syncthreads();
+    out[(blockIdx.x * 16 + threadIdx.y) * w + blockIdx.y * 16 + threadIdx.x] = t[threadIdx.x][threadIdx.y];
+}
+__global__ void big(const float* in, float* out) {
+    __shared__ float s[8 * 256];
+    s[8 * threadIdx.x] = in[blockIdx.x * 256 + threadIdx.x];
+    __syncthreads();
+    out[blockIdx.x * 256 + threadIdx.x] = s[8 * threadIdx.x];
+}
+int main() { unsigned *a, *b; float *c, *d; tr<<<dim3(64, 64), dim3(16, 16)>>>(a, b, 1024); big<<<64, 256>>>(c, d); }
+"""
+    d = [x for x in lint(tmp_path, src) if x.code == "CL201"]
+    assert [(x.line, x.column, x.severity.value, x.metrics["bank_conflict_ways"]) for x in d] == [
+        (4, 5, "info", 2), (6, 80, "info", 2), (10, 5, "warning", 8), (12, 43, "warning", 8)]
+    assert d[0].message.endswith("; the kernel's shared accesses made once per thread take 4 wavefronts per warp, "
+                                 "no more than the 8 DRAM sectors its global accesses there move, so DRAM, not "
+                                 "shared memory, limits it")
+
+
+def test_one_block_of_the_grid_and_a_launch_of_few_warps_are_a_small_share(tmp_path):
+    src = """__global__ void k(const int* in, int* out, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    for (int s = 1; s < n; s *= 2)
+        if (blockIdx.x == gridDim.x - 1) out[i] += in[i] % s;
+        else out[i] += in[i] / s;
+}
+__global__ void few(const float* in, float* out) { out[threadIdx.x] = in[32 * threadIdx.x]; }
+int main() { int *a, *b; float *c, *d; k<<<4096, 256>>>(a, b, 64); few<<<4, 64>>>(c, d); }
+"""
+    d = lint(tmp_path, src)
+    assert [(x.code, x.line, x.column, x.severity.value) for x in d] == [
+        ("CL501", 4, 52, "info"), ("CL501", 5, 24, "warning"), ("CL101", 7, 71, "info")]
+    assert d[0].message.endswith("; only the block with `blockIdx.x == gridDim.x - 1` runs it, one block of the grid")
+    assert d[2].message.endswith("(12.5% of fetched bytes used); the launch runs 8 warps, no more than the GPU's 132 "
+                                 "SMs, so latency, not sectors, sets its time; make consecutive threads access "
+                                 "consecutive elements (transpose through shared memory, or change the data layout)")

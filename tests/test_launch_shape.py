@@ -153,3 +153,14 @@ int main() { float *a, *b; void *args[] = {&a, &b}; dim3 t(64, 2);
              cudaLaunchKernel((void *)k, dim3(8), t, args, 0, 0);
              cudaLaunchCooperativeKernel((const void *)k, 4, 128, args, 0, 0); }"""
     assert _blocks(tmp_path, host) == [((8, 1, 1), (64, 2, 1)), ((4, 1, 1), (128, 1, 1))]
+
+
+def test_a_grid_rounded_up_in_float_is_read(tmp_path):
+    # cuda-samples' `(unsigned int)ceil((float)N_LINES / (float)BLOCK_DIM)`; a float expression of run-time
+    # values stays unknown
+    host = """
+int main() { float *a, *b; int n = atoi("7");
+    k<<<(unsigned int)ceil((float)250 / (float)64), 64>>>(a, b);
+    k<<<(unsigned)floorf((float)41 / 4), dim3(32, 2)>>>(a, b);
+    k<<<(unsigned)ceil((float)n / 64.0f), 64>>>(a, b); }"""
+    assert _blocks(tmp_path, host) == [((4, 1, 1), (64, 1, 1)), ((10, 1, 1), (32, 2, 1)), ((None, 1, 1), (64, 1, 1))]

@@ -36,6 +36,11 @@ FIXTURES = sorted(p for p in (ROOT / "fixtures").rglob("*.cu"))
 
 # (case, kernel) -> (the quantities that disagree, why); keep in step with fixtures/measured/NOTES.md
 KNOWN = {
+    ("shared__memory_bound_conflict", "stage2"): (
+        {"shared_ld_wavefronts_per_instruction"},
+        "2.115 wavefronts per load instruction for the 2-way s[2 * t], 5.8 % over 2: every kernel of this DRAM-bound "
+        "fixture measures 0.02 to 0.18 wavefronts over its ways (stage1, conflict-free, 1.09), the arbitration "
+        "excess GROUND_TRUTH.md shows for t[32][33] (1.16); the other ways are within 5 %."),
     ("shared__inner_loop_trips", "diagonal"): (
         {"shared_ld_wavefronts_per_instruction", "shared_st_wavefronts_per_instruction"},
         "one warp, every shared access counted together. The stores add up exactly as modelled per execution: 16 "

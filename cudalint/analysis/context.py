@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Optional
 
-from ..model import Access, Kernel, TranslationUnitModel
+from ..model import Access, Kernel, LaunchSite, TranslationUnitModel
 from .symbols import GDIM, Symbols
 from .warp import LaunchShape, NotModelled, WarpPicture, global_cost, picture
 
@@ -45,8 +45,7 @@ class AnalysisContext:
         key = id(kernel)
         if key in self._shapes:
             return self._shapes[key]
-        sites = [s for s in self.model.launches if s.kernel == kernel.name
-                 and (not kernel.template_args or s.template_args == kernel.template_args)]
+        sites = self.sites(kernel)
         known = [s for s in sites if all(isinstance(v, int) and v > 0 for v in s.block)]
         user, src = self.settings.block_dim, self.settings.block_dim_source
         shape = None
@@ -79,13 +78,22 @@ class AnalysisContext:
         self._shapes[key] = shape
         return shape
 
+    def sites(self, kernel: Kernel) -> list[LaunchSite]:
+        """The launches of ``kernel`` (of its instantiation) in the translation unit."""
+        return [s for s in self.model.launches if s.kernel == kernel.name
+                and (not kernel.template_args or s.template_args == kernel.template_args)]
+
+    def grid(self, kernel: Kernel) -> dict:
+        """gridDim of the kernel's launches where they agree on a constant: ``{gridDim.x: 4096}``."""
+        self.launch_shape(kernel)
+        return self._grids[id(kernel)]
+
     def picture(self, kernel: Kernel, access: Access) -> Optional[WarpPicture]:
         """The warp picture of ``access`` under the kernel's launch shape, None when not modelled."""
         key = id(access)
         if key not in self._pictures:
             try:
-                shape = self.launch_shape(kernel)
-                grid = self._grids[id(kernel)]  # gridDim of the launch(es), when they agree
+                shape, grid = self.launch_shape(kernel), self.grid(kernel)
                 guards = tuple(g.xreplace(grid) if grid and hasattr(g, "xreplace") else g for g in access.guards)
                 self._pictures[key] = picture(access.offset.xreplace(grid), shape, self.symbols,
                                               access.array.space.value, guards) \

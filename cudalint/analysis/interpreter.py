@@ -22,6 +22,7 @@ import functools
 import itertools
 import math
 import operator
+import re
 import sys
 from dataclasses import dataclass, replace
 from typing import Optional, Union
@@ -44,6 +45,8 @@ BARRIERS = ("__syncthreads", "__syncthreads_count", "__syncthreads_and", "__sync
 #: warp-level and not counted
 BLOCK_GROUPS = ("thread_block", "grid_group", "cluster_group")
 LOADS = ("__ldg", "__ldca", "__ldcg", "__ldcs", "__ldlu", "__ldcv")
+#: texture and surface fetches (CUDA C++ Programming Guide, "Texture and Surface Memory")
+TEXTURE = re.compile(r"tex(1D|2D|3D|Cubemap)\w*|surf(1D|2D|3D|Cubemap)\w*(read|write)")
 #: calls whose result differs between threads even with uniform arguments
 VARYING_CALLS = ("atomicAdd", "atomicSub", "atomicExch", "atomicMin", "atomicMax", "atomicInc", "atomicDec",
                  "atomicCAS", "atomicAnd", "atomicOr", "atomicXor", "clock", "clock64", "__activemask")
@@ -573,7 +576,8 @@ class KernelInterpreter:
         pow2 = isinstance(b, sympy.Basic) and self.symbols.is_pow2(b)
         varying = not isinstance(a, sympy.Basic) or self.symbols.is_varying(a)
         self.kernel.divisions.append(Division(op, e.span, e.type.signed, b, pow2, divisor.text, varying,
-                                                bool(self.loops)))
+                                                bool(self.loops), tuple(g for g, _ in self.guards
+                                                                        if isinstance(g, sympy.Basic))))
 
     def arith(self, op: Optional[str], a: Value, b: Value) -> Value:
         if isinstance(a, Pointer) or isinstance(b, Pointer):
@@ -681,6 +685,9 @@ class KernelInterpreter:
         if name in LOADS and e.args:
             p = self.expr(e.args[0], env, record=record)
             return self.load(e, p, "read", record) if isinstance(p, Pointer) else self.opaque("load", p)
+        if record and TEXTURE.fullmatch(name or ""):  # memory traffic one_shot counts; its lanes are not modelled
+            self.kernel.accesses.append(Access(ArrayDecl(name, AddressSpace.GLOBAL, "texture", 0), None, 0,
+                                               "write" not in name, "write" in name, e.span, loop_depth=len(self.loops)))
         fn = e.func
         if fn is not None and fn.body is not None and fn.kind.device and self.depth < MAX_INLINE_DEPTH:
             return self.inline(fn, e.args, env, e.span.line, record)

@@ -7,6 +7,8 @@ function's IR up to the launch: declarations, assignments (``threads.x = 256``),
 
 from __future__ import annotations
 
+import math
+import operator
 from dataclasses import dataclass
 from typing import Optional
 
@@ -19,6 +21,7 @@ from .host import strip_casts
 Dims = tuple[Optional[int], Optional[int], Optional[int]]
 _DIM3 = ("dim3", "uint3")
 _AXES = {"x": 0, "y": 1, "z": 2}
+_FLOAT_OPS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv}
 #: runtime calls that launch the kernel named by their first argument with (grid, block) next
 _LAUNCH_APIS = ("cudaLaunchKernel", "cudaLaunchCooperativeKernel", "hipLaunchKernel", "hipLaunchCooperativeKernel")
 
@@ -48,14 +51,21 @@ class _Env:
             if e.var.storage == ir.Storage.FILE and e.var.init is not None:
                 return self.value(e.var.init, depth + 1)
             return _Link(e.var) if e.var.type.is_integer else None
-        if isinstance(e, ir.Cast):
-            return self.value(e.operand, depth + 1)
+        if isinstance(e, ir.Cast):  # `(float)n` and `(unsigned)ceil(..)` convert; other casts keep the value
+            v = self.value(e.operand, depth + 1)
+            return float(v) if e.type.kind == TypeKind.FLOAT and isinstance(v, int) else \
+                int(v) if e.type.is_integer and isinstance(v, float) else v
+        if isinstance(e, ir.Call) and e.name in ("ceil", "ceilf", "floor", "floorf") and len(e.args) == 1:
+            v = self.value(e.args[0], depth + 1)
+            return float((math.ceil if "ceil" in e.name else math.floor)(v)) if isinstance(v, (int, float)) else None
         if isinstance(e, ir.Member) and e.name in _AXES and not e.arrow:
             b = self.value(e.base, depth + 1)
             return b[_AXES[e.name]] if isinstance(b, tuple) else None
         if isinstance(e, ir.Binary) and e.op in ("+", "-", "*", "/", "%", "<<", ">>", "&", "|", "<", ">", "<=",
                                                  ">=", "==", "!="):
             x, y = self.value(e.lhs, depth + 1), self.value(e.rhs, depth + 1)
+            if float in (type(x), type(y)) and all(isinstance(v, (int, float)) for v in (x, y)):  # `(float)n / b`
+                return _FLOAT_OPS[e.op](x, y) if e.op in _FLOAT_OPS and (y or e.op != "/") else None
             return c_binary(e.op, x, y) if isinstance(x, int) and isinstance(y, int) else None
         if isinstance(e, ir.Cond):
             c = self.value(e.cond, depth + 1)

@@ -13,6 +13,7 @@ the IR, which it carries as ``model.unit``).  What a rule's ``check`` signature 
 
 from __future__ import annotations
 
+import math
 import pkgutil
 import re
 from functools import lru_cache
@@ -20,7 +21,10 @@ from importlib import import_module
 from importlib.metadata import entry_points
 from typing import Iterable, Iterator, Optional
 
+import sympy
+
 from ..analysis.context import AnalysisContext
+from ..analysis.symbols import BID, GDIM, TID
 from ..analysis.warp import WarpPicture
 from ..diagnostics import Diagnostic, Fix, Severity
 from ..model import Access, AddressSpace, Kernel, TranslationUnitModel
@@ -131,6 +135,34 @@ def outside(acc: Access, deeper: Access, space: str) -> str:
     where = "made once per thread" if not acc.loop_depth else f"in {acc.loop_depth} loop{'s' * (acc.loop_depth > 1)}"
     return (f"{where}, outside the loops that carry the kernel's {space} traffic (line {deeper.span.line}, "
             f"{deeper.loop_depth} deep), so it is a small share of it")
+
+
+#: streaming multiprocessors of the H200 (cudaGetDeviceProperties on the device that measured the fixtures)
+SMS = 132
+
+
+def one_block(kernel: Kernel, guards: tuple, ctx: AnalysisContext) -> Optional[str]:
+    """Why a site whose guards let one block of the grid through (``blockIdx.x == gridDim.x - 1``, ``bx == 0 &&
+    tid == 0``) is a small share of the kernel's work, unless the launch's grid has one block on that axis."""
+    grid = ctx.grid(kernel)
+    for c in (c for g in guards for c in (g.args if isinstance(g, sympy.And) else (g,)) if isinstance(c, sympy.Eq)):
+        d = sympy.expand(c.lhs - c.rhs)
+        for b, n in zip(BID, GDIM):
+            if abs(d.coeff(b)) == 1 and not (d - d.coeff(b) * b).free_symbols & {*TID, *BID} and grid.get(n) != 1:
+                return f"only the block with `{spell(c.lhs)} == {spell(c.rhs)}` runs it, one block of the grid"
+    return None
+
+
+def tiny_launch(kernel: Kernel, ctx: AnalysisContext) -> Optional[str]:
+    """Why a global access made once per thread costs no time in a launch of at most :data:`SMS` warps: no SM
+    queues a second request, so latency, not sectors, sets the time (fixtures/global/tiny_launch.cu, measured on
+    the H200: 8 warps of 32-sector loads 2.18 us, coalesced 2.02 us).  None for a larger or unknown grid."""
+    sites = ctx.sites(kernel)
+    if not sites or any(None in s.grid or None in s.block for s in sites):
+        return None
+    warps = max(math.prod(s.grid) * -(-math.prod(s.block) // 32) for s in sites)  # type: ignore[arg-type]
+    return (f"the launch runs {warps} warp{'s' * (warps > 1)}, no more than the GPU's {SMS} SMs, so latency, not "
+            "sectors, sets its time") if warps <= SMS else None
 
 
 def spell(expr) -> str:

@@ -4,8 +4,9 @@ Hardware fact: a warp-wide global access is served in 32-byte sectors (CUDA C++ 
 "Device Memory Accesses"); measured on an H200 (GROUND_TRUTH.md): ``a[2*i]`` 8 sectors/request at 50 %,
 ``a[32*i]`` 32 sectors/request at 12.5 % and 6.0x the time, ``a[i].x`` of ``struct {float x, y}`` 8 sectors.
 Severity: warning, info when at least 50 % of the fetched bytes are used, by this access or by the thread's
-accesses to the other fields of the same element (:func:`~cudalint.analysis.warp.sibling_use`), and for an
-access made once per thread in a kernel whose loops carry its global traffic.
+accesses to the other fields of the same element (:func:`~cudalint.analysis.warp.sibling_use`), for an
+access made once per thread in a kernel whose loops carry its global traffic, for one block's work and in a
+launch of at most 132 warps (:func:`~cudalint.rules.one_block`, :func:`~cudalint.rules.tiny_launch`).
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ import sympy
 
 from ..analysis.warp import SECTOR, GlobalCost, aligned_residue, sibling_use
 from ..model import Access, AddressSpace, Kernel
-from . import AnalysisContext, Findings, Rule, Severity, TranslationUnitModel, fmt, metric, one_shot, outside, pictured, spell
+from . import (AnalysisContext, Findings, Rule, Severity, TranslationUnitModel, fmt, metric, one_block, one_shot,
+               outside, pictured, spell, tiny_launch)
 
 
 def sector_metrics(cost: GlobalCost, sectors: float) -> tuple[float, dict]:
@@ -130,6 +132,9 @@ class UncoalescedGlobalAccess(Rule):
                 names = ", ".join(sorted({f"`{spell(x)}`" for b in unsure for x in (b.offset - acc.offset).free_symbols}))
                 note = (f"; the thread's {moves} of `{acc.array.name}` on line{'s' * (',' in lines)} {lines} lie at a "
                         f"distance from this one that depends on {names}, so they may use the rest of those sectors")
+            elif eff < 0.5 and (share := one_block(kernel, acc.guards, ctx) or (
+                    tiny_launch(kernel, ctx) if not acc.loop_depth else None)):
+                note = f"; {share}"
             msg = (f"uncoalesced global {acc.kind} of `{acc.array.name}`: {why}; a warp touches {fmt(sectors)} sectors "
                    f"per request{trips} instead of {fmt(cost.ideal_sectors_per_request)} ({used}% of fetched bytes "
                    f"used){note}; {fix}")

@@ -5,7 +5,9 @@ wavefront, the same word is broadcast (CUDA C++ Programming Guide, "Shared Memor
 5.x and later).  Measured on an H200 (GROUND_TRUTH.md): column read of ``float t[32][32]`` 32.1 wavefronts
 per instruction, 1.16 with ``t[32][33]``; ``t[2*threadIdx.x]`` 2.0.
 For 2-D arrays the fix pads the row to the smallest width that makes every access of the kernel to that
-array conflict-free.  Severity: warning.
+array conflict-free.  Severity: warning; info for a one-shot access beside the loops that carry the kernel's
+shared traffic, for one block's work (:func:`~cudalint.rules.one_block`) and in a kernel DRAM limits
+(:func:`dram_bound`).
 """
 
 from __future__ import annotations
@@ -19,7 +21,8 @@ from ..analysis.symbols import TID
 from ..analysis.warp import NotModelled, picture, shared_cost
 from ..diagnostics import Edit, Fix
 from ..model import Access, AddressSpace, ArrayDecl, Kernel
-from . import AnalysisContext, Findings, Rule, Severity, TranslationUnitModel, metric, one_shot, outside, pictured, spell
+from . import (AnalysisContext, Findings, Rule, Severity, TranslationUnitModel, fmt, metric, one_block, one_shot,
+               outside, pictured, spell)
 
 MAX_PAD = 32
 
@@ -31,6 +34,29 @@ def _offset_with_row(acc: Access, arr: ArrayDecl, row: int) -> Optional[sympy.Ex
     dims = [*arr.dims[:-1], row]
     off = sum((sub * math.prod(dims[i + 1:]) * arr.elem_size for i, sub in enumerate(acc.subscripts)), sympy.Integer(0))
     return sympy.expand(off + (acc.field_offset if acc.elem_size != arr.elem_size else 0))
+
+
+def dram_bound(kernel: Kernel, acc: Access, ctx: AnalysisContext) -> Optional[str]:
+    """Why a conflict costs no time when the kernel's shared accesses at ``acc``'s loop depth take no more wavefronts
+    per warp than its global accesses there move DRAM sectors (each array's costliest load and store: a lower
+    bound, other accesses of an array may hit the caches): DRAM, not the shared pipe, limits it.  Measured on
+    the H200 (fixtures/shared/memory_bound_conflict.cu, 8 sectors a warp): 8 wavefronts 2 % more time than 2,
+    16 wavefronts 17 %, 64 3.3x.  None when a shared access there is not modelled."""
+    level = [a for a in kernel.accesses if a.loop_depth == acc.loop_depth]
+    pics = [(a, ctx.picture(kernel, a)) for a in level if a.array.space == AddressSpace.SHARED]
+    if any(p is None for _, p in pics):
+        return None
+    waves = sum(shared_cost(p, a.size).wavefronts_per_request for a, p in pics)
+    most: dict = {}
+    for a in level:
+        if a.array.space == AddressSpace.GLOBAL and (c := ctx.global_cost(kernel, a)) is not None:
+            key = (a.array.name, a.is_write)
+            most[key] = max(most.get(key, 0), c.sectors_per_request)
+    sectors = sum(most.values())
+    where = "made once per thread" if not acc.loop_depth else f"{acc.loop_depth} loop{'s' * (acc.loop_depth > 1)} deep"
+    return (f"the kernel's shared accesses {where} take {fmt(waves)} wavefronts per warp, no more than the "
+            f"{fmt(sectors)} DRAM sectors its global accesses there move, so DRAM, not shared memory, limits "
+            "it") if sectors and waves <= sectors else None
 
 
 class SharedBankConflict(Rule):
@@ -100,7 +126,8 @@ class SharedBankConflict(Rule):
                 msg += "; make consecutive lanes use consecutive words (or an odd word stride)"
             metrics = {"bank_conflict_ways": ways, "wavefronts_per_request": metric(cost.wavefronts_per_request)}
             bulk = one_shot(kernel, acc)
-            if bulk is not None:
-                msg += f"; {outside(acc, bulk, 'shared')}"
-            yield self.diagnostic(kernel, acc, msg, severity=None if bulk is None else Severity.INFO, metrics=metrics,
+            share = outside(acc, bulk, "shared") if bulk else one_block(kernel, acc.guards, ctx) or dram_bound(
+                kernel, acc, ctx)
+            msg += f"; {share}" if share else ""
+            yield self.diagnostic(kernel, acc, msg, severity=Severity.INFO if share else None, metrics=metrics,
                                   assumptions=ctx.assumptions(kernel, pic), fix=fix)

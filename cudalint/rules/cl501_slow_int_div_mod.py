@@ -9,9 +9,9 @@ two 653 M (3.73x, 4.1x the time).  Unsigned by a constant power of two is free: 
 ``v % (1u << k)`` is not reported: nvcc sees the shift and emits a mask itself (measured on the H200,
 fixtures/arith/div_mod.cu kernel byShiftedParameter: 2.62 M instructions vs 2.36 M for shift/mask).
 Severity: warning for warpSize and run-time powers of two inside a loop; info when executed once per thread
-(index arithmetic) and for signed operands.  A signed division
-(or any of these) whose dividend is block-uniform (``n / TILE``, ``blockDim.x / warpSize``) is computed
-once and hoisted out of loops: not reported; nor is a power-of-two loop variable of a loop nvcc unrolls completely
+(index arithmetic), in one block of the grid (:func:`~cudalint.rules.one_block`) and for signed operands.
+A signed division (or any of these) whose dividend is block-uniform (``n / TILE``, ``blockDim.x / warpSize``) is
+computed once and hoisted out of loops: not reported; nor is a power-of-two loop variable of a loop nvcc unrolls completely
 (constant start and bound, at most 16 trips: :func:`unrolled`).
 """
 
@@ -22,7 +22,7 @@ import re
 import sympy
 
 from ..analysis.symbols import WARP_SIZE
-from . import AnalysisContext, Findings, Rule, Severity, TranslationUnitModel
+from . import AnalysisContext, Findings, Rule, Severity, TranslationUnitModel, one_block
 
 RATIO_SIGNED = 1.18     # 206 M / 175 M instructions (GROUND_TRUTH.md)
 RATIO_WARPSIZE = 2.99   # 523 M / 175 M
@@ -91,6 +91,7 @@ class SlowIntDivMod(Rule):
                            f"unsigned if it is never negative")
                 else:
                     continue
-                if not d.in_loop:
-                    sev, msg = Severity.INFO, msg + "; executed once per thread here, outside any loop"
+                share = one_block(kernel, d.guards, ctx)
+                if share or not d.in_loop:
+                    sev, msg = Severity.INFO, msg + f"; {share or 'executed once per thread here, outside any loop'}"
                 yield self.diagnostic(kernel, d, msg, severity=sev, metrics={"instructions_ratio": ratio})

@@ -95,6 +95,7 @@ __device__ long long clock64(void);
 #include "device_launch_parameters.h"
 #include "driver_types.h"
 #include "cuda_runtime_api.h"
+#include "texture_types.h"
 #include "device_functions.h"
 #include "cuda_fp16.h"
 #include "cuda_bf16.h"

@@ -1,0 +1,2 @@
+/* channel_descriptor.h -- stands in for CUDA's header of that name: see texture_types.h. */
+#include "texture_types.h"

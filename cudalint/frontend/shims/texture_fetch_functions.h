@@ -1,0 +1,2 @@
+/* texture_fetch_functions.h -- stands in for CUDA's header of that name: see texture_types.h. */
+#include "texture_types.h"
