@@ -19,7 +19,7 @@ from .reporters.github import format_github
 from .reporters.sarif import format_sarif
 from .rules import CL000, RuleError, all_rules, find_rule, rule_classes
 from .rules.pages import rule_page
-from .runner import CL001, RunOptions, UsageError, failing, lower, read_source
+from .runner import CL001, RunOptions, UsageError, failing, lower, read_source, split_codes
 
 
 class _Parser(argparse.ArgumentParser):
@@ -29,10 +29,9 @@ class _Parser(argparse.ArgumentParser):
 
 def _codes(value: str) -> list[str]:
     from .config import code_problem
-    codes = [c.strip().upper() for c in value.split(",") if c.strip()]
-    for c in codes:
-        if problem := code_problem(c):
-            raise argparse.ArgumentTypeError(problem)
+    codes = [c.upper() for c in split_codes(value)]
+    if problem := next(filter(None, map(code_problem, codes)), None):
+        raise argparse.ArgumentTypeError(problem)
     return codes
 
 

@@ -15,7 +15,7 @@ from rich.table import Column, Table
 from rich.text import Text
 
 from .analysis.context import AnalysisContext, Settings
-from .analysis.warp import BANK_WIDTH, BANKS, SECTOR, WARP, bank_ways, global_cost, phases, shared_cost
+from .analysis.warp import BANK_WIDTH, BANKS, SECTOR, WARP, bank_ways, global_cost, phases, shared_cost, thread_coords
 from .model import Access, AddressSpace, Kernel
 from .runner import RunOptions, UsageError, build_model, read_source
 
@@ -28,12 +28,6 @@ def parse_location(text: str) -> tuple[str, int]:
     if not sep or not line.isdigit() or int(line) < 1:
         raise UsageError(f"expected FILE:LINE, got {text!r}")
     return path, int(line)
-
-
-def lane_coords(shape, warp: int) -> list[tuple[int, int, int]]:
-    bx, by, bz = shape.block or (256, 1, 1)
-    lins = range(warp * WARP, min((warp + 1) * WARP, bx * by * bz))
-    return [(lin % bx, (lin // bx) % by, lin // (bx * by)) for lin in lins]
 
 
 def _global(console: Console, size: int, lanes: list[int], coords, residue: int) -> None:
@@ -111,7 +105,7 @@ def explain_access(console: Console, ctx: AnalysisContext, kernel: Kernel, acc: 
         cost = global_cost(pic, acc.size)
         if not pic.exact_residue:
             console.print(f"base offset taken at its worst residue: +{cost.worst_residue} bytes mod 32")
-        _global(console, acc.size, lanes, lane_coords(ctx.launch_shape(kernel), warp), cost.worst_residue)
+        _global(console, acc.size, lanes, thread_coords(ctx.launch_shape(kernel))[warp * WARP:], cost.worst_residue)
         console.print(f"sectors/request {cost.sectors_per_request:g} (ideal {cost.ideal_sectors_per_request:g}), "
                       f"efficiency {cost.efficiency:.1%}")
     elif acc.array.space == AddressSpace.SHARED:

@@ -100,11 +100,10 @@ def find_tools(nvcc: Optional[str], ncu: Optional[str], sanitizer: Optional[str]
     missing = [f"{name} ({given[name] or name} not found)" for name in ("nvcc", "ncu") if tools[name] is None]
     smi = shutil.which("nvidia-smi")
     try:
-        r = subprocess.run([smi, "-L"], capture_output=True, text=True, timeout=30) if smi else None
-        gpu = r is not None and r.returncode == 0 and "GPU" in r.stdout
-    except (OSError, subprocess.TimeoutExpired):
-        gpu = False
-    if not gpu:
+        r = _run([smi, "-L"], 30) if smi else None
+    except VerifyError:
+        r = None
+    if r is None or r.returncode != 0 or "GPU" not in r.stdout:
         missing.append("a GPU (nvidia-smi -L lists none)" if smi else "a GPU (nvidia-smi not found)")
     if missing:
         raise VerifyError("cannot verify on hardware: missing " + ", ".join(missing))

@@ -405,12 +405,12 @@ class KernelInterpreter:
         for ``&a[i]`` and member bases); ``record`` False evaluates without recording anything."""
         if e is None:
             return None
+        if (method := _EXPR_METHODS.get(type(e))) is not None:
+            return method(self, e, env, mode, record)
         if isinstance(e, ir.IntLit):
             return sympy.Integer(e.value)
         if isinstance(e, ir.FloatLit):
             return self.symbols.opaque("float", varying=False)
-        if isinstance(e, ir.Ref):
-            return self.ref(e, env, mode, record)
         if isinstance(e, ir.Builtin):
             if e.name == "warpSize":
                 return WARP_SIZE
@@ -425,16 +425,6 @@ class KernelInterpreter:
             if isinstance(v, Pointer) and not v.dims and e.type.kind == TypeKind.POINTER:
                 v = self.retype(v, e.type.pointee, keep_dims=True)
             return v
-        if isinstance(e, ir.Member):
-            return self.member(e, env, mode, record)
-        if isinstance(e, ir.Index):
-            return self.subscript(e, env, mode, record)
-        if isinstance(e, ir.Binary):
-            return self.binary(e, env, record)
-        if isinstance(e, ir.Assign):
-            return self.assign(e, env, record)
-        if isinstance(e, ir.Unary):
-            return self.unary(e, env, mode, record)
         if isinstance(e, ir.Cond):
             cond = self.expr(e.cond, env, record=record)
             self.push_guard(cond, e.span.line)
@@ -442,8 +432,6 @@ class KernelInterpreter:
             b = self.expr(e.else_, env, record=record)
             self.guards.pop()
             return a if isinstance(a, sympy.Basic) and a == b else self.opaque("select", cond, a, b)
-        if isinstance(e, ir.Call):
-            return self.call(e, env, record)
         if isinstance(e, ir.Construct):
             vals = [self.expr(a, env, record=record) for a in e.args]
             if e.type.name in ("dim3", "uint3"):
@@ -454,7 +442,7 @@ class KernelInterpreter:
             return self.opaque(getattr(e, "what", "value"), *vals)
         return self.symbols.opaque("value", varying=False)
 
-    def ref(self, e: ir.Ref, env: Env, mode: str = "read", record: bool = True) -> Value:
+    def ref(self, e: ir.Ref, env: Env, mode: str, record: bool) -> Value:
         var = e.var
         if var in env:
             v = env[var]
@@ -560,7 +548,7 @@ class KernelInterpreter:
                 return False
         return False
 
-    def binary(self, e: ir.Binary, env: Env, record: bool) -> Value:
+    def binary(self, e: ir.Binary, env: Env, _mode: str, record: bool) -> Value:
         if e.op == ",":
             self.expr(e.lhs, env, record=record)
             return self.expr(e.rhs, env, record=record)
@@ -631,7 +619,7 @@ class KernelInterpreter:
             env[var] = new
         return cur, new
 
-    def assign(self, e: ir.Assign, env: Env, record: bool) -> Value:
+    def assign(self, e: ir.Assign, env: Env, _mode: str, record: bool) -> Value:
         rhs = self.expr(e.value, env, record=record)
         if e.op == "=":
             if (var := self.local(e.target, env)) is not None:
@@ -667,7 +655,7 @@ class KernelInterpreter:
             return v if op == "+" else -v
         return self.opaque("value", v)
 
-    def call(self, e: ir.Call, env: Env, record: bool) -> Value:
+    def call(self, e: ir.Call, env: Env, _mode: str, record: bool) -> Value:
         name = e.name
         if name in BARRIERS:
             for a in e.args:
@@ -738,6 +726,12 @@ class KernelInterpreter:
         if len(rets) == 1 or rets and all(isinstance(r, sympy.Basic) and r == rets[0] for r in rets):
             return rets[0]
         return self.opaque(fn.name, *rets) if rets else None
+
+
+#: the expressions interpreted by a method of their own, called as ``method(interpreter, e, env, mode, record)``
+_EXPR_METHODS = {ir.Ref: KernelInterpreter.ref, ir.Member: KernelInterpreter.member, ir.Unary: KernelInterpreter.unary,
+                 ir.Index: KernelInterpreter.subscript, ir.Binary: KernelInterpreter.binary,
+                 ir.Assign: KernelInterpreter.assign, ir.Call: KernelInterpreter.call}
 
 
 def is_memory(var: ir.Variable) -> bool:

@@ -34,9 +34,8 @@ def evaluates_uniformly(cond: sympy.Basic, block: Optional[tuple[int, int, int]]
         return False
     cond = cond.subs(dict(zip(BDIM, block)))
     trips = cond.free_symbols & symbols.trip_counters
-    if len(trips) > 1 or cond.free_symbols - trips - set(TID):
-        return False
-    return _uniform(cond, block, next(iter(trips), None))
+    return len(trips) <= 1 and not cond.free_symbols - trips - set(TID) \
+        and _uniform(cond, block, next(iter(trips), None))
 
 
 @lru_cache(maxsize=1024)

@@ -17,6 +17,7 @@ loop runs on plain Python integers through :func:`sympy.lambdify`.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections import Counter
 from dataclasses import dataclass, field
@@ -73,15 +74,13 @@ class NotModelled(Exception):
     in shared memory...).  Rules stay silent on such accesses."""
 
 
-_LANE_FUNCTIONS: dict = {}
 _MODULES = [{"floor": math.floor, "Mod": lambda a, b: a % b, "Min": min, "Max": max}, "math"]
 
 
+@functools.lru_cache(maxsize=4096)
 def _lane_function(thread_part: sympy.Expr):
     """A plain-int function (x, y, z) -> offset: affine parts as integer coefficients, anything else
-    (Mod, floor, Min/Max) through a cached :func:`sympy.lambdify`."""
-    if thread_part in _LANE_FUNCTIONS:
-        return _LANE_FUNCTIONS[thread_part]
+    (Mod, floor, Min/Max) through :func:`sympy.lambdify`."""
     coeffs, rest = [], thread_part
     for t in TID:
         c = thread_part.coeff(t, 1) if rest.has(t) else sympy.Integer(0)
@@ -95,12 +94,8 @@ def _lane_function(thread_part: sympy.Expr):
         cx, cy, cz, c0 = *coeffs, int(rest)
         fn = lambda x, y, z: cx * x + cy * y + cz * z + c0  # noqa: E731
         fn.affine = (cx, cy, cz, c0)  # type: ignore[attr-defined]
-    else:
-        fn = sympy.lambdify(TID, thread_part, modules=_MODULES)
-    if len(_LANE_FUNCTIONS) > 4096:
-        _LANE_FUNCTIONS.clear()
-    _LANE_FUNCTIONS[thread_part] = fn
-    return fn
+        return fn
+    return sympy.lambdify(TID, thread_part, modules=_MODULES)
 
 
 def _loop_values(sym, shape: LaunchShape, symbols: Symbols) -> Optional[list[int]]:
@@ -126,7 +121,7 @@ def _loop_values(sym, shape: LaunchShape, symbols: Symbols) -> Optional[list[int
 _SAMPLE_BLOCKS = ((0, 0, 0), (1, 0, 0), (2, 1, 1), (3, 2, 1), (7, 3, 2))
 
 
-def _coords(shape: LaunchShape) -> list[tuple[int, int, int]]:
+def thread_coords(shape: LaunchShape) -> list[tuple[int, int, int]]:
     """(x, y, z) of each thread of the block by linear id (blockDim unknown: REPRESENTATIVE_BLOCK_X threads in x)."""
     bx, by, bz = shape.block or (REPRESENTATIVE_BLOCK_X, 1, 1)
     return [(lin % bx, (lin // bx) % by, lin // (bx * by)) for lin in range(bx * by * bz)]
@@ -140,7 +135,7 @@ def _active_lanes(guards: tuple, shape: LaunchShape) -> Optional[list[bool]]:
     leave all lanes active.  None: no guard restricts the lanes."""
     known = dict(zip(BDIM, shape.block or ()))
     tids = set(TID) if shape.block else {TID[0]}
-    coords = _coords(shape)
+    coords = thread_coords(shape)
     active: Optional[list[bool]] = None
     for g in [c for g in guards if isinstance(g, sympy.Basic) for c in sympy.And.make_args(g)]:  # the conjuncts
         g = g.xreplace(known)
@@ -235,7 +230,7 @@ def picture(offset: sympy.Expr, shape: LaunchShape, symbols: Symbols, space: str
 
     # Lane enumeration over plain ints.
     f = _lane_function(thread_part)
-    coords = _coords(shape)
+    coords = thread_coords(shape)
     affine = getattr(f, "affine", None)
     if affine is not None and (shape.block or (REPRESENTATIVE_BLOCK_X,))[0] % WARP == 0 and active is None:
         # Every warp is 32 consecutive x of one (y, z) row: the same lane pattern, shifted.

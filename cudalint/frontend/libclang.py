@@ -13,6 +13,7 @@ Nothing of libclang escapes this module: the IR holds only its own nodes.
 from __future__ import annotations
 
 import ctypes
+import functools
 import itertools
 import os
 import re
@@ -145,7 +146,6 @@ class Lowering:
     def __init__(self, path: str, text: str, tu: ci.TranslationUnit):
         self.path = path
         self.lines = text.splitlines()
-        self.abs_path = os.path.abspath(path)
         self.ctu = tu
         self.vars: dict[tuple, ir.Variable] = {}
         self.funcs: dict[tuple, ir.Function] = {}
@@ -154,9 +154,10 @@ class Lowering:
         self.tparams: set[str] = set()  # template type parameters of the function being lowered
         self.host = False
         self._building: set[str] = set()
-        self._files: dict[str, bool] = {}
-        self._launchers: dict[str, bool] = {}
-        self._shown: dict[str, str] = {}
+        abs_path = os.path.abspath(path)
+        self._main_name = functools.cache(lambda name: os.path.abspath(name) == abs_path)
+        self._shown_path = functools.cache(lambda name: _shown(name, path))
+        self._launches = functools.cache(_has_launch)
         self.depth = 0
 
     # -- locations
@@ -167,30 +168,14 @@ class Lowering:
     def _included(self, c: ci.Cursor) -> bool:
         """A definition in a user header (not a system one) analysed with this translation unit: a kernel,
         or a host function of a header that launches kernels (has ``<<<``)."""
-        if K.CUDAGLOBAL_ATTR in self._attrs(c):
-            return True
         f = c.location.file
-        if f is None:
-            return False
-        if f.name not in self._launchers:
-            try:
-                self._launchers[f.name] = b"<<<" in Path(f.name).read_bytes()
-            except OSError:
-                self._launchers[f.name] = False
-        return self._launchers[f.name]
+        return K.CUDAGLOBAL_ATTR in self._attrs(c) or f is not None and self._launches(f.name)
 
     def span(self, c: ci.Cursor) -> Span:
         s, e = c.extent.start, c.extent.end
         f = s.file
-        path = self.path
-        if f is not None and not self._main_name(f.name):
-            path = self._shown.get(f.name) or self._shown.setdefault(f.name, _shown(f.name, self.path))
+        path = self._shown_path(f.name) if f is not None and not self._main_name(f.name) else self.path
         return Span(path, s.line, s.column, e.line, e.column)
-
-    def _main_name(self, name: str) -> bool:
-        if name not in self._files:
-            self._files[name] = os.path.abspath(name) == self.abs_path
-        return self._files[name]
 
     def call_span(self, c: ci.Cursor) -> Span:
         """The source range of a call; inside a macro argument (``CHECK(cudaMemcpyAsync(...))``) the range
@@ -749,6 +734,13 @@ class Lowering:
             return callee.spelling or "", ()
         vals = ((ch, ch.spelling if ch.kind == K.TYPE_REF else evaluate_int(ch)) for ch in kids[ref + 1:])
         return kids[ref].spelling, tuple(v if v is not None else self.expr(ch) for ch, v in vals)
+
+
+def _has_launch(name: str) -> bool:
+    try:
+        return b"<<<" in Path(name).read_bytes()
+    except OSError:
+        return False
 
 
 def _shown(name: str, main: str) -> str:

@@ -702,9 +702,7 @@ class Lowering:
                 return ()
             ln, col = close.start_point[0] + 1, close.start_point[1] + 1
             out.append(("", Span(self.path, ln, col, ln, col)))
-        if self.override is not None or any(s.line != s.end_line for _, s in out):
-            return ()
-        return tuple(out)
+        return () if self.override is not None or any(s.line != s.end_line for _, s in out) else tuple(out)
 
     def initializer(self, n: N, t: Type) -> ir.Expr:
         if n.type not in ("argument_list", "parameter_list"):
@@ -721,11 +719,9 @@ class Lowering:
         return ir.Construct(sp, vals, type=t)
 
     def args(self, nodes: list[N]) -> list[ir.Expr]:
-        out = []
-        for a in nodes:
-            out.append(self.expr(a))
-            if self.host:
-                out[-1].text = self.tokens_text(a)
+        out = [self.expr(a) for a in nodes]
+        for e, a in zip(out, nodes) if self.host else ():
+            e.text = self.tokens_text(a)
         return out
 
     # -- statements
@@ -994,9 +990,9 @@ class Lowering:
         if name in self.macros and c.type in ("identifier", "type_identifier") and \
                 (e := self.expand(name, c, [])) is not None:
             return e
-        if name not in self.unknown:
-            self.unknown[name] = ir.Variable(name, irt.UNKNOWN, sp, storage=ir.Storage.FILE, in_main_file=False)
-        return ir.Ref(sp, self.unknown[name], type=self.unknown[name].type)
+        v = self.unknown.setdefault(name, ir.Variable(name, irt.UNKNOWN, sp, storage=ir.Storage.FILE,
+                                                      in_main_file=False))
+        return ir.Ref(sp, v, type=v.type)
 
     def member(self, c: N, sp: Span) -> ir.Expr:
         name = self.member_name(c.child_by_field_name("field"))

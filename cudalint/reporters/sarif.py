@@ -52,12 +52,6 @@ def _rule_descriptor(code: str, name: str, severity: Severity, summary: str,
             "helpUri": PAGE_URI.format(code=code), "defaultConfiguration": {"level": LEVEL[Severity(severity)]}}
 
 
-def rule_descriptors() -> list[dict[str, Any]]:
-    """CL000 and every registered rule, in that order (the order ``ruleIndex`` refers to)."""
-    return [_rule_descriptor(*CL000)] + [_rule_descriptor(r.code, r.name, r.default_severity, r.summary, r.page())
-                                         for r in all_rules()]
-
-
 def _read_lines(path: str) -> Optional[list[str]]:
     try:
         return Path(path).read_bytes().decode("utf-8-sig").split("\n")
@@ -93,7 +87,8 @@ def _artifact_location(path: str, cwd: Optional[str]) -> dict[str, Any]:
 
 def to_sarif(diags: Iterable[Diagnostic], cwd: Optional[str] = None) -> dict[str, Any]:
     """The SARIF log (a dict) for ``diags``; URIs are relative to ``cwd`` (default: the current directory)."""
-    rules = rule_descriptors()
+    rules = [_rule_descriptor(*CL000)] + [_rule_descriptor(r.code, r.name, r.default_severity, r.summary, r.page())
+                                          for r in all_rules()]   # CL000 first: the order ``ruleIndex`` refers to
     index = {r["id"]: i for i, r in enumerate(rules)}
     read = functools.cache(_read_lines)   # each file read once
     results = []
