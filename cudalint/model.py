@@ -196,7 +196,7 @@ class TranslationUnitModel:
     dependencies: list[str] = field(default_factory=list)
     #: the symbols index expressions are built from, and which of them are thread-varying
     symbols: Optional["Symbols"] = None
-    #: kernels nothing in the translation unit launches or names, though it launches others (findings: info)
-    unlaunched: set[str] = field(default_factory=set)
+    #: kernels that may never run, though the translation unit launches others, with the reason (findings: info)
+    unlaunched: dict[str, str] = field(default_factory=dict)
     #: the IR the model was built from (for rules that look at code the model does not summarise)
     unit: Optional["TranslationUnit"] = None

@@ -255,8 +255,7 @@ def _lint_file(path: str, opts: RunOptions, rules: Optional[list[Rule]], text: O
                 layer_of[id(d)] = (n, labels.get(d.kernel or "", ""))
                 if d.kernel in model.unlaunched and not d.internal:
                     d.severity = Severity.INFO
-                    d.assumptions.append(f"`{d.kernel}` is neither launched nor named in this translation unit, "
-                                         "which launches other kernels: it may never run")
+                    d.assumptions.append(f"{model.unlaunched[d.kernel]}: it may never run")
             diags.extend(found)
     # the file's findings and those in the user headers whose code it analysed (kernels, helpers)
     files = {path} | {f.span.path for f in unit.functions}

@@ -7,8 +7,10 @@ function's IR up to the launch: declarations, assignments (``threads.x = 256``),
 
 from __future__ import annotations
 
+import functools
 import math
 import operator
+import os
 from dataclasses import dataclass
 from typing import Optional
 
@@ -21,6 +23,7 @@ from .host import strip_casts
 Dims = tuple[Optional[int], Optional[int], Optional[int]]
 _DIM3 = ("dim3", "uint3")
 _AXES = {"x": 0, "y": 1, "z": 2}
+_SOURCES = (".cu", ".cuh", ".cpp", ".cc", ".cxx", ".c", ".h", ".hpp")
 _FLOAT_OPS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv}
 #: runtime calls that launch the kernel named by their first argument with (grid, block) next
 _LAUNCH_APIS = ("cudaLaunchKernel", "cudaLaunchCooperativeKernel", "hipLaunchKernel", "hipLaunchCooperativeKernel")
@@ -238,15 +241,54 @@ def collect_launches(tu: ir.TranslationUnit) -> list[LaunchSite]:
     return w.out
 
 
-def unlaunched_kernels(tu: ir.TranslationUnit) -> set[str]:
-    """Kernels of the translation unit that nothing else in it launches or names (``k<<<..>>>``,
-    ``cudaLaunchKernel((void *)k, ..)``, a function pointer, a template argument), when it does launch other
-    kernels: they may never run (a leftover, or another file's), so their findings are only info."""
-    named = {name for fn in tu.functions for n in ir.walk(fn.body)
-             for name in ([n.kernel] if isinstance(n, ir.Launch) else [n.var.name] if isinstance(n, ir.Ref) else [])
-             if name != fn.name}
-    launched = any(isinstance(n, ir.Launch) for fn in tu.functions for n in ir.walk(fn.body))
-    return {k.name for k in tu.kernels} - named if launched else set()
+def _names(n: ir.Node) -> list[str]:
+    return [n.kernel] if isinstance(n, ir.Launch) else [n.var.name] if isinstance(n, ir.Ref) else \
+        [n.name] if isinstance(n, ir.Call) else []
+
+
+@functools.cache
+def _used_in(path: str, mtime: int) -> frozenset:
+    """The identifiers a source file uses, other than the names it declares functions by (tree-sitter)."""
+    from ..frontend.treesitter import parse
+    with open(path, "rb") as f:
+        stack, out = [parse(f.read(1 << 21)).root_node], set()
+    while stack:
+        n = stack.pop()
+        stack.extend(n.children)
+        if n.type == "identifier" and (n.parent is None or n.parent.type != "function_declarator"):
+            out.add(n.text.decode(errors="replace"))
+    return frozenset(out)
+
+
+def _used_beside(path: str) -> set:
+    """What the other sources of ``path``'s directory use (:func:`_used_in`): the rest of a program."""
+    here = os.path.dirname(os.path.abspath(path))
+    files = sorted((e for e in os.scandir(here) if e.is_file() and os.path.splitext(e.name)[1] in _SOURCES
+                    and os.path.abspath(e.path) != os.path.abspath(path)), key=lambda e: e.name) \
+        if os.path.isdir(here) else []
+    return set().union(*(_used_in(e.path, e.stat().st_mtime_ns) for e in files[:200]))
+
+
+def unlaunched_kernels(tu: ir.TranslationUnit) -> dict[str, str]:
+    """Kernels of the translation unit that may never run, when it launches others, with the reason: nothing in it
+    launches or names them (``k<<<..>>>``, ``cudaLaunchKernel((void *)k, ..)``, a function pointer, a template
+    argument: a leftover, or another file's), or only host functions launch them that neither ``main``, the
+    rest of the translation unit nor the other sources of its directory call (boxFilter's ``boxFilter()``, which
+    its ``.cpp`` declares but never calls).  Their findings are only info."""
+    used = {fn.name: {x for n in ir.walk(fn.body) for x in _names(n)} - {fn.name} for fn in tu.functions}
+    if not any(isinstance(n, ir.Launch) for fn in tu.functions for n in ir.walk(fn.body)):
+        return {}
+    out, beside = {}, None
+    for k in tu.kernels:
+        by = sorted(f for f, names in used.items() if k.name in names)
+        if not by:
+            out[k.name] = f"`{k.name}` is neither launched nor named in this translation unit, which launches other kernels"
+        elif "main" not in by and not any(f in names for f in by for g, names in used.items() if g != f):
+            beside = _used_beside(tu.path) if beside is None else beside
+            if not beside & set(by):
+                out[k.name] = (f"`{k.name}` is launched only from {', '.join(f'`{f}()`' for f in by)}, which nothing "
+                               "in this translation unit or the other sources of its directory calls")
+    return out
 
 
 def template_arg_text(a) -> str:
