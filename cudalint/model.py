@@ -140,6 +140,9 @@ class LaunchSite:
     template_args: tuple = ()
     #: the block argument as written (``threads``), for a block known only at run time
     block_text: str = ""
+    grid_text: str = ""
+    function: str = ""  # the host function the launch is in
+    in_loop: bool = False  # inside a loop of that function
 
 
 @dataclass
@@ -198,5 +201,8 @@ class TranslationUnitModel:
     symbols: Optional["Symbols"] = None
     #: kernels that may never run, though the translation unit launches others, with the reason (findings: info)
     unlaunched: dict[str, str] = field(default_factory=dict)
+    #: kernels launched once beside a loop that launches another with the same grid, with the reason (findings of
+    #: cost rules: info)
+    minor: dict[str, str] = field(default_factory=dict)
     #: the IR the model was built from (for rules that look at code the model does not summarise)
     unit: Optional["TranslationUnit"] = None

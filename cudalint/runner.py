@@ -253,9 +253,11 @@ def _lint_file(path: str, opts: RunOptions, rules: Optional[list[Rule]], text: O
                 found = [internal_error(path, f"rule {rule.code}", e)]
             for d in found:
                 layer_of[id(d)] = (n, labels.get(d.kernel or "", ""))
-                if d.kernel in model.unlaunched and not d.internal:
+                why = model.unlaunched.get(d.kernel or "") or (model.minor.get(d.kernel or "")
+                                                                if d.code not in ("CL301", "CL302") else None)
+                if why and not d.internal:  # a barrier's fault is one wherever the kernel runs
                     d.severity = Severity.INFO
-                    d.assumptions.append(f"{model.unlaunched[d.kernel]}: it may never run")
+                    d.assumptions.append(why)
             diags.extend(found)
     # the file's findings and those in the user headers whose code it analysed (kernels, helpers)
     files = {path} | {f.span.path for f in unit.functions}

@@ -300,3 +300,13 @@ extern "C" void runFloat(int n) { float* o; flt<<<n / 256, 256>>>(o); }
                                     "or the other sources of its directory calls: it may never run")
     (tmp_path / "other.cu").write_text("void runFloat(int n);\nvoid again() { runFloat(64); }\n")
     assert [x.severity.value for x in lint(tmp_path, src)] == ["warning", "warning"]
+
+
+def test_a_kernel_launched_once_beside_a_loop_of_launches_with_its_grid_is_a_small_share():
+    path = Path(__file__).resolve().parents[1] / "fixtures" / "global" / "launched_once.cu"
+    d = lint_file(str(path), RunOptions())
+    assert [(x.code, x.line, x.severity.value) for x in d] == [
+        ("CL101", 8, "warning"), ("CL101", 13, "info"), ("CL301", 15, "error"), ("CL101", 20, "warning")]
+    assert d[1].assumptions[-1] == ("`inverse` is launched once, while `main()` launches `forward` with the same "
+                                    "grid `grid` in a loop (line 29): a small share of its GPU work")
+    assert not any("small share" in a for a in d[2].assumptions)

@@ -12,7 +12,7 @@ from ..model import Kernel, TranslationUnitModel
 from .interpreter import _SPACES, array_decl, interpret
 from .host import collect_async_copies
 from .merge import merge_accesses
-from .launches import collect_launches, template_arg_text, unlaunched_kernels
+from .launches import collect_launches, launched_once, template_arg_text, unlaunched_kernels
 from .symbols import Symbols
 
 
@@ -22,6 +22,7 @@ def build_model(tu: ir.TranslationUnit) -> TranslationUnitModel:
                                  missing_includes=list(tu.missing_includes), dependencies=list(tu.dependencies),
                                  symbols=symbols, unit=tu, launches=collect_launches(tu),
                                  unlaunched=unlaunched_kernels(tu), copies=collect_async_copies(tu))
+    model.minor = launched_once(model.launches)
     globals_ = {v: arr for v in tu.globals if (space := _SPACES.get(v.space)) is not None
                 and (arr := array_decl(v, space, {})) is not None}
     for fn in tu.kernels:  # a template: each instantiation launched in this translation unit, in launch order

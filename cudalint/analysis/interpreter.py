@@ -674,8 +674,9 @@ class KernelInterpreter:
             p = self.expr(e.args[0], env, record=record)
             return self.load(e, p, "read", record) if isinstance(p, Pointer) else self.opaque("load", p)
         if record and TEXTURE.fullmatch(name or ""):  # memory traffic one_shot counts; its lanes are not modelled
-            self.kernel.accesses.append(Access(ArrayDecl(name, AddressSpace.GLOBAL, "texture", 0), None, 0,
-                                               "write" not in name, "write" in name, e.span, loop_depth=len(self.loops)))
+            tex = ArrayDecl(name, AddressSpace.GLOBAL, "texture", 0)
+            self.kernel.accesses.append(Access(tex, None, 0, "write" not in name, "write" in name, e.span,
+                                               loop_depth=len(self.loops)))
         fn = e.func
         if fn is not None and fn.body is not None and fn.kind.device and self.depth < MAX_INLINE_DEPTH:
             return self.inline(fn, e.args, env, e.span.line, record)

@@ -135,6 +135,7 @@ class _Env:
 class _Walker:
     def __init__(self):
         self.out: list[LaunchSite] = []
+        self.fn, self.loops = "", 0  # the host function walked, the loops around the statement
 
     def expr(self, e: Optional[ir.Expr], env: _Env) -> None:
         """Record the launches in ``e`` (in evaluation order) and apply its side effects to ``env``."""
@@ -146,7 +147,9 @@ class _Walker:
             targs = tuple(a if not isinstance(a, ir.Expr) else v if isinstance(v := env.value(a), int) else "?"
                           for a in e.template_args)
             self.out.append(LaunchSite(kernel=e.kernel, grid=env.dims(e.grid), block=env.dims(e.block), span=e.span,
-                                       template_args=targs, block_text=e.block.text if e.block is not None else ""))
+                                       template_args=targs, block_text=e.block.text if e.block is not None else "",
+                                       grid_text=e.grid.text if e.grid is not None else "", function=self.fn,
+                                       in_loop=self.loops > 0))
             return
         if isinstance(e, ir.Cond):
             self.expr(e.cond, env)
@@ -222,9 +225,11 @@ class _Walker:
             for x in getattr(s, "init", []):
                 self.stmt(x, env)
             env.kill(s)
+            self.loops += isinstance(s, ir.Loop)
             for n in ir.children(s):
                 if n not in getattr(s, "init", []):
                     (self.expr if isinstance(n, ir.Expr) else self.stmt)(n, env)
+            self.loops -= isinstance(s, ir.Loop)
             env.kill(s)
         else:  # a block, an expression statement, a return, a case or a label: its parts in order
             for n in ir.children(s):
@@ -237,6 +242,7 @@ def collect_launches(tu: ir.TranslationUnit) -> list[LaunchSite]:
     w = _Walker()
     for fn in tu.functions:
         if fn.kind != ir.FunctionKind.KERNEL and fn.body is not None:
+            w.fn = fn.name
             w.stmt(fn.body, _Env())
     return w.out
 
@@ -282,12 +288,30 @@ def unlaunched_kernels(tu: ir.TranslationUnit) -> dict[str, str]:
     for k in tu.kernels:
         by = sorted(f for f, names in used.items() if k.name in names)
         if not by:
-            out[k.name] = f"`{k.name}` is neither launched nor named in this translation unit, which launches other kernels"
+            out[k.name] = (f"`{k.name}` is neither launched nor named in this translation unit, which launches other "
+                           "kernels: it may never run")
         elif "main" not in by and not any(f in names for f in by for g, names in used.items() if g != f):
             beside = _used_beside(tu.path) if beside is None else beside
             if not beside & set(by):
                 out[k.name] = (f"`{k.name}` is launched only from {', '.join(f'`{f}()`' for f in by)}, which nothing "
-                               "in this translation unit or the other sources of its directory calls")
+                               "in this translation unit or the other sources of its directory calls: it may never "
+                               "run")
+    return out
+
+
+def launched_once(launches: list[LaunchSite]) -> dict[str, str]:
+    """Kernels every launch of which runs once (in no loop of its host function) while the same function launches
+    another kernel with the same grid in a loop (dct8x8's IDCT after ten timed DCTs): a small share of that
+    function's GPU work, with the reason."""
+    out = {}
+    for k in dict.fromkeys(s.kernel for s in launches):
+        loops = [None if m.in_loop else next((s for s in launches if s.kernel != k and s.in_loop and s.function ==
+                                              m.function and s.grid_text == m.grid_text != ""), None)
+                 for m in launches if m.kernel == k]
+        if all(loops):
+            s = loops[0]
+            out[k] = (f"`{k}` is launched once, while `{s.function}()` launches `{s.kernel}` with the same grid "
+                      f"`{s.grid_text}` in a loop (line {s.span.line}): a small share of its GPU work")
     return out
 
 
