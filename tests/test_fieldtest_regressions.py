@@ -285,7 +285,10 @@ int main() { int *a, *b; float *c, *d; k<<<4096, 256>>>(a, b, 64); few<<<4, 64>>
 
 
 def test_a_kernel_launched_only_from_a_host_function_no_source_of_the_program_calls_is_info(tmp_path):
-    # boxFilter: boxFilter.cpp declares both host entry points but calls only the RGBA one
+    # boxFilter: boxFilter.cpp declares both host entry points but calls only the RGBA one; Rodinia's wrappers are
+    # called from a main.c one directory up
+    tmp_path = tmp_path / "prog" / "kernels"
+    tmp_path.mkdir(parents=True)
     (tmp_path / "main.cpp").write_text('extern "C" void runRgba(int n);\nextern "C" void runFloat(int n);\n'
                                        "int main() { runRgba(1 << 20); return 0; }\n")
     src = """__global__ void rgba(float* out) { out[32 * (blockIdx.x * blockDim.x + threadIdx.x)] = 0.0f; }
@@ -297,8 +300,9 @@ extern "C" void runFloat(int n) { float* o; flt<<<n / 256, 256>>>(o); }
     assert [(x.code, x.line, x.kernel, x.severity.value) for x in d] == [
         ("CL101", 1, "rgba", "warning"), ("CL101", 2, "flt", "info")]
     assert d[1].assumptions[-1] == ("`flt` is launched only from `runFloat()`, which nothing in this translation unit "
-                                    "or the other sources of its directory calls: it may never run")
-    (tmp_path / "other.cu").write_text("void runFloat(int n);\nvoid again() { runFloat(64); }\n")
+                                    "or under `prog/` calls: it may never run")
+    (tmp_path.parent / "app").mkdir()
+    (tmp_path.parent / "app" / "other.cu").write_text("void runFloat(int n);\nvoid again() { runFloat(64); }\n")
     assert [x.severity.value for x in lint(tmp_path, src)] == ["warning", "warning"]
 
 

@@ -266,36 +266,43 @@ def _used_in(path: str, mtime: int) -> frozenset:
     return frozenset(out)
 
 
-def _used_beside(path: str) -> set:
-    """What the other sources of ``path``'s directory use (:func:`_used_in`): the rest of a program."""
-    here = os.path.dirname(os.path.abspath(path))
-    files = sorted((e for e in os.scandir(here) if e.is_file() and os.path.splitext(e.name)[1] in _SOURCES
-                    and os.path.abspath(e.path) != os.path.abspath(path)), key=lambda e: e.name) \
-        if os.path.isdir(here) else []
-    return set().union(*(_used_in(e.path, e.stat().st_mtime_ns) for e in files[:200]))
+def _called_elsewhere(path: str, names: set) -> bool:
+    """Whether another source of ``path``'s program uses one of ``names`` (:func:`_used_in`), looked for in the
+    tree of the directory above ``path``'s (a wrapper's ``main.c`` one level up); True past 2,000 files."""
+    here, seen = os.path.abspath(path), 0
+    for root, dirs, files in os.walk(os.path.dirname(os.path.dirname(here))):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for p in (os.path.join(root, f) for f in sorted(files) if os.path.splitext(f)[1] in _SOURCES):
+            seen += 1
+            if seen > 2000:
+                return True
+            with open(p, "rb") as fh:
+                text = fh.read(1 << 21)
+            if p != here and any(n.encode() in text for n in names) and _used_in(p, os.stat(p).st_mtime_ns) & names:
+                return True
+    return False
 
 
 def unlaunched_kernels(tu: ir.TranslationUnit) -> dict[str, str]:
     """Kernels of the translation unit that may never run, when it launches others, with the reason: nothing in it
     launches or names them (``k<<<..>>>``, ``cudaLaunchKernel((void *)k, ..)``, a function pointer, a template
     argument: a leftover, or another file's), or only host functions launch them that neither ``main``, the
-    rest of the translation unit nor the other sources of its directory call (boxFilter's ``boxFilter()``, which
+    rest of the translation unit nor the other sources under the directory above its own call (boxFilter's ``boxFilter()``, which
     its ``.cpp`` declares but never calls).  Their findings are only info."""
     used = {fn.name: {x for n in ir.walk(fn.body) for x in _names(n)} - {fn.name} for fn in tu.functions}
     if not any(isinstance(n, ir.Launch) for fn in tu.functions for n in ir.walk(fn.body)):
         return {}
-    out, beside = {}, None
+    out = {}
     for k in tu.kernels:
         by = sorted(f for f, names in used.items() if k.name in names)
         if not by:
             out[k.name] = (f"`{k.name}` is neither launched nor named in this translation unit, which launches other "
                            "kernels: it may never run")
         elif "main" not in by and not any(f in names for f in by for g, names in used.items() if g != f):
-            beside = _used_beside(tu.path) if beside is None else beside
-            if not beside & set(by):
+            if not _called_elsewhere(tu.path, set(by)):
+                top = os.path.basename(os.path.dirname(os.path.dirname(os.path.abspath(tu.path))))
                 out[k.name] = (f"`{k.name}` is launched only from {', '.join(f'`{f}()`' for f in by)}, which nothing "
-                               "in this translation unit or the other sources of its directory calls: it may never "
-                               "run")
+                               f"in this translation unit or under `{top}/` calls: it may never run")
     return out
 
 
