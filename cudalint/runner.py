@@ -99,11 +99,17 @@ def compile_flags(path: str, compile_db: Optional[Path]) -> list[str]:
     return out
 
 
+#: ``k << < grid, block >> > (..)``, which nvcc takes (Rodinia's particlefilter) and clang does not: ``<< <`` can
+#: begin nothing else in C++
+_SPACED_LAUNCH = re.compile(r"<<([ \t]+)<([^;]*?)>>([ \t]*)>")
+
+
 def lower(path: str, text: str, opts: RunOptions):
     """Front-end: parse ``text`` (the contents of ``path``) and lower it to the IR
     (:class:`cudalint.ir.nodes.TranslationUnit`) with the front-end ``opts.frontend`` names; ``auto`` is
     clang, and tree-sitter for a file clang cannot take.  Raises whatever the chosen front-end raises."""
     args = opts.extra_args + compile_flags(path, opts.compile_db)
+    text = _SPACED_LAUNCH.sub(lambda m: f"<<<{m[1]}{m[2]}>>>{m[3]}", text)  # same length: columns stay
     if opts.frontend != "tree-sitter":
         try:
             from .frontend.libclang import lower as clang_lower

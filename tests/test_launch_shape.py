@@ -164,3 +164,11 @@ int main() { float *a, *b; int n = atoi("7");
     k<<<(unsigned)floorf((float)41 / 4), dim3(32, 2)>>>(a, b);
     k<<<(unsigned)ceil((float)n / 64.0f), 64>>>(a, b); }"""
     assert _blocks(tmp_path, host) == [((4, 1, 1), (64, 1, 1)), ((10, 1, 1), (32, 2, 1)), ((None, 1, 1), (64, 1, 1))]
+
+
+def test_a_launch_spelled_with_spaces_between_the_angle_brackets_is_read(tmp_path):
+    # Rodinia's particlefilter: `k << < blocks, threads >> > (...)`, which nvcc accepts
+    p = _write(tmp_path, "\nint main() { float *a, *b; k << < 8, 128 >> > (a, b); }\n")
+    d = lint_file(str(p), RunOptions())
+    assert [(x.code, x.line, x.column) for x in d] == [("CL101", 4, 12)]
+    assert d[0].assumptions[0] == f"blockDim = (128, 1, 1) from launch at {p}:7"
