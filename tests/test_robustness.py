@@ -108,3 +108,25 @@ def test_parallel_run_is_identical_to_a_serial_run(capsys):
     serial = capsys.readouterr().out
     assert main(["check", "--format", "json", "--jobs", "2", str(ROOT / "fixtures")]) == 1
     assert capsys.readouterr().out == serial
+
+
+def test_loops_stepping_by_a_comparison_or_reading_a_pointer_are_modelled(tmp_path):
+    # cuda-samples' MonteCarloPi (`count += (dist <= 1.0f)`) and MC_SingleAsianOptionP (a pointer walked in the
+    # inner loop, assigned from the outer loop's index) were internal errors that lost the whole file
+    p = tmp_path / "k.cu"
+    p.write_text("""__global__ void pi(const int* x, int* out, int n) {
+    int count = 0;
+    for (int tid = threadIdx.x; tid < n; tid += blockDim.x) { int v = x[tid]; count += (v <= 1); }
+    out[threadIdx.x] = count;
+}
+__global__ void value(float* out, const float* paths, unsigned sims, unsigned steps) {
+    for (unsigned i = threadIdx.x; i < sims; i += blockDim.x) {
+        const float* path = paths + i;
+        float avg = 0.0f;
+        for (unsigned t = 0; t < steps; t++, path += sims) avg += *path;
+        out[i] = avg;
+    }
+}
+""")
+    d = lint_file(str(p), RunOptions())
+    assert not [x for x in d if x.code == "CL000"], [x.message for x in d]

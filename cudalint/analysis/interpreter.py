@@ -278,7 +278,7 @@ class KernelInterpreter:
             if form == "incdec":
                 upd = sympy.Integer(op)
             elif op not in ("+=", "-=") or refs(rhs) & modified \
-                    or not isinstance(v := self.expr(rhs, env.copy(), record=False), sympy.Basic):
+                    or not isinstance(v := self.expr(rhs, env.copy(), record=False), sympy.Expr):  # not `x < y`
                 return None
             else:
                 upd = v if op == "+=" else -v

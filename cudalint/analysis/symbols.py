@@ -82,5 +82,6 @@ class Symbols:
             return all(self.is_pow2(f) for f in expr.args)
         return expr in self.pow2
 
-    def is_varying(self, expr: sympy.Basic) -> bool:
-        return bool(expr.free_symbols & self.varying)
+    def is_varying(self, expr) -> bool:
+        """Whether ``expr`` (a sympy value, or a pointer: its offset) differs between the lanes of a warp."""
+        return bool(getattr(getattr(expr, "offset", expr), "free_symbols", set()) & self.varying)
