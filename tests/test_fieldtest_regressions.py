@@ -301,6 +301,9 @@ extern "C" void runFloat(int n) { float* o; flt<<<n / 256, 256>>>(o); }
         ("CL101", 1, "rgba", "warning"), ("CL101", 2, "flt", "info")]
     assert d[1].assumptions[-1] == ("`flt` is launched only from `runFloat()`, which nothing in this translation unit "
                                     "or under `prog/` calls: it may never run")
+    (tmp_path / "main.cpp").write_text('extern "C" void runRgba(int n);\nvoid api() { runRgba(1); }\n')
+    assert [x.severity.value for x in lint(tmp_path, src)] == ["warning", "warning"]  # no main: a library
+    (tmp_path / "main.cpp").write_text('extern "C" void runRgba(int n);\nint main() { runRgba(1); }\n')
     (tmp_path.parent / "app").mkdir()
     (tmp_path.parent / "app" / "other.cu").write_text("void runFloat(int n);\nvoid again() { runFloat(64); }\n")
     assert [x.severity.value for x in lint(tmp_path, src)] == ["warning", "warning"]

@@ -11,6 +11,7 @@ import functools
 import math
 import operator
 import os
+import re
 from dataclasses import dataclass
 from typing import Optional
 
@@ -23,6 +24,7 @@ from .host import strip_casts
 Dims = tuple[Optional[int], Optional[int], Optional[int]]
 _DIM3 = ("dim3", "uint3")
 _AXES = {"x": 0, "y": 1, "z": 2}
+_MAIN = re.compile(rb"\bmain\s*\(")
 _SOURCES = (".cu", ".cuh", ".cpp", ".cc", ".cxx", ".c", ".h", ".hpp")
 _FLOAT_OPS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv}
 #: runtime calls that launch the kernel named by their first argument with (grid, block) next
@@ -254,23 +256,29 @@ def _names(n: ir.Node) -> list[str]:
 
 @functools.cache
 def _used_in(path: str, mtime: int) -> frozenset:
-    """The identifiers a source file uses, other than the names it declares functions by (tree-sitter)."""
+    """The identifiers a source file uses, other than the names it declares functions by (tree-sitter), and
+    ``main()`` when it defines ``main``."""
     from ..frontend.treesitter import parse
     with open(path, "rb") as f:
         stack, out = [parse(f.read(1 << 21)).root_node], set()
     while stack:
         n = stack.pop()
         stack.extend(n.children)
-        if n.type == "identifier" and (n.parent is None or n.parent.type != "function_declarator"):
-            out.add(n.text.decode(errors="replace"))
+        if n.type == "identifier":
+            name = n.text.decode(errors="replace")
+            declares = n.parent is not None and n.parent.type == "function_declarator"
+            out.add("main()" if declares and name == "main" else "" if declares else name)
     return frozenset(out)
 
 
-def _called_elsewhere(path: str, names: set) -> bool:
+def _called_elsewhere(path: str, names: set) -> Optional[bool]:
     """Whether another source of ``path``'s program uses one of ``names`` (:func:`_used_in`), looked for in the
-    tree of the directory above ``path``'s (a wrapper's ``main.c`` one level up); True past 2,000 files."""
-    here, seen = os.path.abspath(path), 0
-    for root, dirs, files in os.walk(os.path.dirname(os.path.dirname(here))):
+    tree of the directory above ``path``'s (a wrapper's ``main.c`` one level up): True (also past 2,000 files),
+    False when none does though a source of that directory or of ``path``'s own defines ``main`` (the program is
+    there and never calls them), None when none does (a library, or its ``main`` is elsewhere)."""
+    here, seen, main = os.path.abspath(path), 0, False
+    near = (os.path.dirname(here), os.path.dirname(os.path.dirname(here)))
+    for root, dirs, files in os.walk(near[1]):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         for p in (os.path.join(root, f) for f in sorted(files) if os.path.splitext(f)[1] in _SOURCES):
             seen += 1
@@ -278,17 +286,21 @@ def _called_elsewhere(path: str, names: set) -> bool:
                 return True
             with open(p, "rb") as fh:
                 text = fh.read(1 << 21)
-            if p != here and any(n.encode() in text for n in names) and _used_in(p, os.stat(p).st_mtime_ns) & names:
-                return True
-    return False
+            if p != here and (any(n.encode() in text for n in names) or root in near and _MAIN.search(text)):
+                used = _used_in(p, os.stat(p).st_mtime_ns)
+                if used & names:
+                    return True
+                main = main or root in near and "main()" in used
+    return False if main else None
 
 
 def unlaunched_kernels(tu: ir.TranslationUnit) -> dict[str, str]:
     """Kernels of the translation unit that may never run, when it launches others, with the reason: nothing in it
     launches or names them (``k<<<..>>>``, ``cudaLaunchKernel((void *)k, ..)``, a function pointer, a template
-    argument: a leftover, or another file's), or only host functions launch them that neither ``main``, the
-    rest of the translation unit nor the other sources under the directory above its own call (boxFilter's ``boxFilter()``, which
-    its ``.cpp`` declares but never calls).  Their findings are only info."""
+    argument: a leftover, or another file's), or only host functions launch them that nothing in the translation
+    unit or under the directory above its own calls, though a ``main`` is there (boxFilter's ``boxFilter()``,
+    which its ``.cpp`` declares but never calls; a library without ``main`` is not judged).  Their findings are
+    only info."""
     used = {fn.name: {x for n in ir.walk(fn.body) for x in _names(n)} - {fn.name} for fn in tu.functions}
     if not any(isinstance(n, ir.Launch) for fn in tu.functions for n in ir.walk(fn.body)):
         return {}
@@ -299,7 +311,8 @@ def unlaunched_kernels(tu: ir.TranslationUnit) -> dict[str, str]:
             out[k.name] = (f"`{k.name}` is neither launched nor named in this translation unit, which launches other "
                            "kernels: it may never run")
         elif "main" not in by and not any(f in names for f in by for g, names in used.items() if g != f):
-            if not _called_elsewhere(tu.path, set(by)):
+            called = _called_elsewhere(tu.path, set(by))
+            if called is False or called is None and "main" in used:
                 top = os.path.basename(os.path.dirname(os.path.dirname(os.path.abspath(tu.path))))
                 out[k.name] = (f"`{k.name}` is launched only from {', '.join(f'`{f}()`' for f in by)}, which nothing "
                                f"in this translation unit or under `{top}/` calls: it may never run")
