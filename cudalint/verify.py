@@ -600,8 +600,7 @@ def host_reference(programs: Sequence[tuple[dict[str, Any], Sequence[Any]]]) -> 
     without a CL601 finding (``pinned_ms``) and with one (``pageable_ms``); one outlier does not move the others."""
     clean, dirty = [], []
     for rec, diags in programs:
-        t = (rec.get("host_timing") or {}).get("median_copy_call_ms")
-        if t is not None:
+        if (t := (rec.get("host_timing") or {}).get("median_copy_call_ms")) is not None:
             (dirty if any(d.code == "CL601" for d in diags) else clean).append(t)
     if not clean or not dirty:
         return None
@@ -676,8 +675,7 @@ def run_verify(args: argparse.Namespace, out=sys.stdout) -> int:
     try:
         paths = [Path(f) for f in args.fixtures] or sorted(p for p in Path("fixtures").rglob("*.cu")
                                                             if p.parent.name != "measured")
-        missing = [p for p in paths if not p.is_file()]
-        if missing or not paths:
+        if (missing := [p for p in paths if not p.is_file()]) or not paths:
             raise VerifyError(f"no such fixture: {missing[0]}" if missing
                               else "no fixtures found (looked for fixtures/**/*.cu)")
         tools = find_tools(args.nvcc, args.ncu, args.compute_sanitizer)

@@ -206,8 +206,7 @@ class KernelInterpreter:
         if t.kind == TypeKind.ARRAY:
             space = {ir.Space.SHARED: AddressSpace.SHARED, ir.Space.CONSTANT: AddressSpace.CONSTANT}.get(
                 var.space, AddressSpace.LOCAL)
-            arr = array_decl(var, space, self.bindings)
-            if arr is not None:
+            if (arr := array_decl(var, space, self.bindings)) is not None:
                 env[var] = Pointer(arr, sympy.Integer(0), arr.elem_size, arr.dims[1:], (), var.type.array_dims()[1])
             return
         if is_memory(var):
@@ -231,8 +230,7 @@ class KernelInterpreter:
     def retype(self, p: Pointer, pointee: Optional[Type], keep_dims: bool = False) -> Pointer:
         """``p`` seen as a pointer to ``pointee`` (a cast, an initialisation or a parameter of another
         pointer type): elements of the new type's size when it differs."""
-        psize = self.size_of(pointee)
-        if psize and psize != p.elem_size:
+        if (psize := self.size_of(pointee)) and psize != p.elem_size:
             return Pointer(p.array, p.offset, psize, (), () if not keep_dims else p.subscripts, pointee)
         return p
 
@@ -449,8 +447,7 @@ class KernelInterpreter:
             if isinstance(v, Alias):
                 return v.ptr if mode == "addr" else self.load(e, v.ptr, mode, record)
             return v
-        arr = self.globals.get(var)
-        if arr is not None:
+        if (arr := self.globals.get(var)) is not None:
             return Pointer(arr, sympy.Integer(0), arr.elem_size, arr.dims[1:], (), var.type.array_dims()[1])
         if var.const_value is not None:
             return sympy.Integer(var.const_value)
@@ -462,8 +459,7 @@ class KernelInterpreter:
                 or (isinstance(base, ir.Ref) and isinstance(env.get(base.var), Alias)):
             # the struct's address: `p->f` (p a pointer), `a[i].f`, `(*p).f`, `r.f` (r a reference to memory)
             ptr = self.expr(base, env, mode="read" if e.arrow else "addr", record=record)
-            f = e.field
-            if isinstance(ptr, Pointer) and f is not None and (fsize := self.size_of(f.type)):
+            if isinstance(ptr, Pointer) and (f := e.field) is not None and (fsize := self.size_of(f.type)):
                 fptr = Pointer(ptr.array, ptr.offset + f.offset, fsize, (), ptr.subscripts, f.type)
                 if mode == "addr":
                     return fptr
@@ -595,8 +591,7 @@ class KernelInterpreter:
                 return sympy.Mod(b, int(a) + 1)
             # Conditions stay symbolic so that a guard can be evaluated per lane (active lanes) and a
             # loop bound per trip; their uniformity is that of their free symbols, as for any value.
-            rel = _RELATIONS.get(op)
-            if rel is not None and not is_condition(a) and not is_condition(b):
+            if (rel := _RELATIONS.get(op)) is not None and not is_condition(a) and not is_condition(b):
                 return rel(a, b)
             if op in ("&&", "||") and all(is_condition(v) or v.is_Symbol for v in (a, b)):
                 return (sympy.And if op == "&&" else sympy.Or)(a, b)

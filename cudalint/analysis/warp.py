@@ -193,8 +193,7 @@ def picture(offset: sympy.Expr, shape: LaunchShape, symbols: Symbols, space: str
     # A guard comparing threadIdx with a loop counter (`if (tx <= m)`): enumerate the trips.
     for sym in sorted({s for g in guards if isinstance(g, sympy.Basic) for s in g.free_symbols
                        if s in symbols.trip_counters and g.free_symbols & set(TID)}, key=str)[:1]:
-        values = _trip_values(sym, guards, shape)
-        if values:
+        if values := _trip_values(sym, guards, shape):
             return _trips(offset, sym, values, shape, symbols, space, guards, f"the loop's {len(values)} trips are "
                           "counted (the lanes its condition leaves out do not issue the access)")
     assumptions: list[str] = []
@@ -216,8 +215,7 @@ def picture(offset: sympy.Expr, shape: LaunchShape, symbols: Symbols, space: str
     elif stride.is_Integer:
         stride = int(stride)
 
-    scale_syms = thread_part.free_symbols - set(TID)
-    if scale_syms:
+    if scale_syms := thread_part.free_symbols - set(TID):
         if space == "shared":
             raise NotModelled("the stride between lanes depends on a run-time value")
         subs = {s: REPRESENTATIVE_BLOCK_X if s == BDIM[0] else REPRESENTATIVE_SCALE

@@ -459,8 +459,7 @@ class Lowering:
                     out.append(ir.TemplateParam(self.text_of(nm), True))
             elif p.type in ("parameter_declaration", "optional_parameter_declaration",
                             "variadic_parameter_declaration"):
-                name = self.declarator(p.child_by_field_name("declarator"), irt.UNKNOWN)[0]
-                if name:
+                if name := self.declarator(p.child_by_field_name("declarator"), irt.UNKNOWN)[0]:
                     out.append(ir.TemplateParam(name, False))
         return out
 
@@ -469,8 +468,7 @@ class Lowering:
             if c.type == "function_definition":
                 self.function(c, tparams)
             elif c.type == "declaration":
-                ty = c.child_by_field_name("type")
-                if ty is not None and ty.type in _RECORD_NODES:
+                if (ty := c.child_by_field_name("type")) is not None and ty.type in _RECORD_NODES:
                     self.record(ty, tparams)  # a class template's layout
                 self.unit.globals += [v for v, _ in self.declaration(c, ir.Storage.FILE)
                                       if v.space != ir.Space.LOCAL or v.type.kind == TypeKind.POINTER]
@@ -508,8 +506,7 @@ class Lowering:
             nxt = 0
             for en in (x for x in _named_kids(body) if x.type == "enumerator"):
                 val = en.child_by_field_name("value")
-                v = fold(self.expr(val)) if val is not None else nxt
-                if v is not None:
+                if (v := fold(self.expr(val)) if val is not None else nxt) is not None:
                     name = self.text_of(en.child_by_field_name("name"))
                     self.enums[name], self.enum_types[name], nxt = v, t, v + 1
             self.records[s.start_byte] = t
