@@ -390,8 +390,7 @@ class HostAnalysis:
         if name.endswith("3DAsync"):
             if args and (parms := self.pointee(args[0])) is not None:
                 for role, member in (("src", "srcPtr"), ("dst", "dstPtr")):
-                    p = env.get(parms + (member, "ptr")) or env.get(parms + (member,))
-                    provs[role] = self._resolve(p, env)
+                    provs[role] = self._resolve(env.get(parms + (member, "ptr")) or env.get(parms + (member,)), env)
                     texts[role] = f"{args[0].text.lstrip('&').strip()}.{member}"
                 if (kv := env.get(parms + ("kind",))) is not None and kv.kind == VALUE and kv.how.lstrip("-").isdigit():
                     kind = int(kv.how)
@@ -552,7 +551,6 @@ def provenances(tu: ir.TranslationUnit, function: str) -> dict[str, Provenance]:
     """For tests and ``explain``: the provenance of each named pointer variable at the end of ``function``."""
     ha = HostAnalysis(tu)
     ha.run()
-    fn = next(f for f in ha.functions if f.name == function)
-    _, env = ha.walk_function(fn, record=False)
+    _, env = ha.walk_function(next(f for f in ha.functions if f.name == function), record=False)
     return {loc[0].name + "".join("." + s if s not in ("[]", "*") else s for s in loc[1:]): ha._resolve(p, env)
             for loc, p in env.items() if isinstance(loc[0], ir.Variable)}

@@ -368,8 +368,7 @@ def global_cost(pic: WarpPicture, size: int) -> GlobalCost:
     per = [mean(lambda w: sectors(w, size, r)) for r in pic.residues]
     worst = max(per)
     worst_r = pic.residues[per.index(worst)]
-    requested = mean(lambda w: len(w) * size)
-    eff = min(1.0, requested / (worst * SECTOR))
+    eff = min(1.0, mean(lambda w: len(w) * size) / (worst * SECTOR))  # requested bytes / moved bytes
     trip = max((global_cost(t, size).sectors_per_request for t in pic.trips if any(t.warps)), default=None)
     return GlobalCost(worst, aligned, ideal, eff, worst_r, trip)
 
