@@ -426,8 +426,7 @@ class KernelInterpreter:
         if isinstance(e, ir.Cond):
             cond = self.expr(e.cond, env, record=record)
             self.push_guard(cond, e.span.line)
-            a = self.expr(e.then, env, record=record)
-            b = self.expr(e.else_, env, record=record)
+            a, b = (self.expr(x, env, record=record) for x in (e.then, e.else_))
             self.guards.pop()
             return a if isinstance(a, sympy.Basic) and a == b else self.opaque("select", cond, a, b)
         if isinstance(e, ir.Construct):

@@ -111,10 +111,8 @@ def evaluate_int(c: ci.Cursor) -> Optional[int]:
     r = _lib.clang_Cursor_Evaluate(c)
     if not r:
         return None
-    try:
-        if _lib.clang_EvalResult_getKind(r) != 1:  # CXEval_Int
-            return None
-        return int(_lib.clang_EvalResult_getAsLongLong(r))
+    try:  # kind 1: CXEval_Int
+        return int(_lib.clang_EvalResult_getAsLongLong(r)) if _lib.clang_EvalResult_getKind(r) == 1 else None
     finally:
         _lib.clang_EvalResult_dispose(r)
 
@@ -126,10 +124,7 @@ def decl_key(c: ci.Cursor) -> tuple:
 
 def _strip(c: ci.Cursor) -> ci.Cursor:
     """Skip implicit casts and parentheses."""
-    while c.kind in (K.UNEXPOSED_EXPR, K.PAREN_EXPR):
-        kids = list(c.get_children())
-        if len(kids) != 1:
-            break
+    while c.kind in (K.UNEXPOSED_EXPR, K.PAREN_EXPR) and len(kids := list(c.get_children())) == 1:
         c = kids[0]
     return c
 
@@ -688,8 +683,7 @@ class Lowering:
         # the object of a member call (an operator call's object is its first operand instead)
         callee = kids[0] if kids and not (name.startswith("operator") and args) else None
         while callee is not None and callee.kind == K.UNEXPOSED_EXPR:
-            inner = list(callee.get_children())
-            callee = inner[0] if len(inner) == 1 else None
+            callee = inner[0] if len(inner := list(callee.get_children())) == 1 else None
         obj = [ch for ch in callee.get_children() if ch.kind.is_expression()] \
             if callee is not None and callee.kind == K.MEMBER_REF_EXPR else []
         receiver = self.expr(obj[0]) if obj else None
