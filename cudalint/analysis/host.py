@@ -256,9 +256,7 @@ class HostAnalysis:
                 self.stmt(x, e, ctx)
             if s.var is not None:  # a range for
                 self.var_decl(s.var, None, e)
-            self.expr(s.range, e, ctx)
-            self.expr(s.cond, e, ctx)
-            for x in s.step:
+            for x in (s.range, s.cond, *s.step):
                 self.expr(x, e, ctx)
             if not do:
                 self.stmt(s.body, e, ctx)

@@ -275,8 +275,8 @@ def _trips(offset: sympy.Expr, sym, values: list[int], shape: LaunchShape, symbo
     (an inner loop ``for (j = 0; j < i; ...)`` at ``i = 0``) makes no access and is left out."""
     guards = tuple(g for g in guards if isinstance(g, sympy.Basic))
     values = [v for v in values if not any(g.xreplace({sym: v}) is sympy.false for g in guards)] or values
-    pics = [picture(offset.xreplace({sym: v}), shape, symbols, space,
-                    tuple(g.xreplace({sym: v}) for g in guards if isinstance(g, sympy.Basic))) for v in values]
+    pics = [picture(offset.xreplace({sym: v}), shape, symbols, space, tuple(g.xreplace({sym: v}) for g in guards))
+            for v in values]
     stride = sympy.diff(sympy.expand(offset), TID[0])
     return WarpPicture(
         warps=[w for p in pics for w in p.warps],
@@ -333,9 +333,8 @@ def sibling_use(pic: WarpPicture, size: int, parts: list[tuple[int, int]], resid
     (``p[i].a``, ``p[i].b`` ... of a struct read field by field).  Such a sector is fetched into L1 once and
     serves every field (stores: L2 merges the partial sector writes), so the fields together cost requests,
     not DRAM bytes (fixtures/global/struct_fields.cu, measured on the H200)."""
-    groups = _distinct_warps(pic, SECTOR)
     total = n = 0.0
-    for w, k in groups:
+    for w, k in _distinct_warps(pic, SECTOR):
         touched = {b // SECTOR for a in w for b in range(a + residue, a + residue + size)}
         used = {b for a in w for d, s in parts for b in range(a + residue + d, a + residue + d + s)
                 if b // SECTOR in touched}

@@ -428,18 +428,13 @@ def children(n: Node) -> list[Node]:
     out: list = []
     for name in _CHILD_FIELDS.get(type(n), ()):
         v = getattr(n, name)
-        if isinstance(v, (list, tuple)):
-            out += [c for c in v if c is not None]
-        elif v is not None:
-            out.append(v)
+        out += [c for c in v if c is not None] if isinstance(v, (list, tuple)) else [v] if v is not None else []
     return out
 
 
 def walk(n: Optional[Node]):
     """Pre-order walk over ``n`` and everything below it."""
-    if n is None:
-        return
-    stack = [n]
+    stack = [n] if n is not None else []
     while stack:
         x = stack.pop()
         yield x
