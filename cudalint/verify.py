@@ -417,8 +417,7 @@ def _launches(kernels: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _worst(kernels: list[dict[str, Any]], key: str) -> Optional[float]:
-    vals = [pl["derived"][key] for pl in _launches(kernels) if key in pl["derived"]]
-    return max(vals) if vals else None
+    return max((pl["derived"][key] for pl in _launches(kernels) if key in pl["derived"]), default=None)
 
 
 def compare(fixture: str, measurement: dict[str, Any], diags: Sequence[Any],
@@ -638,9 +637,8 @@ def compare_fixture(fixture: str, measurement: dict[str, Any], host_ref: Optiona
     diags, model = analysed or lint(fixture)
     widths: dict[str, int] = {}
     for k in (model.kernels if model is not None else []):
-        for a in k.accesses:
-            if a.array.space == AddressSpace.SHARED:
-                widths[k.name] = max(widths.get(k.name, 4), a.size)
+        for a in (a for a in k.accesses if a.array.space == AddressSpace.SHARED):
+            widths[k.name] = max(widths.get(k.name, 4), a.size)
     return compare(fixture, measurement, diags, widths, host_ref)
 
 

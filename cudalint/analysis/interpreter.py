@@ -462,17 +462,15 @@ class KernelInterpreter:
                 fptr = Pointer(ptr.array, ptr.offset + f.offset, fsize, (), ptr.subscripts, f.type)
                 if mode == "addr":
                     return fptr
-                if f.type.kind == TypeKind.ARRAY:
-                    et = f.type.pointee
-                    return Pointer(ptr.array, ptr.offset + f.offset, self.size_of(et) or 1, (), (), et)
+                if f.type.kind == TypeKind.ARRAY:  # a member array: a pointer to its first element
+                    return Pointer(ptr.array, fptr.offset, self.size_of(f.type.pointee) or 1, (), (), f.type.pointee)
                 return self.load(e, fptr, mode, record, field_offset=f.offset, elem_size=ptr.elem_size,
                                  align=(ptr.pointee.align or 0) if ptr.pointee is not None else 0)
             return self.opaque(e.name, ptr)
         return self.opaque(e.name, self.expr(base, env, record=record))
 
     def subscript(self, e: ir.Index, env: Env, mode: str, record: bool) -> Value:
-        base = self.expr(e.base, env, record=record)
-        idx = self.expr(e.index, env, record=record)
+        base, idx = (self.expr(x, env, record=record) for x in (e.base, e.index))
         if isinstance(idx, Pointer):  # i[a] spelling
             base, idx = idx, base
         if not isinstance(base, Pointer):
@@ -547,8 +545,7 @@ class KernelInterpreter:
         if e.op == ",":
             self.expr(e.lhs, env, record=record)
             return self.expr(e.rhs, env, record=record)
-        a = self.expr(e.lhs, env, record=record)
-        b = self.expr(e.rhs, env, record=record)
+        a, b = (self.expr(x, env, record=record) for x in (e.lhs, e.rhs))
         if e.op in ("/", "%") and record:
             self.division(e.op, e, e.rhs, b, a)
         return self.arith(e.op, a, b)
