@@ -98,11 +98,9 @@ def find_tools(nvcc: Optional[str], ncu: Optional[str], sanitizer: Optional[str]
     given = {"nvcc": nvcc, "ncu": ncu, "compute-sanitizer": sanitizer}
     tools: dict[str, Any] = {name: shutil.which(path or name) for name, path in given.items()}
     missing = [f"{name} ({given[name] or name} not found)" for name in ("nvcc", "ncu") if tools[name] is None]
-    smi = shutil.which("nvidia-smi")
-    try:
+    smi, r = shutil.which("nvidia-smi"), None
+    with contextlib.suppress(VerifyError):
         r = _run([smi, "-L"], 30) if smi else None
-    except VerifyError:
-        r = None
     if r is None or r.returncode != 0 or "GPU" not in r.stdout:
         missing.append("a GPU (nvidia-smi -L lists none)" if smi else "a GPU (nvidia-smi not found)")
     if missing:
@@ -110,11 +108,10 @@ def find_tools(nvcc: Optional[str], ncu: Optional[str], sanitizer: Optional[str]
     tools["ncu_base_units"] = "yes" if "--print-units" in _run([tools["ncu"], "--help"], 60).stdout else None
     cuobjdump = Path(tools["nvcc"]).with_name("cuobjdump")
     tools["cuobjdump"] = str(cuobjdump) if cuobjdump.is_file() else shutil.which("cuobjdump")
-    try:
+    listed: set[str] = set()
+    with contextlib.suppress(VerifyError):
         listed = {ln.split()[0] for ln in _run([tools["ncu"], "--query-metrics"], 120).stdout.splitlines()
                   if ln.strip()}
-    except VerifyError:
-        listed = set()
     tools["metrics"] = list(METRICS) + [m for m in OPTIONAL_METRICS if m.rsplit(".", 1)[0] in listed]
     return tools
 

@@ -18,6 +18,7 @@ each barrier, exit and access they enclose (an ``else`` branch under the negated
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import itertools
 import math
@@ -568,7 +569,7 @@ class KernelInterpreter:
             return self.opaque("ptr", a, b)
         if op is None or not isinstance(a, sympy.Basic) or not isinstance(b, sympy.Basic):
             return self.opaque("value", a, b)
-        try:
+        with contextlib.suppress(TypeError, ValueError):  # sympy refuses some operands
             if op in _ARITH:
                 return _ARITH[op](a, b)
             if op in ("/", "%") and b == 0:
@@ -591,8 +592,6 @@ class KernelInterpreter:
                 return rel(a, b)
             if op in ("&&", "||") and all(is_condition(v) or v.is_Symbol for v in (a, b)):
                 return (sympy.And if op == "&&" else sympy.Or)(a, b)
-        except (TypeError, ValueError):
-            pass
         return self.opaque("value", a, b)
 
     def local(self, target: ir.Expr, env: Env) -> Optional[ir.Variable]:
