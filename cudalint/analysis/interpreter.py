@@ -317,9 +317,7 @@ class KernelInterpreter:
         loop_env = env.copy()
         pow2_loop_vars: list = []
         fresh = []  # variables given a varying opaque value, uniform again if every value assigned is
-        for var in modified:
-            if var not in env:
-                continue
+        for var in (v for v in modified if v in env):
             v0 = env[var]
             step = self.induction_step(updates[var], var, env, modified)
             if isinstance(v0, Pointer) and step is not None:  # `q++` on a pointer: element steps
@@ -386,9 +384,7 @@ class KernelInterpreter:
     def _assigned_varying(self, updates: list, var: ir.Variable, env: Env, modified: set) -> bool:
         """Whether any value assigned in ``updates`` is thread-varying (evaluated once, with every modified
         variable taken as uniform unless it starts varying)."""
-        for form, rhs, _op in updates:
-            if form == "incdec":
-                continue
+        for rhs in (rhs for form, rhs, _ in updates if form != "incdec"):
             v = self.expr(rhs, env.copy(), record=False)
             if v is None or (isinstance(v, sympy.Basic) and self.symbols.is_varying(v)):
                 deps = refs(rhs) & modified

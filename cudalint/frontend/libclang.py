@@ -294,9 +294,8 @@ class Lowering:
             toks = [t.spelling for t in ch.get_tokens()] if ch.kind.is_attribute() else []
             if "__launch_bounds__" in toks or "launch_bounds" in toks:
                 bounds = next((int(t) for t in toks if t.isdigit()), bounds)
-        fn = ir.Function(name=c.spelling, kind=kind, span=self.span(c), template_params=tps, launch_bounds=bounds,
-                         in_main_file=self.in_main(c))
-        self.funcs[key] = fn
+        self.funcs[key] = fn = ir.Function(name=c.spelling, kind=kind, span=self.span(c), template_params=tps,
+                                           launch_bounds=bounds, in_main_file=self.in_main(c))
         self.pending.append((c, fn))
         return fn
 
@@ -323,13 +322,9 @@ class Lowering:
             cands = [ref, ref.get_definition(), ref.specialized_template]
         except Exception:  # libclang raises on null cursors
             return None
-        for cand in cands:
-            if cand is None or cand.kind not in _FUNCS or cand.location.is_in_system_header \
-                    or not self._has_body(cand):
-                continue
-            if decl_key(cand) in self.funcs or self.in_main(cand) or self._device(cand):
-                return self.function(cand)
-        return None
+        return next((self.function(f) for f in cands if f is not None and f.kind in _FUNCS
+                     and not f.location.is_in_system_header and self._has_body(f)
+                     and (decl_key(f) in self.funcs or self.in_main(f) or self._device(f))), None)
 
     # -- variables
     def variable(self, d: ci.Cursor) -> ir.Variable:
@@ -347,11 +342,9 @@ class Lowering:
         t = self.type(d.type)
         init = [ch for ch in d.get_children() if ch.kind.is_expression()] \
             if d.kind == K.VAR_DECL and d.type.is_const_qualified() and t.is_integer else []
-        const_value = evaluate_int(init[-1]) if init else None
-        v = ir.Variable(name=d.spelling, type=t, span=self.span(d), storage=storage, space=space,
-                        const_value=const_value, in_main_file=self.in_main(d),
-                        extents=self._extents(d, len(t.array_dims()[0])))
-        self.vars[key] = v
+        self.vars[key] = v = ir.Variable(name=d.spelling, type=t, span=self.span(d), storage=storage, space=space,
+                                         const_value=evaluate_int(init[-1]) if init else None,
+                                         in_main_file=self.in_main(d), extents=self._extents(d, len(t.array_dims()[0])))
         return v
 
     def _line(self, d: ci.Cursor) -> str:

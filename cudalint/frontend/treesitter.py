@@ -574,9 +574,8 @@ class Lowering:
 
     def params(self, plist: Optional[N]) -> list[ir.Variable]:
         out = []
-        for p in _named_kids(plist):
-            if p.type not in ("parameter_declaration", "optional_parameter_declaration"):
-                continue
+        for p in (p for p in _named_kids(plist)
+                  if p.type in ("parameter_declaration", "optional_parameter_declaration")):
             name, t = self.declarator(p.child_by_field_name("declarator"), self.base_type(p))[:2]
             if t.kind == TypeKind.VOID and not name:
                 continue
@@ -857,9 +856,8 @@ class Lowering:
             if "auto" in (t.name, t.pointee.name if t.pointee is not None else ""):
                 elem = _decay(rng.type).pointee or irt.UNKNOWN
                 t = irt.reference_to(elem) if t.kind == TypeKind.REFERENCE else elem
-            var = ir.Variable(name, t, self.span(c.child_by_field_name("type") or c,
-                                                 c.child_by_field_name("declarator")))
-            self.scopes[-1][name] = var
+            self.scopes[-1][name] = var = ir.Variable(name, t, self.span(c.child_by_field_name("type") or c,
+                                                                 c.child_by_field_name("declarator")))
             return ir.Loop(sp, ir.LoopKind.RANGE, self.stmt(body_n) or ir.Block(sp), var=var, range=rng)
         if k == "for_statement":
             init = [self.stmt(x) if x.type == "declaration" else ir.ExprStmt(self.span(x), self.expr(x))
