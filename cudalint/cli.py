@@ -136,9 +136,8 @@ def _check(args: argparse.Namespace) -> int:
     fixed_msg = ""
     if args.fix or args.diff:
         plans = fixes.plan(diags, resolver.options_for)
-        for plan in plans:
-            if plan.refused:
-                sys.stderr.write(f"cudalint: not fixing {plan.path}: {plan.refused}\n")
+        for plan in (p for p in plans if p.refused):
+            sys.stderr.write(f"cudalint: not fixing {plan.path}: {plan.refused}\n")
         applied = [plan for plan in plans if plan.refused is None]
         if args.diff:
             sys.stdout.write("".join(fixes.unified_diff(plan) for plan in applied))

@@ -87,9 +87,8 @@ def plan(diags: list[Diagnostic], options_for: Callable[[str], RunOptions]) -> l
     """Work out the fixes of every file that has fixable findings (nothing is written); a plan that is
     ``refused`` is not to be written."""
     by_path: dict[str, list[Diagnostic]] = {}
-    for d in diags:
-        if d.fix is not None:
-            by_path.setdefault(d.path, []).append(d)
+    for d in (d for d in diags if d.fix is not None):
+        by_path.setdefault(d.path, []).append(d)
     plans = []
     for path in sorted(by_path):
         try:

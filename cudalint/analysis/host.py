@@ -362,9 +362,8 @@ class HostAnalysis:
                     env[base + (suffix[1:] if pk == TypeKind.POINTER and suffix[:1] in (("*",), ("[]",))
                                 else suffix)] = p
                     self.written.add(base[:1])
-            for idx in sorted(s.registers | s.unregisters):
-                if idx < len(args):
-                    self.register(args[idx], c, env, ctx, idx in s.registers, via=c.name)
+            for idx in sorted(i for i in s.registers | s.unregisters if i < len(args)):
+                self.register(args[idx], c, env, ctx, idx in s.registers, via=c.name)
 
     def register(self, arg: ir.Expr, c: ir.Call, env: HostEnv, ctx: _Fn, on: bool, via: str = "") -> None:
         p = self.prov(arg, env, resolve=False)

@@ -361,9 +361,8 @@ class KernelInterpreter:
         self.loops.pop()
         self.cut()
         self.guards.pop()
-        for var in modified:
-            if var in env:
-                env[var] = self.opaque(var.name, loop_env.get(var), env[var])
+        for var in (v for v in modified if v in env):
+            env[var] = self.opaque(var.name, loop_env.get(var), env[var])
 
     def hoist(self, body: list[Access], mark: int) -> None:
         """Take out of the loop just ended (``body``: its accesses; no barrier in it) the shared accesses whose

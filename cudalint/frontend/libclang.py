@@ -264,9 +264,8 @@ class Lowering:
             elif k in _FUNCS and (self.in_main(c) or self._included(c)) and self._has_body(c):
                 self.function(c)
             elif k in _RECORDS:
-                for m in c.get_children():
-                    if m.kind in _FUNCS and self.in_main(m) and self._has_body(m):
-                        self.function(m)
+                for m in (m for m in c.get_children() if m.kind in _FUNCS and self.in_main(m) and self._has_body(m)):
+                    self.function(m)
 
     @staticmethod
     def _has_body(c: ci.Cursor) -> bool:

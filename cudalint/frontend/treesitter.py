@@ -487,9 +487,7 @@ class Lowering:
                 first = next((d for d in decls if d.type == "type_identifier"), None)
                 self.record(ty, [], self.text_of(first))  # `typedef struct { ... } Name;`
             base = self.base_type(c)
-            for name, t, *_ in (self.declarator(d, base) for d in decls):
-                if name:
-                    self.types.named[name] = t
+            self.types.named.update((name, t) for name, t, *_ in (self.declarator(d, base) for d in decls) if name)
         else:
             return False
         return True
