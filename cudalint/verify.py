@@ -330,7 +330,7 @@ def parse_sass(text: str) -> dict[str, dict[str, int]]:
         if m := re.search(r"Function : (\S+)", ln):
             symbol = m.group(1)
             n = re.match(r"_Z(?:N\d+\w+?)?(\d+)", symbol)
-            cur = out.setdefault(symbol[n.end():n.end() + int(n.group(1))] if n else symbol, {})
+            cur = out.setdefault(symbol[n.end():n.end() + int(n.group(1))] if n else symbol, Counter())
             continue
         m = re.match(r"\s*/\*([0-9a-f]{4,})\*/\s+(@!?U?P\w+\s+)?([A-Z][A-Z0-9_]*)([.\w]*)\s*(.*?)\s*;", ln)
         if cur is None or not m:
@@ -339,9 +339,7 @@ def parse_sass(text: str) -> dict[str, dict[str, int]]:
         if op == "NOP" or (op == "BRA" and re.fullmatch(r"0x[0-9a-f]+", operands)
                            and int(operands, 16) == addr):
             continue
-        cur[op] = cur.get(op, 0) + 1
-        if op in ("LDC", "ULDC") and "c[0x3]" in operands:
-            cur[op + ".c3"] = cur.get(op + ".c3", 0) + 1
+        cur.update([op] + ([op + ".c3"] if op in ("LDC", "ULDC") and "c[0x3]" in operands else []))
     return out
 
 
@@ -486,8 +484,7 @@ def warps_launched(kernels: list[dict[str, Any]]) -> Optional[float]:
 
 
 def _counter(kernels: list[dict[str, Any]], metric: str) -> Optional[float]:
-    vals = [k["counters"][metric] for k in kernels if metric in k["counters"]]
-    return sum(vals) if vals else None
+    return sum(vals) if (vals := [k["counters"][metric] for k in kernels if metric in k["counters"]]) else None
 
 
 def _findings(diags: Sequence[Any], code: str) -> dict[str, list[Any]]:

@@ -196,11 +196,10 @@ class HostAnalysis:
         # pass 1: which globals are written, which allocations are registered somewhere
         for fn in self.functions:
             self.walk_function(fn, record=False)
-        env: HostEnv = {}
+        self.base = env = {}
         for key, init in self._globals.items():
             if key not in self.written and (p := self.prov(init, env)) is not None:
                 env[key] = p
-        self.base = env
         for fn in self.functions:
             self.walk_function(fn, record=True)
         return self.copies
@@ -314,15 +313,12 @@ class HostAnalysis:
             del env[loc]
         while isinstance(rhs, ir.Construct) and len(rhs.args) == 1:  # a copy construction
             rhs = rhs.args[0]
-        src = self.lvalue(rhs)
-        if src is None:
+        if (src := self.lvalue(rhs)) is None:
             r = strip_casts(rhs)
             if isinstance(r, ir.Call) and r.name == "make_cudaPitchedPtr" and (p := self.prov(r, env)) is not None:
                 env[dst + ("ptr",)] = p
             return
-        for loc, p in list(env.items()):
-            if loc[:len(src)] == src and len(loc) > len(src):
-                env[dst + loc[len(src):]] = p
+        env.update({dst + loc[len(src):]: p for loc, p in env.items() if loc[:len(src)] == src and len(loc) > len(src)})
 
     def assign(self, lhs: ir.Expr, rhs: ir.Expr, env: HostEnv) -> None:
         loc = self.lvalue(lhs)
