@@ -201,8 +201,7 @@ def aggregate(launches: list[dict[str, Any]]) -> dict[str, Any]:
             w = [(launch["counters"][m], launch["counters"].get(sec, 0.0)) for launch in mine
                  if launch["counters"].get(m) is not None]
             if w:
-                ssum = sum(s for _, s in w)
-                total[m] = sum(p * s for p, s in w) / ssum if ssum else w[0][0]
+                total[m] = sum(p * s for p, s in w) / ssum if (ssum := sum(s for _, s in w)) else w[0][0]
         times = [[la["counters"][_DURATION]] if _DURATION in la["counters"] else [] for la in mine]
         out[key] = {"name": mine[0]["name"], "launches": len(mine), "counters": total,
                     "derived": derive(total, [t for ts in times for t in ts]),

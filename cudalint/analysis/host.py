@@ -217,11 +217,9 @@ class HostAnalysis:
             return None
         if fn in self.summaries or fn in self.in_progress:   # a recursive call has no summary
             return self.summaries.get(fn)
-        self.in_progress.add(fn)
-        try:
-            ctx, env = self.walk_function(fn, record=False, env={})
-        finally:
-            self.in_progress.discard(fn)
+        self.in_progress.add(fn)   # walk_function absorbs a RecursionError; any other exception ends the analysis
+        ctx, env = self.walk_function(fn, record=False, env={})
+        self.in_progress.discard(fn)
         if ctx.returns and all(r is not None for r in ctx.returns):
             if (merged := functools.reduce(_merge1, ctx.returns)).kind not in (UNKNOWN, NULL):
                 ctx.returned = replace(merged, via=merged.via or fn.name)

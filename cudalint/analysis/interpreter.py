@@ -24,7 +24,6 @@ import itertools
 import math
 import operator
 import re
-import sys
 from dataclasses import dataclass, replace
 from typing import Optional, Union
 
@@ -757,11 +756,8 @@ def interpret(fn: ir.Function, kernel: Kernel, symbols: Symbols, globals_: dict,
             env[p] = Pointer(arr, sympy.Integer(0), esize, (), (), t.pointee)
         else:
             env[p] = None if t.kind == TypeKind.POINTER else symbols.param(p.name)
-    limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(limit, RECURSION_LIMIT))
-    try:
-        interp.stmt(fn.body, env)
-    except RecursionError:
-        kernel.incomplete.append("expression nesting too deep to model")
-    finally:
-        sys.setrecursionlimit(limit)
+    with ir.recursion_limit(RECURSION_LIMIT):
+        try:
+            interp.stmt(fn.body, env)
+        except RecursionError:
+            kernel.incomplete.append("expression nesting too deep to model")

@@ -17,7 +17,6 @@ import functools
 import itertools
 import os
 import re
-import sys
 from pathlib import Path
 from typing import Optional
 
@@ -739,12 +738,8 @@ def _shown(name: str, main: str) -> str:
 def lower(path: str, text: str, extra_args: Optional[list[str]] = None) -> ir.TranslationUnit:
     """Parse ``text`` (the contents of ``path``) with libclang and lower it to the IR."""
     tu = parse(path, text, list(extra_args or []))
-    limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(limit, RECURSION_LIMIT))
-    try:
+    with ir.recursion_limit(RECURSION_LIMIT):
         unit = Lowering(path, text, tu).lower()
-    finally:
-        sys.setrecursionlimit(limit)
     unit.errors, unit.missing_includes = file_diagnostics(path, tu)
     header_kernels = [f for f in unit.functions if f.kind == ir.FunctionKind.KERNEL and not f.in_main_file]
     for d in tu.diagnostics if header_kernels else ():  # errors inside a header's kernel: partly modelled

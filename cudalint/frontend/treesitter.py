@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import contextlib
 import re
-import sys
 from dataclasses import replace
 from typing import Optional
 
@@ -142,8 +141,7 @@ def _builtin_records() -> dict[str, Type]:
         ct = _SCALARS[comp]
         for n, names, align in ((1, "x", ct.size), (2, "xy", a2), (3, "xyz", ct.size), (4, "xyzw", a4)):
             out[f"{prefix}{n}"] = irt.record(f"{prefix}{n}", [(c, ct) for c in names], align)
-    for name in ("dim3", "uint3"):
-        out[name] = irt.record(name, [(c, _UINT) for c in "xyz"])
+    out.update({name: irt.record(name, [(c, _UINT) for c in "xyz"]) for name in ("dim3", "uint3")})
     for name, comp in (("__half", None), ("__nv_bfloat16", None), ("__half2", "__half"),
                        ("__nv_bfloat162", "__nv_bfloat16")):
         members = [("__x", _SCALARS["unsigned short"])] if comp is None else [("x", out[comp]), ("y", out[comp])]
@@ -403,14 +401,10 @@ class Lowering:
         for n in _walk(tree.root_node):  # the file's macros, wherever they are defined (later ones win)
             if n.type in ("preproc_def", "preproc_function_def"):
                 self._macro(n)
-        limit = sys.getrecursionlimit()
-        sys.setrecursionlimit(max(limit, RECURSION_LIMIT))
-        try:
+        with ir.recursion_limit(RECURSION_LIMIT):
             self._collect(tree.root_node.named_children, [])
             for pending in self.pending:
                 self._body(*pending)
-        finally:
-            sys.setrecursionlimit(limit)
         unit = self.unit
         unit.functions = sorted((f for fs in self.funcs.values() for f in fs if f.body is not None),
                                 key=lambda f: (f.span.line, f.span.column))
