@@ -40,10 +40,9 @@ def code_fingerprint() -> str:
     an edited checkout never reuses results computed by older code."""
     h = hashlib.sha256(__version__.encode())
     pkg = Path(__file__).parent
-    for p in sorted(pkg.rglob("*")):
-        if p.is_file() and "__pycache__" not in p.parts:
-            st = p.stat()
-            h.update(f"{p.relative_to(pkg)}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+    for p in (p for p in sorted(pkg.rglob("*")) if p.is_file() and "__pycache__" not in p.parts):
+        st = p.stat()
+        h.update(f"{p.relative_to(pkg)}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
     return f"{__version__}-{h.hexdigest()[:16]}"
 
 

@@ -77,8 +77,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="exit 1 only for findings of this severity or above (default: any finding)")
     c.add_argument("--jobs", "-j", type=_positive_int, metavar="N",
                    help="files linted in N worker processes (default: the CPU count)")
-    c.add_argument("--cache-dir", metavar="DIR", default=None,
-                   help="folder of the per-file result cache (default: .cudalint_cache)")
+    c.add_argument("--cache-dir", metavar="DIR", help="folder of the per-file result cache (default: .cudalint_cache)")
     c.add_argument("--no-cache", action="store_true", help="lint every file again, ignoring the cache")
     c.add_argument("-p", dest="build_dir", metavar="BUILD_DIR", help="folder holding compile_commands.json")
     c.add_argument("--frontend", choices=["auto", "clang", "tree-sitter"], default="auto",
@@ -137,9 +136,8 @@ def _check(args: argparse.Namespace) -> int:
     fixed_msg = ""
     if args.fix or args.diff:
         plans = fixes.plan(diags, resolver.options_for)
-        for plan in plans:
-            if plan.refused:
-                sys.stderr.write(f"cudalint: not fixing {plan.path}: {plan.refused}\n")
+        for plan in (p for p in plans if p.refused):
+            sys.stderr.write(f"cudalint: not fixing {plan.path}: {plan.refused}\n")
         applied = [plan for plan in plans if plan.refused is None]
         if args.diff:
             sys.stdout.write("".join(fixes.unified_diff(plan) for plan in applied))

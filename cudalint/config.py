@@ -252,7 +252,7 @@ class Resolver:
 
     def __init__(self, overrides: Optional[Overrides] = None, use_files: bool = True):
         self.overrides = overrides or Overrides()
-        self._by_dir: dict[str, Config] = {}
+        self._find = functools.cache(find_config_file)   # each folder looked up once
         self._by_file: dict[Path, Config] = {}
         self._default = Config()
         self.forced: Optional[Config] = None if use_files else self._default   # the one configuration of every path
@@ -265,13 +265,10 @@ class Resolver:
     def config_for_dir(self, folder: str) -> Config:
         if self.forced is not None:
             return self.forced
-        key = os.path.abspath(folder)
-        if key not in self._by_dir:
-            found = find_config_file(key)
-            if found is not None and found[0] not in self._by_file:
-                self._by_file[found[0]] = load_config(*found)
-            self._by_dir[key] = self._by_file[found[0]] if found else self._default
-        return self._by_dir[key]
+        found = self._find(os.path.abspath(folder))
+        if found is not None and found[0] not in self._by_file:
+            self._by_file[found[0]] = load_config(*found)
+        return self._by_file[found[0]] if found else self._default
 
     def config_for(self, path: str) -> Config:
         return self.config_for_dir(os.path.dirname(os.path.abspath(path)))

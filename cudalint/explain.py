@@ -57,8 +57,7 @@ def _shared(console: Console, size: int, lanes: list[int]) -> None:
     per = WARP // n_phases
     for p in range(n_phases):
         banks: dict[int, dict[int, list[int]]] = {}
-        for lane in range(p * per, min((p + 1) * per, len(lanes))):
-            off = lanes[lane]
+        for lane, off in enumerate(lanes[p * per:(p + 1) * per], p * per):
             for word in range(off // BANK_WIDTH, (off + size - 1) // BANK_WIDTH + 1):
                 banks.setdefault(word % BANKS, {}).setdefault(word, []).append(lane)
         title = "32 banks x 4 bytes" + (f" (phase {p + 1} of {n_phases}, lanes {p * per}-{(p + 1) * per - 1})"

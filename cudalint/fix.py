@@ -52,9 +52,8 @@ def apply_fixes(text: str, diags: Iterable[Diagnostic]) -> tuple[str, list[Diagn
     starts = [0] + [i + 1 for i, b in enumerate(data) if b == 0x0A]   # starts[n - 1]: line n's byte offset
     taken: dict[tuple[int, int], str] = {}
     fixed: list[Diagnostic] = []
-    with_fix = [d for d in diags if d.fix is not None and d.fix.edits]
-    with_fix.sort(key=lambda d: min(_span(e, starts) for e in d.fix.edits))  # type: ignore[union-attr]
-    for d in with_fix:
+    for d in sorted((d for d in diags if d.fix is not None and d.fix.edits),
+                    key=lambda d: min(_span(e, starts) for e in d.fix.edits)):  # type: ignore[union-attr]
         spans = []
         for e in d.fix.edits:  # type: ignore[union-attr]
             if not (1 <= e.line <= len(starts) and 1 <= e.end_line <= len(starts)):
@@ -87,9 +86,8 @@ def plan(diags: list[Diagnostic], options_for: Callable[[str], RunOptions]) -> l
     """Work out the fixes of every file that has fixable findings (nothing is written); a plan that is
     ``refused`` is not to be written."""
     by_path: dict[str, list[Diagnostic]] = {}
-    for d in diags:
-        if d.fix is not None:
-            by_path.setdefault(d.path, []).append(d)
+    for d in (d for d in diags if d.fix is not None):
+        by_path.setdefault(d.path, []).append(d)
     plans = []
     for path in sorted(by_path):
         try:

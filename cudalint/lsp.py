@@ -71,8 +71,7 @@ def is_cuda_document(uri: str, language_id: Optional[str]) -> bool:
 
 def document_path(uri: str) -> str:
     """A file system path for the front-end; an untitled buffer gets a ``.cu`` name in the working folder."""
-    path = to_fs_path(uri)
-    if path and uri.startswith("file:"):
+    if (path := to_fs_path(uri)) and uri.startswith("file:"):
         return path
     name = re.sub(r"[^\w.-]+", "_", uri.split(":", 1)[-1]).strip("_") or "untitled"
     return os.path.join(os.getcwd(), name if name.endswith(CUDA_EXTENSIONS) else name + ".cu")
@@ -223,8 +222,7 @@ def code_actions(uri: str, text: str, diagnostics: Sequence[lsp.Diagnostic],
         code = str(d.code) if d.code is not None else ""
         if d.source != SOURCE or not _CODE.match(code):
             continue
-        fix = (d.data or {}).get("fix") if isinstance(d.data, dict) else None
-        if fix and fix.get("edits"):
+        if (fix := (d.data or {}).get("fix") if isinstance(d.data, dict) else None) and fix.get("edits"):
             ranges = [(e, _CONVERTER.structure(e["range"], lsp.Range)) for e in fix["edits"]]
             # the buffer changed under the finding: the next lint offers it again
             stale = any(e.get("oldText") is not None and pos.text_in(r) != e["oldText"] for e, r in ranges)

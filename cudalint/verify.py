@@ -98,11 +98,9 @@ def find_tools(nvcc: Optional[str], ncu: Optional[str], sanitizer: Optional[str]
     given = {"nvcc": nvcc, "ncu": ncu, "compute-sanitizer": sanitizer}
     tools: dict[str, Any] = {name: shutil.which(path or name) for name, path in given.items()}
     missing = [f"{name} ({given[name] or name} not found)" for name in ("nvcc", "ncu") if tools[name] is None]
-    smi = shutil.which("nvidia-smi")
-    try:
+    smi, r = shutil.which("nvidia-smi"), None
+    with contextlib.suppress(VerifyError):
         r = _run([smi, "-L"], 30) if smi else None
-    except VerifyError:
-        r = None
     if r is None or r.returncode != 0 or "GPU" not in r.stdout:
         missing.append("a GPU (nvidia-smi -L lists none)" if smi else "a GPU (nvidia-smi not found)")
     if missing:
@@ -110,11 +108,10 @@ def find_tools(nvcc: Optional[str], ncu: Optional[str], sanitizer: Optional[str]
     tools["ncu_base_units"] = "yes" if "--print-units" in _run([tools["ncu"], "--help"], 60).stdout else None
     cuobjdump = Path(tools["nvcc"]).with_name("cuobjdump")
     tools["cuobjdump"] = str(cuobjdump) if cuobjdump.is_file() else shutil.which("cuobjdump")
-    try:
+    listed: set[str] = set()
+    with contextlib.suppress(VerifyError):
         listed = {ln.split()[0] for ln in _run([tools["ncu"], "--query-metrics"], 120).stdout.splitlines()
                   if ln.strip()}
-    except VerifyError:
-        listed = set()
     tools["metrics"] = list(METRICS) + [m for m in OPTIONAL_METRICS if m.rsplit(".", 1)[0] in listed]
     return tools
 
@@ -204,8 +201,7 @@ def aggregate(launches: list[dict[str, Any]]) -> dict[str, Any]:
             w = [(launch["counters"][m], launch["counters"].get(sec, 0.0)) for launch in mine
                  if launch["counters"].get(m) is not None]
             if w:
-                ssum = sum(s for _, s in w)
-                total[m] = sum(p * s for p, s in w) / ssum if ssum else w[0][0]
+                total[m] = sum(p * s for p, s in w) / ssum if (ssum := sum(s for _, s in w)) else w[0][0]
         times = [[la["counters"][_DURATION]] if _DURATION in la["counters"] else [] for la in mine]
         out[key] = {"name": mine[0]["name"], "launches": len(mine), "counters": total,
                     "derived": derive(total, [t for ts in times for t in ts]),
@@ -333,7 +329,7 @@ def parse_sass(text: str) -> dict[str, dict[str, int]]:
         if m := re.search(r"Function : (\S+)", ln):
             symbol = m.group(1)
             n = re.match(r"_Z(?:N\d+\w+?)?(\d+)", symbol)
-            cur = out.setdefault(symbol[n.end():n.end() + int(n.group(1))] if n else symbol, {})
+            cur = out.setdefault(symbol[n.end():n.end() + int(n.group(1))] if n else symbol, Counter())
             continue
         m = re.match(r"\s*/\*([0-9a-f]{4,})\*/\s+(@!?U?P\w+\s+)?([A-Z][A-Z0-9_]*)([.\w]*)\s*(.*?)\s*;", ln)
         if cur is None or not m:
@@ -342,9 +338,7 @@ def parse_sass(text: str) -> dict[str, dict[str, int]]:
         if op == "NOP" or (op == "BRA" and re.fullmatch(r"0x[0-9a-f]+", operands)
                            and int(operands, 16) == addr):
             continue
-        cur[op] = cur.get(op, 0) + 1
-        if op in ("LDC", "ULDC") and "c[0x3]" in operands:
-            cur[op + ".c3"] = cur.get(op + ".c3", 0) + 1
+        cur.update([op] + ([op + ".c3"] if op in ("LDC", "ULDC") and "c[0x3]" in operands else []))
     return out
 
 
@@ -417,8 +411,7 @@ def _launches(kernels: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _worst(kernels: list[dict[str, Any]], key: str) -> Optional[float]:
-    vals = [pl["derived"][key] for pl in _launches(kernels) if key in pl["derived"]]
-    return max(vals) if vals else None
+    return max((pl["derived"][key] for pl in _launches(kernels) if key in pl["derived"]), default=None)
 
 
 def compare(fixture: str, measurement: dict[str, Any], diags: Sequence[Any],
@@ -490,8 +483,7 @@ def warps_launched(kernels: list[dict[str, Any]]) -> Optional[float]:
 
 
 def _counter(kernels: list[dict[str, Any]], metric: str) -> Optional[float]:
-    vals = [k["counters"][metric] for k in kernels if metric in k["counters"]]
-    return sum(vals) if vals else None
+    return sum(vals) if (vals := [k["counters"][metric] for k in kernels if metric in k["counters"]]) else None
 
 
 def _findings(diags: Sequence[Any], code: str) -> dict[str, list[Any]]:
@@ -600,8 +592,7 @@ def host_reference(programs: Sequence[tuple[dict[str, Any], Sequence[Any]]]) -> 
     without a CL601 finding (``pinned_ms``) and with one (``pageable_ms``); one outlier does not move the others."""
     clean, dirty = [], []
     for rec, diags in programs:
-        t = (rec.get("host_timing") or {}).get("median_copy_call_ms")
-        if t is not None:
+        if (t := (rec.get("host_timing") or {}).get("median_copy_call_ms")) is not None:
             (dirty if any(d.code == "CL601" for d in diags) else clean).append(t)
     if not clean or not dirty:
         return None
@@ -639,9 +630,8 @@ def compare_fixture(fixture: str, measurement: dict[str, Any], host_ref: Optiona
     diags, model = analysed or lint(fixture)
     widths: dict[str, int] = {}
     for k in (model.kernels if model is not None else []):
-        for a in k.accesses:
-            if a.array.space == AddressSpace.SHARED:
-                widths[k.name] = max(widths.get(k.name, 4), a.size)
+        for a in (a for a in k.accesses if a.array.space == AddressSpace.SHARED):
+            widths[k.name] = max(widths.get(k.name, 4), a.size)
     return compare(fixture, measurement, diags, widths, host_ref)
 
 
@@ -676,8 +666,7 @@ def run_verify(args: argparse.Namespace, out=sys.stdout) -> int:
     try:
         paths = [Path(f) for f in args.fixtures] or sorted(p for p in Path("fixtures").rglob("*.cu")
                                                             if p.parent.name != "measured")
-        missing = [p for p in paths if not p.is_file()]
-        if missing or not paths:
+        if (missing := [p for p in paths if not p.is_file()]) or not paths:
             raise VerifyError(f"no such fixture: {missing[0]}" if missing
                               else "no fixtures found (looked for fixtures/**/*.cu)")
         tools = find_tools(args.nvcc, args.ncu, args.compute_sanitizer)

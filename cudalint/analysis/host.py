@@ -196,11 +196,10 @@ class HostAnalysis:
         # pass 1: which globals are written, which allocations are registered somewhere
         for fn in self.functions:
             self.walk_function(fn, record=False)
-        env: HostEnv = {}
+        self.base = env = {}
         for key, init in self._globals.items():
             if key not in self.written and (p := self.prov(init, env)) is not None:
                 env[key] = p
-        self.base = env
         for fn in self.functions:
             self.walk_function(fn, record=True)
         return self.copies
@@ -218,14 +217,11 @@ class HostAnalysis:
             return None
         if fn in self.summaries or fn in self.in_progress:   # a recursive call has no summary
             return self.summaries.get(fn)
-        self.in_progress.add(fn)
-        try:
-            ctx, env = self.walk_function(fn, record=False, env={})
-        finally:
-            self.in_progress.discard(fn)
+        self.in_progress.add(fn)   # walk_function absorbs a RecursionError; any other exception ends the analysis
+        ctx, env = self.walk_function(fn, record=False, env={})
+        self.in_progress.discard(fn)
         if ctx.returns and all(r is not None for r in ctx.returns):
-            merged = functools.reduce(_merge1, ctx.returns)
-            if merged.kind not in (UNKNOWN, NULL):
+            if (merged := functools.reduce(_merge1, ctx.returns)).kind not in (UNKNOWN, NULL):
                 ctx.returned = replace(merged, via=merged.via or fn.name)
         for loc, p in env.items():
             if loc[0] in ctx.params and (len(loc) > 1 or loc[0].type.kind == TypeKind.REFERENCE):
@@ -257,9 +253,7 @@ class HostAnalysis:
                 self.stmt(x, e, ctx)
             if s.var is not None:  # a range for
                 self.var_decl(s.var, None, e)
-            self.expr(s.range, e, ctx)
-            self.expr(s.cond, e, ctx)
-            for x in s.step:
+            for x in (s.range, s.cond, *s.step):
                 self.expr(x, e, ctx)
             if not do:
                 self.stmt(s.body, e, ctx)
@@ -284,21 +278,19 @@ class HostAnalysis:
         if isinstance(e, ir.Assign) and e.op == "=":
             self.expr(e.value, env, ctx)
             self.assign(e.target, e.value, env)
-            return
-        if isinstance(e, ir.Cond):
+        elif isinstance(e, ir.Cond):
             self.expr(e.cond, env, ctx)
             a, b = env.copy(), env.copy()
             self.expr(e.then, a, ctx)
             self.expr(e.else_, b, ctx)
             _join(env, a, b)
-            return
-        if isinstance(e, ir.Lambda):  # its body runs where it is called: its effects do not stay here
+        elif isinstance(e, ir.Lambda):  # its body runs where it is called: its effects do not stay here
             self.stmt(e.body, env.copy(), ctx)
-            return
-        for ch in ir.children(e):
-            self.expr(ch, env, ctx)
-        if isinstance(e, ir.Call):
-            self.call(e, env, ctx)
+        else:
+            for ch in ir.children(e):
+                self.expr(ch, env, ctx)
+            if isinstance(e, ir.Call):
+                self.call(e, env, ctx)
 
     def var_decl(self, v: ir.Variable, init: Optional[ir.Expr], env: HostEnv) -> None:
         key = (v,)
@@ -319,16 +311,12 @@ class HostAnalysis:
             del env[loc]
         while isinstance(rhs, ir.Construct) and len(rhs.args) == 1:  # a copy construction
             rhs = rhs.args[0]
-        src = self.lvalue(rhs)
-        if src is None:
+        if (src := self.lvalue(rhs)) is None:
             r = strip_casts(rhs)
-            p = self.prov(r, env) if isinstance(r, ir.Call) and r.name == "make_cudaPitchedPtr" else None
-            if p is not None:
+            if isinstance(r, ir.Call) and r.name == "make_cudaPitchedPtr" and (p := self.prov(r, env)) is not None:
                 env[dst + ("ptr",)] = p
             return
-        for loc, p in list(env.items()):
-            if loc[:len(src)] == src and len(loc) > len(src):
-                env[dst + loc[len(src):]] = p
+        env.update({dst + loc[len(src):]: p for loc, p in env.items() if loc[:len(src)] == src and len(loc) > len(src)})
 
     def assign(self, lhs: ir.Expr, rhs: ir.Expr, env: HostEnv) -> None:
         loc = self.lvalue(lhs)
@@ -348,34 +336,27 @@ class HostAnalysis:
     def call(self, c: ir.Call, env: HostEnv, ctx: _Fn) -> None:
         name, args = c.name, c.args
         if name in OUT_ALLOCS and args and _is_api(c):
-            loc = self.pointee(args[0])
-            if loc is not None:
+            if (loc := self.pointee(args[0])) is not None:
                 env[loc] = Provenance(OUT_ALLOCS[name], how=name, site=c.span, name=args[0].text.lstrip("&").strip())
                 self.written.add(loc[:1])
-            return
-        if (name in REGISTER or name in UNREGISTER) and args:
+        elif (name in REGISTER or name in UNREGISTER) and args:
             self.register(args[0], c, env, ctx, name in REGISTER)
-            return
-        if name.endswith(("StreamBeginCapture", "StreamEndCapture")) and args:
+        elif name.endswith(("StreamBeginCapture", "StreamEndCapture")) and args:
             (ctx.capturing.add if "Begin" in name else ctx.capturing.discard)(args[0].text)
-            return
-        if name in COPY_APIS and _is_api(c):
+        elif name in COPY_APIS and _is_api(c):
             if ctx.record:
                 self.copy_call(c, name, env, ctx)
-            return
-        s = self.summary(c.func)
-        if s is None:
-            return
-        params = c.func.params
-        for (idx, suffix), p in s.outs.items():
-            pk = params[idx].type.kind if idx < len(args) and idx < len(params) else None
-            base = self.lvalue(args[idx]) if pk == TypeKind.REFERENCE else \
-                self.pointee(args[idx]) if pk == TypeKind.POINTER else None
-            if base is not None:  # via a pointer parameter, the callee's `*out` / `out[i]` is the argument's pointee
-                env[base + (suffix[1:] if pk == TypeKind.POINTER and suffix[:1] in (("*",), ("[]",)) else suffix)] = p
-                self.written.add(base[:1])
-        for idx in sorted(s.registers | s.unregisters):
-            if idx < len(args):
+        elif (s := self.summary(c.func)) is not None:
+            params = c.func.params
+            for (idx, suffix), p in s.outs.items():
+                pk = params[idx].type.kind if idx < len(args) and idx < len(params) else None
+                base = self.lvalue(args[idx]) if pk == TypeKind.REFERENCE else \
+                    self.pointee(args[idx]) if pk == TypeKind.POINTER else None
+                if base is not None:  # via a pointer parameter, the callee's `*out` / `out[i]` is its pointee
+                    env[base + (suffix[1:] if pk == TypeKind.POINTER and suffix[:1] in (("*",), ("[]",))
+                                else suffix)] = p
+                    self.written.add(base[:1])
+            for idx in sorted(i for i in s.registers | s.unregisters if i < len(args)):
                 self.register(args[idx], c, env, ctx, idx in s.registers, via=c.name)
 
     def register(self, arg: ir.Expr, c: ir.Call, env: HostEnv, ctx: _Fn, on: bool, via: str = "") -> None:
@@ -387,9 +368,7 @@ class HostAnalysis:
                 self.registered_anywhere.add(p.site)
             else:
                 env.pop(key, None)
-            return
-        loc = self.lvalue(arg)
-        if loc is not None and len(loc) == 1 and loc[0] in ctx.params:
+        elif (loc := self.lvalue(arg)) is not None and len(loc) == 1 and loc[0] in ctx.params:
             (ctx.registers if on else ctx.unregisters).add(ctx.params[loc[0]])
         elif loc is not None:
             env[loc] = Provenance(PINNED, how=c.name, site=c.span) if on else UNKNOWN_P
@@ -400,14 +379,11 @@ class HostAnalysis:
         provs, texts = {}, {}   # role -> provenance, and the pointer's source text
         kind, kind_text = default_kind, None
         if name.endswith("3DAsync"):
-            parms = self.pointee(args[0]) if args else None
-            if parms is not None:
+            if args and (parms := self.pointee(args[0])) is not None:
                 for role, member in (("src", "srcPtr"), ("dst", "dstPtr")):
-                    p = env.get(parms + (member, "ptr")) or env.get(parms + (member,))
-                    provs[role] = self._resolve(p, env)
+                    provs[role] = self._resolve(env.get(parms + (member, "ptr")) or env.get(parms + (member,)), env)
                     texts[role] = f"{args[0].text.lstrip('&').strip()}.{member}"
-                kv = env.get(parms + ("kind",))
-                if kv is not None and kv.kind == VALUE and kv.how.lstrip("-").isdigit():
+                if (kv := env.get(parms + ("kind",))) is not None and kv.kind == VALUE and kv.how.lstrip("-").isdigit():
                     kind = int(kv.how)
                     kind_text = _kind_name(name, kind)
         else:
@@ -566,7 +542,6 @@ def provenances(tu: ir.TranslationUnit, function: str) -> dict[str, Provenance]:
     """For tests and ``explain``: the provenance of each named pointer variable at the end of ``function``."""
     ha = HostAnalysis(tu)
     ha.run()
-    fn = next(f for f in ha.functions if f.name == function)
-    _, env = ha.walk_function(fn, record=False)
+    _, env = ha.walk_function(next(f for f in ha.functions if f.name == function), record=False)
     return {loc[0].name + "".join("." + s if s not in ("[]", "*") else s for s in loc[1:]): ha._resolve(p, env)
             for loc, p in env.items() if isinstance(loc[0], ir.Variable)}

@@ -18,12 +18,12 @@ each barrier, exit and access they enclose (an ``else`` branch under the negated
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import itertools
 import math
 import operator
 import re
-import sys
 from dataclasses import dataclass, replace
 from typing import Optional, Union
 
@@ -206,8 +206,7 @@ class KernelInterpreter:
         if t.kind == TypeKind.ARRAY:
             space = {ir.Space.SHARED: AddressSpace.SHARED, ir.Space.CONSTANT: AddressSpace.CONSTANT}.get(
                 var.space, AddressSpace.LOCAL)
-            arr = array_decl(var, space, self.bindings)
-            if arr is not None:
+            if (arr := array_decl(var, space, self.bindings)) is not None:
                 env[var] = Pointer(arr, sympy.Integer(0), arr.elem_size, arr.dims[1:], (), var.type.array_dims()[1])
             return
         if is_memory(var):
@@ -231,8 +230,7 @@ class KernelInterpreter:
     def retype(self, p: Pointer, pointee: Optional[Type], keep_dims: bool = False) -> Pointer:
         """``p`` seen as a pointer to ``pointee`` (a cast, an initialisation or a parameter of another
         pointer type): elements of the new type's size when it differs."""
-        psize = self.size_of(pointee)
-        if psize and psize != p.elem_size:
+        if (psize := self.size_of(pointee)) and psize != p.elem_size:
             return Pointer(p.array, p.offset, psize, (), () if not keep_dims else p.subscripts, pointee)
         return p
 
@@ -318,9 +316,7 @@ class KernelInterpreter:
         loop_env = env.copy()
         pow2_loop_vars: list = []
         fresh = []  # variables given a varying opaque value, uniform again if every value assigned is
-        for var in modified:
-            if var not in env:
-                continue
+        for var in (v for v in modified if v in env):
             v0 = env[var]
             step = self.induction_step(updates[var], var, env, modified)
             if isinstance(v0, Pointer) and step is not None:  # `q++` on a pointer: element steps
@@ -364,9 +360,8 @@ class KernelInterpreter:
         self.loops.pop()
         self.cut()
         self.guards.pop()
-        for var in modified:
-            if var in env:
-                env[var] = self.opaque(var.name, loop_env.get(var), env[var])
+        for var in (v for v in modified if v in env):
+            env[var] = self.opaque(var.name, loop_env.get(var), env[var])
 
     def hoist(self, body: list[Access], mark: int) -> None:
         """Take out of the loop just ended (``body``: its accesses; no barrier in it) the shared accesses whose
@@ -387,9 +382,7 @@ class KernelInterpreter:
     def _assigned_varying(self, updates: list, var: ir.Variable, env: Env, modified: set) -> bool:
         """Whether any value assigned in ``updates`` is thread-varying (evaluated once, with every modified
         variable taken as uniform unless it starts varying)."""
-        for form, rhs, _op in updates:
-            if form == "incdec":
-                continue
+        for rhs in (rhs for form, rhs, _ in updates if form != "incdec"):
             v = self.expr(rhs, env.copy(), record=False)
             if v is None or (isinstance(v, sympy.Basic) and self.symbols.is_varying(v)):
                 deps = refs(rhs) & modified
@@ -428,8 +421,7 @@ class KernelInterpreter:
         if isinstance(e, ir.Cond):
             cond = self.expr(e.cond, env, record=record)
             self.push_guard(cond, e.span.line)
-            a = self.expr(e.then, env, record=record)
-            b = self.expr(e.else_, env, record=record)
+            a, b = (self.expr(x, env, record=record) for x in (e.then, e.else_))
             self.guards.pop()
             return a if isinstance(a, sympy.Basic) and a == b else self.opaque("select", cond, a, b)
         if isinstance(e, ir.Construct):
@@ -449,8 +441,7 @@ class KernelInterpreter:
             if isinstance(v, Alias):
                 return v.ptr if mode == "addr" else self.load(e, v.ptr, mode, record)
             return v
-        arr = self.globals.get(var)
-        if arr is not None:
+        if (arr := self.globals.get(var)) is not None:
             return Pointer(arr, sympy.Integer(0), arr.elem_size, arr.dims[1:], (), var.type.array_dims()[1])
         if var.const_value is not None:
             return sympy.Integer(var.const_value)
@@ -462,22 +453,19 @@ class KernelInterpreter:
                 or (isinstance(base, ir.Ref) and isinstance(env.get(base.var), Alias)):
             # the struct's address: `p->f` (p a pointer), `a[i].f`, `(*p).f`, `r.f` (r a reference to memory)
             ptr = self.expr(base, env, mode="read" if e.arrow else "addr", record=record)
-            f = e.field
-            if isinstance(ptr, Pointer) and f is not None and (fsize := self.size_of(f.type)):
+            if isinstance(ptr, Pointer) and (f := e.field) is not None and (fsize := self.size_of(f.type)):
                 fptr = Pointer(ptr.array, ptr.offset + f.offset, fsize, (), ptr.subscripts, f.type)
                 if mode == "addr":
                     return fptr
-                if f.type.kind == TypeKind.ARRAY:
-                    et = f.type.pointee
-                    return Pointer(ptr.array, ptr.offset + f.offset, self.size_of(et) or 1, (), (), et)
+                if f.type.kind == TypeKind.ARRAY:  # a member array: a pointer to its first element
+                    return Pointer(ptr.array, fptr.offset, self.size_of(f.type.pointee) or 1, (), (), f.type.pointee)
                 return self.load(e, fptr, mode, record, field_offset=f.offset, elem_size=ptr.elem_size,
                                  align=(ptr.pointee.align or 0) if ptr.pointee is not None else 0)
             return self.opaque(e.name, ptr)
         return self.opaque(e.name, self.expr(base, env, record=record))
 
     def subscript(self, e: ir.Index, env: Env, mode: str, record: bool) -> Value:
-        base = self.expr(e.base, env, record=record)
-        idx = self.expr(e.index, env, record=record)
+        base, idx = (self.expr(x, env, record=record) for x in (e.base, e.index))
         if isinstance(idx, Pointer):  # i[a] spelling
             base, idx = idx, base
         if not isinstance(base, Pointer):
@@ -552,8 +540,7 @@ class KernelInterpreter:
         if e.op == ",":
             self.expr(e.lhs, env, record=record)
             return self.expr(e.rhs, env, record=record)
-        a = self.expr(e.lhs, env, record=record)
-        b = self.expr(e.rhs, env, record=record)
+        a, b = (self.expr(x, env, record=record) for x in (e.lhs, e.rhs))
         if e.op in ("/", "%") and record:
             self.division(e.op, e, e.rhs, b, a)
         return self.arith(e.op, a, b)
@@ -576,7 +563,7 @@ class KernelInterpreter:
             return self.opaque("ptr", a, b)
         if op is None or not isinstance(a, sympy.Basic) or not isinstance(b, sympy.Basic):
             return self.opaque("value", a, b)
-        try:
+        with contextlib.suppress(TypeError, ValueError):  # sympy refuses some operands
             if op in _ARITH:
                 return _ARITH[op](a, b)
             if op in ("/", "%") and b == 0:
@@ -595,13 +582,10 @@ class KernelInterpreter:
                 return sympy.Mod(b, int(a) + 1)
             # Conditions stay symbolic so that a guard can be evaluated per lane (active lanes) and a
             # loop bound per trip; their uniformity is that of their free symbols, as for any value.
-            rel = _RELATIONS.get(op)
-            if rel is not None and not is_condition(a) and not is_condition(b):
+            if (rel := _RELATIONS.get(op)) is not None and not is_condition(a) and not is_condition(b):
                 return rel(a, b)
             if op in ("&&", "||") and all(is_condition(v) or v.is_Symbol for v in (a, b)):
                 return (sympy.And if op == "&&" else sympy.Or)(a, b)
-        except (TypeError, ValueError):
-            pass
         return self.opaque("value", a, b)
 
     def local(self, target: ir.Expr, env: Env) -> Optional[ir.Variable]:
@@ -773,11 +757,8 @@ def interpret(fn: ir.Function, kernel: Kernel, symbols: Symbols, globals_: dict,
             env[p] = Pointer(arr, sympy.Integer(0), esize, (), (), t.pointee)
         else:
             env[p] = None if t.kind == TypeKind.POINTER else symbols.param(p.name)
-    limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(limit, RECURSION_LIMIT))
-    try:
-        interp.stmt(fn.body, env)
-    except RecursionError:
-        kernel.incomplete.append("expression nesting too deep to model")
-    finally:
-        sys.setrecursionlimit(limit)
+    with ir.recursion_limit(RECURSION_LIMIT):
+        try:
+            interp.stmt(fn.body, env)
+        except RecursionError:
+            kernel.incomplete.append("expression nesting too deep to model")

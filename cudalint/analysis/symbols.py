@@ -76,8 +76,7 @@ class Symbols:
         if not isinstance(expr, sympy.Basic):
             return False
         if expr.is_Integer:
-            v = int(expr)
-            return v > 0 and v & (v - 1) == 0
+            return (v := int(expr)) > 0 and v & (v - 1) == 0
         if expr.is_Mul:  # a product of powers of two (`2 * s` with `s` doubled each trip)
             return all(self.is_pow2(f) for f in expr.args)
         return expr in self.pow2

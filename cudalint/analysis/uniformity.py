@@ -96,9 +96,8 @@ def bound_checks(value: sympy.Basic, symbols: Symbols) -> list[str]:
         if not isinstance(c, sympy.core.relational.Relational) or isinstance(c, (sympy.Eq, sympy.Ne)):
             return []
         for idx, bound in ((c.lhs, c.rhs), (c.rhs, c.lhs)):
-            rest = [sympy.expand(idx - TID[a] - BID[a] * BDIM[a]) for a in range(3)]
-            if any(r.is_Number for r in rest) and not bound.free_symbols & set(TID) and not bound.is_Number \
-                    and not symbols.is_varying(bound):
+            if any(sympy.expand(idx - TID[a] - BID[a] * BDIM[a]).is_Number for a in range(3)) \
+                    and not bound.free_symbols & set(TID) and not bound.is_Number and not symbols.is_varying(bound):
                 out.append(re.sub(r"#\d+", "", str(bound)))
                 break
         else:

@@ -193,8 +193,7 @@ def picture(offset: sympy.Expr, shape: LaunchShape, symbols: Symbols, space: str
     # A guard comparing threadIdx with a loop counter (`if (tx <= m)`): enumerate the trips.
     for sym in sorted({s for g in guards if isinstance(g, sympy.Basic) for s in g.free_symbols
                        if s in symbols.trip_counters and g.free_symbols & set(TID)}, key=str)[:1]:
-        values = _trip_values(sym, guards, shape)
-        if values:
+        if values := _trip_values(sym, guards, shape):
             return _trips(offset, sym, values, shape, symbols, space, guards, f"the loop's {len(values)} trips are "
                           "counted (the lanes its condition leaves out do not issue the access)")
     assumptions: list[str] = []
@@ -216,8 +215,7 @@ def picture(offset: sympy.Expr, shape: LaunchShape, symbols: Symbols, space: str
     elif stride.is_Integer:
         stride = int(stride)
 
-    scale_syms = thread_part.free_symbols - set(TID)
-    if scale_syms:
+    if scale_syms := thread_part.free_symbols - set(TID):
         if space == "shared":
             raise NotModelled("the stride between lanes depends on a run-time value")
         subs = {s: REPRESENTATIVE_BLOCK_X if s == BDIM[0] else REPRESENTATIVE_SCALE
@@ -277,8 +275,8 @@ def _trips(offset: sympy.Expr, sym, values: list[int], shape: LaunchShape, symbo
     (an inner loop ``for (j = 0; j < i; ...)`` at ``i = 0``) makes no access and is left out."""
     guards = tuple(g for g in guards if isinstance(g, sympy.Basic))
     values = [v for v in values if not any(g.xreplace({sym: v}) is sympy.false for g in guards)] or values
-    pics = [picture(offset.xreplace({sym: v}), shape, symbols, space,
-                    tuple(g.xreplace({sym: v}) for g in guards if isinstance(g, sympy.Basic))) for v in values]
+    pics = [picture(offset.xreplace({sym: v}), shape, symbols, space, tuple(g.xreplace({sym: v}) for g in guards))
+            for v in values]
     stride = sympy.diff(sympy.expand(offset), TID[0])
     return WarpPicture(
         warps=[w for p in pics for w in p.warps],
@@ -335,9 +333,8 @@ def sibling_use(pic: WarpPicture, size: int, parts: list[tuple[int, int]], resid
     (``p[i].a``, ``p[i].b`` ... of a struct read field by field).  Such a sector is fetched into L1 once and
     serves every field (stores: L2 merges the partial sector writes), so the fields together cost requests,
     not DRAM bytes (fixtures/global/struct_fields.cu, measured on the H200)."""
-    groups = _distinct_warps(pic, SECTOR)
     total = n = 0.0
-    for w, k in groups:
+    for w, k in _distinct_warps(pic, SECTOR):
         touched = {b // SECTOR for a in w for b in range(a + residue, a + residue + size)}
         used = {b for a in w for d, s in parts for b in range(a + residue + d, a + residue + d + s)
                 if b // SECTOR in touched}
@@ -370,8 +367,7 @@ def global_cost(pic: WarpPicture, size: int) -> GlobalCost:
     per = [mean(lambda w: sectors(w, size, r)) for r in pic.residues]
     worst = max(per)
     worst_r = pic.residues[per.index(worst)]
-    requested = mean(lambda w: len(w) * size)
-    eff = min(1.0, requested / (worst * SECTOR))
+    eff = min(1.0, mean(lambda w: len(w) * size) / (worst * SECTOR))  # requested bytes / moved bytes
     trip = max((global_cost(t, size).sectors_per_request for t in pic.trips if any(t.warps)), default=None)
     return GlobalCost(worst, aligned, ideal, eff, worst_r, trip)
 

@@ -17,7 +17,6 @@ import functools
 import itertools
 import os
 import re
-import sys
 from pathlib import Path
 from typing import Optional
 
@@ -111,10 +110,8 @@ def evaluate_int(c: ci.Cursor) -> Optional[int]:
     r = _lib.clang_Cursor_Evaluate(c)
     if not r:
         return None
-    try:
-        if _lib.clang_EvalResult_getKind(r) != 1:  # CXEval_Int
-            return None
-        return int(_lib.clang_EvalResult_getAsLongLong(r))
+    try:  # kind 1: CXEval_Int
+        return int(_lib.clang_EvalResult_getAsLongLong(r)) if _lib.clang_EvalResult_getKind(r) == 1 else None
     finally:
         _lib.clang_EvalResult_dispose(r)
 
@@ -126,10 +123,7 @@ def decl_key(c: ci.Cursor) -> tuple:
 
 def _strip(c: ci.Cursor) -> ci.Cursor:
     """Skip implicit casts and parentheses."""
-    while c.kind in (K.UNEXPOSED_EXPR, K.PAREN_EXPR):
-        kids = list(c.get_children())
-        if len(kids) != 1:
-            break
+    while c.kind in (K.UNEXPOSED_EXPR, K.PAREN_EXPR) and len(kids := list(c.get_children())) == 1:
         c = kids[0]
     return c
 
@@ -269,9 +263,8 @@ class Lowering:
             elif k in _FUNCS and (self.in_main(c) or self._included(c)) and self._has_body(c):
                 self.function(c)
             elif k in _RECORDS:
-                for m in c.get_children():
-                    if m.kind in _FUNCS and self.in_main(m) and self._has_body(m):
-                        self.function(m)
+                for m in (m for m in c.get_children() if m.kind in _FUNCS and self.in_main(m) and self._has_body(m)):
+                    self.function(m)
 
     @staticmethod
     def _has_body(c: ci.Cursor) -> bool:
@@ -299,9 +292,8 @@ class Lowering:
             toks = [t.spelling for t in ch.get_tokens()] if ch.kind.is_attribute() else []
             if "__launch_bounds__" in toks or "launch_bounds" in toks:
                 bounds = next((int(t) for t in toks if t.isdigit()), bounds)
-        fn = ir.Function(name=c.spelling, kind=kind, span=self.span(c), template_params=tps, launch_bounds=bounds,
-                         in_main_file=self.in_main(c))
-        self.funcs[key] = fn
+        self.funcs[key] = fn = ir.Function(name=c.spelling, kind=kind, span=self.span(c), template_params=tps,
+                                           launch_bounds=bounds, in_main_file=self.in_main(c))
         self.pending.append((c, fn))
         return fn
 
@@ -328,13 +320,9 @@ class Lowering:
             cands = [ref, ref.get_definition(), ref.specialized_template]
         except Exception:  # libclang raises on null cursors
             return None
-        for cand in cands:
-            if cand is None or cand.kind not in _FUNCS or cand.location.is_in_system_header \
-                    or not self._has_body(cand):
-                continue
-            if decl_key(cand) in self.funcs or self.in_main(cand) or self._device(cand):
-                return self.function(cand)
-        return None
+        return next((self.function(f) for f in cands if f is not None and f.kind in _FUNCS
+                     and not f.location.is_in_system_header and self._has_body(f)
+                     and (decl_key(f) in self.funcs or self.in_main(f) or self._device(f))), None)
 
     # -- variables
     def variable(self, d: ci.Cursor) -> ir.Variable:
@@ -352,11 +340,9 @@ class Lowering:
         t = self.type(d.type)
         init = [ch for ch in d.get_children() if ch.kind.is_expression()] \
             if d.kind == K.VAR_DECL and d.type.is_const_qualified() and t.is_integer else []
-        const_value = evaluate_int(init[-1]) if init else None
-        v = ir.Variable(name=d.spelling, type=t, span=self.span(d), storage=storage, space=space,
-                        const_value=const_value, in_main_file=self.in_main(d),
-                        extents=self._extents(d, len(t.array_dims()[0])))
-        self.vars[key] = v
+        self.vars[key] = v = ir.Variable(name=d.spelling, type=t, span=self.span(d), storage=storage, space=space,
+                                         const_value=evaluate_int(init[-1]) if init else None,
+                                         in_main_file=self.in_main(d), extents=self._extents(d, len(t.array_dims()[0])))
         return v
 
     def _line(self, d: ci.Cursor) -> str:
@@ -688,8 +674,7 @@ class Lowering:
         # the object of a member call (an operator call's object is its first operand instead)
         callee = kids[0] if kids and not (name.startswith("operator") and args) else None
         while callee is not None and callee.kind == K.UNEXPOSED_EXPR:
-            inner = list(callee.get_children())
-            callee = inner[0] if len(inner) == 1 else None
+            callee = inner[0] if len(inner := list(callee.get_children())) == 1 else None
         obj = [ch for ch in callee.get_children() if ch.kind.is_expression()] \
             if callee is not None and callee.kind == K.MEMBER_REF_EXPR else []
         receiver = self.expr(obj[0]) if obj else None
@@ -753,12 +738,8 @@ def _shown(name: str, main: str) -> str:
 def lower(path: str, text: str, extra_args: Optional[list[str]] = None) -> ir.TranslationUnit:
     """Parse ``text`` (the contents of ``path``) with libclang and lower it to the IR."""
     tu = parse(path, text, list(extra_args or []))
-    limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(limit, RECURSION_LIMIT))
-    try:
+    with ir.recursion_limit(RECURSION_LIMIT):
         unit = Lowering(path, text, tu).lower()
-    finally:
-        sys.setrecursionlimit(limit)
     unit.errors, unit.missing_includes = file_diagnostics(path, tu)
     header_kernels = [f for f in unit.functions if f.kind == ir.FunctionKind.KERNEL and not f.in_main_file]
     for d in tu.diagnostics if header_kernels else ():  # errors inside a header's kernel: partly modelled

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import contextlib
 import re
-import sys
 from dataclasses import replace
 from typing import Optional
 
@@ -142,8 +141,7 @@ def _builtin_records() -> dict[str, Type]:
         ct = _SCALARS[comp]
         for n, names, align in ((1, "x", ct.size), (2, "xy", a2), (3, "xyz", ct.size), (4, "xyzw", a4)):
             out[f"{prefix}{n}"] = irt.record(f"{prefix}{n}", [(c, ct) for c in names], align)
-    for name in ("dim3", "uint3"):
-        out[name] = irt.record(name, [(c, _UINT) for c in "xyz"])
+    out.update({name: irt.record(name, [(c, _UINT) for c in "xyz"]) for name in ("dim3", "uint3")})
     for name, comp in (("__half", None), ("__nv_bfloat16", None), ("__half2", "__half"),
                        ("__nv_bfloat162", "__nv_bfloat16")):
         members = [("__x", _SCALARS["unsigned short"])] if comp is None else [("x", out[comp]), ("y", out[comp])]
@@ -403,14 +401,10 @@ class Lowering:
         for n in _walk(tree.root_node):  # the file's macros, wherever they are defined (later ones win)
             if n.type in ("preproc_def", "preproc_function_def"):
                 self._macro(n)
-        limit = sys.getrecursionlimit()
-        sys.setrecursionlimit(max(limit, RECURSION_LIMIT))
-        try:
+        with ir.recursion_limit(RECURSION_LIMIT):
             self._collect(tree.root_node.named_children, [])
             for pending in self.pending:
                 self._body(*pending)
-        finally:
-            sys.setrecursionlimit(limit)
         unit = self.unit
         unit.functions = sorted((f for fs in self.funcs.values() for f in fs if f.body is not None),
                                 key=lambda f: (f.span.line, f.span.column))
@@ -459,8 +453,7 @@ class Lowering:
                     out.append(ir.TemplateParam(self.text_of(nm), True))
             elif p.type in ("parameter_declaration", "optional_parameter_declaration",
                             "variadic_parameter_declaration"):
-                name = self.declarator(p.child_by_field_name("declarator"), irt.UNKNOWN)[0]
-                if name:
+                if name := self.declarator(p.child_by_field_name("declarator"), irt.UNKNOWN)[0]:
                     out.append(ir.TemplateParam(name, False))
         return out
 
@@ -469,8 +462,7 @@ class Lowering:
             if c.type == "function_definition":
                 self.function(c, tparams)
             elif c.type == "declaration":
-                ty = c.child_by_field_name("type")
-                if ty is not None and ty.type in _RECORD_NODES:
+                if (ty := c.child_by_field_name("type")) is not None and ty.type in _RECORD_NODES:
                     self.record(ty, tparams)  # a class template's layout
                 self.unit.globals += [v for v, _ in self.declaration(c, ir.Storage.FILE)
                                       if v.space != ir.Space.LOCAL or v.type.kind == TypeKind.POINTER]
@@ -489,9 +481,7 @@ class Lowering:
                 first = next((d for d in decls if d.type == "type_identifier"), None)
                 self.record(ty, [], self.text_of(first))  # `typedef struct { ... } Name;`
             base = self.base_type(c)
-            for name, t, *_ in (self.declarator(d, base) for d in decls):
-                if name:
-                    self.types.named[name] = t
+            self.types.named.update((name, t) for name, t, *_ in (self.declarator(d, base) for d in decls) if name)
         else:
             return False
         return True
@@ -508,8 +498,7 @@ class Lowering:
             nxt = 0
             for en in (x for x in _named_kids(body) if x.type == "enumerator"):
                 val = en.child_by_field_name("value")
-                v = fold(self.expr(val)) if val is not None else nxt
-                if v is not None:
+                if (v := fold(self.expr(val)) if val is not None else nxt) is not None:
                     name = self.text_of(en.child_by_field_name("name"))
                     self.enums[name], self.enum_types[name], nxt = v, t, v + 1
             self.records[s.start_byte] = t
@@ -577,9 +566,8 @@ class Lowering:
 
     def params(self, plist: Optional[N]) -> list[ir.Variable]:
         out = []
-        for p in _named_kids(plist):
-            if p.type not in ("parameter_declaration", "optional_parameter_declaration"):
-                continue
+        for p in (p for p in _named_kids(plist)
+                  if p.type in ("parameter_declaration", "optional_parameter_declaration")):
             name, t = self.declarator(p.child_by_field_name("declarator"), self.base_type(p))[:2]
             if t.kind == TypeKind.VOID and not name:
                 continue
@@ -860,9 +848,8 @@ class Lowering:
             if "auto" in (t.name, t.pointee.name if t.pointee is not None else ""):
                 elem = _decay(rng.type).pointee or irt.UNKNOWN
                 t = irt.reference_to(elem) if t.kind == TypeKind.REFERENCE else elem
-            var = ir.Variable(name, t, self.span(c.child_by_field_name("type") or c,
-                                                 c.child_by_field_name("declarator")))
-            self.scopes[-1][name] = var
+            self.scopes[-1][name] = var = ir.Variable(name, t, self.span(c.child_by_field_name("type") or c,
+                                                                 c.child_by_field_name("declarator")))
             return ir.Loop(sp, ir.LoopKind.RANGE, self.stmt(body_n) or ir.Block(sp), var=var, range=rng)
         if k == "for_statement":
             init = [self.stmt(x) if x.type == "declaration" else ir.ExprStmt(self.span(x), self.expr(x))

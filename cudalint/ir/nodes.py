@@ -15,7 +15,9 @@ declaration and every :class:`Ref` to it points to that object.
 
 from __future__ import annotations
 
+import contextlib
 import enum
+import sys
 from dataclasses import dataclass, field
 from typing import Optional, Union
 
@@ -428,18 +430,24 @@ def children(n: Node) -> list[Node]:
     out: list = []
     for name in _CHILD_FIELDS.get(type(n), ()):
         v = getattr(n, name)
-        if isinstance(v, (list, tuple)):
-            out += [c for c in v if c is not None]
-        elif v is not None:
-            out.append(v)
+        out += [c for c in v if c is not None] if isinstance(v, (list, tuple)) else [v] if v is not None else []
     return out
+
+
+@contextlib.contextmanager
+def recursion_limit(limit: int):
+    """Python recursion allowed up to ``limit`` frames while the block runs (deeply nested code)."""
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old, limit))
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(old)
 
 
 def walk(n: Optional[Node]):
     """Pre-order walk over ``n`` and everything below it."""
-    if n is None:
-        return
-    stack = [n]
+    stack = [n] if n is not None else []
     while stack:
         x = stack.pop()
         yield x

@@ -94,10 +94,9 @@ def _stmt(s: Optional[ir.Stmt], depth: int) -> Iterator[str]:
         yield _line(depth, s, f"decl {_var(s.var)}{const}" + (f" = {expr_text(s.init)}" if s.init is not None else ""))
     elif isinstance(s, ir.ExprStmt):
         yield _line(depth, s, expr_text(s.expr))
-        for n in ir.walk(s.expr):
-            if isinstance(n, ir.Lambda) and n.body is not None:
-                yield _line(depth + 1, n, "lambda body:")
-                yield from _stmt(n.body, depth + 2)
+        for n in (n for n in ir.walk(s.expr) if isinstance(n, ir.Lambda) and n.body is not None):
+            yield _line(depth + 1, n, "lambda body:")
+            yield from _stmt(n.body, depth + 2)
     elif isinstance(s, ir.If):
         if s.init is not None:
             yield _line(depth, s, "if-init:")

@@ -80,8 +80,7 @@ class Type:
         if self.kind == TypeKind.PARAM:
             return bindings.get(self.name)
         if self.kind == TypeKind.ARRAY and self.pointee is not None and self.count is not None:
-            inner = self.pointee.size_with(bindings)
-            return inner * self.count if inner is not None else None
+            return inner * self.count if (inner := self.pointee.size_with(bindings)) is not None else None
         return self.size
 
     def array_dims(self) -> tuple[tuple[Optional[int], ...], "Type"]:

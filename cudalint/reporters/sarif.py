@@ -79,8 +79,7 @@ def _region(at: Any, lines: Optional[list[str]]) -> dict[str, int]:
 
 
 def _artifact_location(path: str, cwd: Optional[str]) -> dict[str, Any]:
-    rel = relative_posix(path, cwd)
-    if rel is not None:
+    if (rel := relative_posix(path, cwd)) is not None:
         return {"uri": quote(rel, safe="/"), "uriBaseId": SRCROOT}
     return {"uri": Path(os.path.abspath(path)).as_uri()}
 
