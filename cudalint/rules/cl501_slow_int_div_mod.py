@@ -9,10 +9,10 @@ two 653 M (3.73x, 4.1x the time).  Unsigned by a constant power of two is free: 
 ``v % (1u << k)`` is not reported: nvcc sees the shift and emits a mask itself (measured on the H200,
 fixtures/arith/div_mod.cu kernel byShiftedParameter: 2.62 M instructions vs 2.36 M for shift/mask).
 Severity: warning for warpSize and run-time powers of two inside a loop; info when executed once per thread
-(index arithmetic), in one block of the grid (:func:`~cudalint.rules.one_block`) and for signed operands.
+(index arithmetic), in one block of the grid (:func:`~cudalint.rules.one_block`), for signed operands.
 A signed division (or any of these) whose dividend is block-uniform (``n / TILE``, ``blockDim.x / warpSize``) is
-computed once and hoisted out of loops: not reported; nor is a power-of-two loop variable of a loop nvcc unrolls completely
-(constant start and bound, at most 16 trips: :func:`unrolled`).
+computed once and hoisted out of loops: not reported; nor is a power-of-two loop variable of a loop nvcc unrolls
+completely (constant start and bound, at most 16 trips: :func:`unrolled`).
 """
 
 from __future__ import annotations
