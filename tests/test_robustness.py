@@ -130,3 +130,17 @@ __global__ void value(float* out, const float* paths, unsigned sims, unsigned st
 """)
     d = lint_file(str(p), RunOptions())
     assert not [x for x in d if x.code == "CL000"], [x.message for x in d]
+
+
+def test_a_fifo_beside_the_file_does_not_block_the_run(tmp_path):
+    # the search for a host launcher's callers reads the program's other sources: only regular, readable ones
+    import os
+    import subprocess
+    import sys
+    (tmp_path / "src").mkdir()
+    os.mkfifo(tmp_path / "src" / "pipe.cu")
+    (tmp_path / "src" / "k.cu").write_text("__global__ void k(float* o) { o[32 * threadIdx.x] = 0.0f; }\n"
+                                            "void run(float* o) { k<<<4096, 256>>>(o); }\n")
+    r = subprocess.run([sys.executable, "-m", "cudalint", "check", "--format", "json", str(tmp_path / "src" / "k.cu")],
+                       capture_output=True, text=True, timeout=120)
+    assert [(d["code"], d["severity"]) for d in __import__("json").loads(r.stdout)] == [("CL101", "warning")]

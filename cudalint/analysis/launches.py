@@ -284,8 +284,11 @@ def _called_elsewhere(path: str, names: set) -> Optional[bool]:
             seen += 1
             if seen > 2000:
                 return True
-            with open(p, "rb") as fh:
-                text = fh.read(1 << 21)
+            try:  # a regular file only (a FIFO named `x.cu` in a pull request must not block the run)
+                with open(p, "rb") if os.path.isfile(p) else open(os.devnull, "rb") as fh:
+                    text = fh.read(1 << 21)
+            except OSError:
+                continue
             if p != here and (any(n.encode() in text for n in names) or root in near and _MAIN.search(text)):
                 used = _used_in(p, os.stat(p).st_mtime_ns)
                 if used & names:
