@@ -317,3 +317,19 @@ def test_a_kernel_launched_once_beside_a_loop_of_launches_with_its_grid_is_a_sma
     assert d[1].assumptions[-1] == ("`inverse` is launched once, while `main()` launches `forward` with the same "
                                     "grid `grid` in a loop (line 29): a small share of its GPU work")
     assert not any("small share" in a for a in d[2].assumptions)
+
+
+def test_an_uncoalesced_access_does_not_hide_a_conflict_behind_its_own_waste(tmp_path):
+    # 33 wavefronts a warp against 4 + 32 sectors, 32 of them CL101's waste: at ideal sectors (4 + 4) the
+    # conflict is exposed, as it is once the store is fixed
+    src = """__global__ void k(float* out, const float* in) {
+    __shared__ float tile[32][32];
+    int i = blockIdx.x * 1024 + threadIdx.y * 32 + threadIdx.x;
+    tile[threadIdx.y][threadIdx.x] = in[i];
+    __syncthreads();
+    out[32 * i] = tile[threadIdx.x][threadIdx.y];
+}
+int main() { float *a, *b; k<<<65536, dim3(32, 32)>>>(a, b); }
+"""
+    d = lint(tmp_path, src)
+    assert [(x.code, x.line, x.severity.value) for x in d] == [("CL101", 6, "warning"), ("CL201", 6, "warning")]

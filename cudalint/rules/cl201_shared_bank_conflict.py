@@ -38,8 +38,9 @@ def _offset_with_row(acc: Access, arr: ArrayDecl, row: int) -> Optional[sympy.Ex
 
 def dram_bound(kernel: Kernel, acc: Access, ctx: AnalysisContext) -> Optional[str]:
     """Why a conflict costs no time when the kernel's shared accesses at ``acc``'s loop depth take no more wavefronts
-    per warp than its global accesses there move DRAM sectors (each array's costliest load and store: a lower
-    bound, other accesses of an array may hit the caches): DRAM, not the shared pipe, limits it.  Measured on
+    per warp than its global accesses there move DRAM sectors (each array's costliest load and store, at most at
+    their ideal sectors: a lower bound, other accesses of an array may hit the caches, and an uncoalesced access's waste
+    would hide the conflict only until it is fixed): DRAM, not the shared pipe, limits it.  Measured on
     the H200 (fixtures/shared/memory_bound_conflict.cu, 8 sectors a warp): 8 wavefronts 2 % more time than 2,
     16 wavefronts 17 %, 64 3.3x.  None when a shared access there is not modelled."""
     level = [a for a in kernel.accesses if a.loop_depth == acc.loop_depth]
@@ -51,7 +52,7 @@ def dram_bound(kernel: Kernel, acc: Access, ctx: AnalysisContext) -> Optional[st
     for a in level:
         if a.array.space == AddressSpace.GLOBAL and (c := ctx.global_cost(kernel, a)) is not None:
             key = (a.array.name, a.is_write)
-            most[key] = max(most.get(key, 0), c.sectors_per_request)
+            most[key] = max(most.get(key, 0), min(c.sectors_per_request, c.ideal_sectors_per_request))
     sectors = sum(most.values())
     where = "made once per thread" if not acc.loop_depth else f"{acc.loop_depth} loop{'s' * (acc.loop_depth > 1)} deep"
     return (f"the kernel's shared accesses {where} take {fmt(waves)} wavefronts per warp, no more than the "
