@@ -271,25 +271,32 @@ def _used_in(path: str, mtime: int) -> frozenset:
     return frozenset(out)
 
 
+def _program_root(path: str) -> str:
+    """The directory above ``path``'s: where :func:`_called_elsewhere` looks for the rest of its program."""
+    return os.path.dirname(os.path.dirname(os.path.abspath(path)))
+
+
 def _called_elsewhere(path: str, names: set) -> Optional[bool]:
     """Whether another source of ``path``'s program uses one of ``names`` (:func:`_used_in`), looked for in the
     tree of the directory above ``path``'s (a wrapper's ``main.c`` one level up): True (also past 2,000 files),
     False when none does though a source of that directory or of ``path``'s own defines ``main`` (the program is
     there and never calls them), None when none does (a library, or its ``main`` is elsewhere)."""
     here, seen, main = os.path.abspath(path), 0, False
-    near = (os.path.dirname(here), os.path.dirname(os.path.dirname(here)))
+    near = (os.path.dirname(here), _program_root(path))
     for root, dirs, files in os.walk(near[1]):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         for p in (os.path.join(root, f) for f in sorted(files) if os.path.splitext(f)[1] in _SOURCES):
             seen += 1
             if seen > 2000:
                 return True
+            if p == here:
+                continue
             try:  # a regular file only (a FIFO named `x.cu` in a pull request must not block the run)
                 with open(p, "rb") if os.path.isfile(p) else open(os.devnull, "rb") as fh:
                     text = fh.read(1 << 21)
             except OSError:
                 continue
-            if p != here and (any(n.encode() in text for n in names) or root in near and _MAIN.search(text)):
+            if any(n.encode() in text for n in names) or root in near and _MAIN.search(text):
                 used = _used_in(p, os.stat(p).st_mtime_ns)
                 if used & names:
                     return True
@@ -316,7 +323,7 @@ def unlaunched_kernels(tu: ir.TranslationUnit) -> dict[str, str]:
         elif "main" not in by and not any(f in names for f in by for g, names in used.items() if g != f):
             called = _called_elsewhere(tu.path, set(by))
             if called is False or called is None and "main" in used:
-                top = os.path.basename(os.path.dirname(os.path.dirname(os.path.abspath(tu.path))))
+                top = os.path.basename(_program_root(tu.path))
                 out[k.name] = (f"`{k.name}` is launched only from {', '.join(f'`{f}()`' for f in by)}, which nothing "
                                f"in this translation unit or under `{top}/` calls: it may never run")
     return out

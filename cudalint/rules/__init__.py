@@ -25,7 +25,7 @@ import sympy
 
 from ..analysis.context import AnalysisContext
 from ..analysis.symbols import BID, GDIM, TID
-from ..analysis.warp import WarpPicture
+from ..analysis.warp import WARP, WarpPicture
 from ..diagnostics import Diagnostic, Fix, Severity
 from ..model import Access, AddressSpace, Kernel, TranslationUnitModel
 
@@ -160,7 +160,7 @@ def tiny_launch(kernel: Kernel, ctx: AnalysisContext) -> Optional[str]:
     sites = ctx.sites(kernel)
     if not sites or any(None in s.grid or None in s.block for s in sites):
         return None
-    warps = max(math.prod(s.grid) * -(-math.prod(s.block) // 32) for s in sites)  # type: ignore[arg-type]
+    warps = max(math.prod(s.grid) * -(-math.prod(s.block) // WARP) for s in sites)  # type: ignore[arg-type]
     return (f"the launch runs {warps} warp{'s' * (warps > 1)}, no more than the GPU's {SMS} SMs, so latency, not "
             "sectors, sets its time") if warps <= SMS else None
 
