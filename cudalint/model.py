@@ -142,7 +142,14 @@ class LaunchSite:
     block_text: str = ""
     grid_text: str = ""
     function: str = ""  # the host function the launch is in
-    in_loop: bool = False  # inside a loop of that function
+    #: the loops of that function around it, outermost first: (line, column) of each
+    loops: tuple[tuple[int, int], ...] = ()
+    #: the threads it runs as an expression of the host's run-time values (``512*(Size/512 + 1)``), None unknown
+    threads: Optional[sympy.Expr] = None
+
+    @property
+    def in_loop(self) -> bool:
+        return bool(self.loops)
 
 
 @dataclass

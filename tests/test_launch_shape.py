@@ -3,7 +3,10 @@ instantiation analysed with its arguments (issue 10, causes 3, 8 and 9)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
+
+import pytest
 
 from cudalint.analysis.context import Settings
 from cudalint.parallel import lint_many
@@ -172,3 +175,80 @@ def test_a_launch_spelled_with_spaces_between_the_angle_brackets_is_read(tmp_pat
     d = lint_file(str(p), RunOptions())
     assert [(x.code, x.line, x.column) for x in d] == [("CL101", 4, 12)]
     assert d[0].assumptions[0] == f"blockDim = (128, 1, 1) from launch at {p}:7"
+
+
+def _threads(tmp_path: Path, host: str, frontend: str = "clang"):
+    p = _write(tmp_path, host)
+    model = build_model(str(p), p.read_text(), RunOptions(frontend=frontend))
+    return [str(s.threads) for s in model.launches]
+
+
+def test_threads_as_expressions_of_run_time_values(tmp_path):
+    host = """
+static unsigned iDivUp(unsigned a, unsigned b) { return (a % b == 0) ? a / b : a / b + 1; }
+int Size;
+void run(float *a, float *b, int n, int m) {
+  k<<<iDivUp(n * m, 256), 256>>>(a, b);          // inlined: the larger arm
+  int g = (Size / 512) + (!(Size % 512) ? 0 : 1);
+  dim3 grid(g, g), block(16, 16);
+  k<<<grid, block>>>(a, b);
+  int h = n; h = h / 2;
+  k<<<(h + 127) / 128, 128>>>(a, b);              // assigned in straight-line code: its value
+  for (int r = 0; r < 3; r++) h = h + n;
+  k<<<h, 32>>>(a, b);                             // assigned in a loop: unknown
+  k<<<n % 7, 32>>>(a, b);                         // a remainder: not an expression of n
+}"""
+    want = ["m*n + 256", "256*(Size/512 + 1)**2", "n/2 + 127", "None", "None"]
+    assert _threads(tmp_path, host) == want
+    assert _threads(tmp_path, host, "tree-sitter") == want
+
+
+SMALL = """
+__global__ void col(const float *a, float *m, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  m[i * n] = a[i * n];
+}
+__global__ void colLoop(const float *a, float *m, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  for (int j = 0; j < n; ++j) m[i * n + j * 7] = a[i * n];
+}
+__global__ void big(const float4 *a, float4 *b) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  b[i] = a[i];
+}
+"""
+
+
+def _severities(tmp_path: Path, host: str) -> list[tuple[str, int, str]]:
+    p = tmp_path / "s.cu"
+    p.write_text(SMALL + host)
+    return sorted((d.kernel, d.line, d.severity.value, "under 1/16 of what `big` moves" in d.message)
+                  for d in lint_file(str(p), RunOptions()) if d.code == "CL101" and d.kernel != "big")
+
+
+def test_a_kernel_beside_a_larger_one_is_a_small_share(tmp_path):
+    # N / 1024 threads of 2 accesses, at most a sector each, beside N / 4 threads of 16-byte accesses: 1/64
+    host = """
+void run(float *a, float *m, float4 *x, float4 *y, int N) {
+  for (int t = 0; t < 10; ++t) {
+    col<<<N / 1024 / 256, 256>>>(a, m, N);
+    big<<<N / 4 / 256, 256>>>(x, y);
+  }
+}"""
+    assert _severities(tmp_path, host)[:2] == [("col", 4, "info", True), ("col", 4, "info", True)]
+
+
+@pytest.mark.parametrize("launch", [
+    "col<<<N / 4 / 256, 256>>>(a, m, N); big<<<N / 4 / 256, 256>>>(x, y);",  # as many threads as big's
+    "col<<<N / 256, 256>>>(a, m, N); big<<<M * M / 256, 256>>>(x, y);",      # N grows alone: unbounded
+    "for (int t = 0; t < N; ++t) col<<<N / 1024, 256>>>(a, m, N); big<<<N / 4, 256>>>(x, y);",  # a loop big is not in
+    "col<<<N / 1024, 256>>>(a, m, N); big<<<grid, 256>>>(x, y);",            # big's threads unknown
+    "col<<<N / 1024, 256>>>(a, m, N); other(x, y, N);",                      # big launched by another function
+    "colLoop<<<N / 1024, 256>>>(a, m, N); big<<<N / 4, 256>>>(x, y);",       # its accesses are in a loop
+])
+def test_no_small_share_without_a_larger_kernel_beside_it(tmp_path, launch):
+    host = f"""
+void other(float4 *x, float4 *y, int N) {{ big<<<N * N, 256>>>(x, y); }}
+void run(float *a, float *m, float4 *x, float4 *y, int N, int M, dim3 grid) {{ {launch} }}"""
+    found = [f for f in _severities(tmp_path, host) if f[0] == re.search(r"(\w+)<<<", launch).group(1)]
+    assert len(found) == 2 and not any(small for *_, small in found), found

@@ -15,6 +15,8 @@ import re
 from dataclasses import dataclass
 from typing import Optional
 
+import sympy
+
 from ..ir import nodes as ir
 from ..ir.consts import c_binary, fold
 from ..ir.types import Type, TypeKind
@@ -26,6 +28,8 @@ _DIM3 = ("dim3", "uint3")
 _AXES = {"x": 0, "y": 1, "z": 2}
 _MAIN = re.compile(rb"\bmain\s*\(")
 _SOURCES = (".cu", ".cuh", ".cpp", ".cc", ".cxx", ".c", ".h", ".hpp")
+_TESTS = ("<", ">", "<=", ">=", "==", "!=", "&&", "||")
+_NUMBERS = (TypeKind.INT, TypeKind.FLOAT)
 _FLOAT_OPS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv}
 #: runtime calls that launch the kernel named by their first argument with (grid, block) next
 _LAUNCH_APIS = ("cudaLaunchKernel", "cudaLaunchCooperativeKernel", "hipLaunchKernel", "hipLaunchCooperativeKernel")
@@ -96,19 +100,82 @@ class _Env:
         v = tuple(self.vals.get(c.var) if isinstance(c, _Link) else c for c in v)
         return tuple(c if isinstance(c, int) else None for c in v)  # type: ignore[return-value]
 
-    def assign(self, target: ir.Expr, v) -> None:
+    def sym(self, e: Optional[ir.Expr], bind: Optional[dict] = None, depth: int = 0):
+        """``e`` as a sympy expression of the host's run-time values, to compare launch sizes: a variable read and
+        not assigned since its declaration is a positive symbol (a value assigned later, or in a loop, is unknown),
+        ``/`` divides exactly, of ``?:`` arms a constant apart the larger counts, a host function returning one
+        expression is inlined (``iDivUp(n, 256)``); a dim3 is a 3-tuple; None where not expressible."""
+        rec = functools.partial(self.sym, bind=bind, depth=depth + 1)
+        c = fold(e) if e is not None and depth < 24 else None
+        if e is None or depth >= 24 or c is not None:
+            return sympy.Integer(c) if c is not None else None
+        if isinstance(e, ir.Ref):
+            v = self.vals.get(e.var) if bind is None else bind.get(e.var)
+            if bind is not None or isinstance(v, (int, float)):
+                return sympy.nsimplify(v) if isinstance(v, (int, float)) else v
+            if ("sym", e.var) in self.vals:
+                return self.vals[("sym", e.var)]
+            if isinstance(v, tuple):
+                return tuple(sympy.Integer(c) if isinstance(c, int) else None for c in v)
+            if e.var.storage == ir.Storage.FILE and e.var.init is not None:
+                return rec(e.var.init)
+            return sympy.Symbol(e.var.name, positive=True) if e.var.type.kind in _NUMBERS else None
+        if isinstance(e, ir.Cast) or isinstance(e, ir.Unary) and e.op in ("+", "-"):
+            x = rec(e.operand)
+            return -x if isinstance(x, sympy.Expr) and getattr(e, "op", "") == "-" else x
+        if isinstance(e, ir.Unary) and e.op == "!" or isinstance(e, ir.Binary) and e.op in _TESTS:
+            return sympy.Integer(1)  # 0 or 1: its upper bound
+        if isinstance(e, ir.Member) and e.name in _AXES and not e.arrow:
+            b = rec(e.base)
+            return b[_AXES[e.name]] if isinstance(b, tuple) else None
+        if isinstance(e, ir.Binary) and e.op in ("+", "-", "*", "/", "<<", ">>"):
+            x, y = rec(e.lhs), rec(e.rhs)
+            if not isinstance(x, sympy.Expr) or not isinstance(y, sympy.Expr) or e.op == "/" and y == 0:
+                return None
+            if e.op in ("<<", ">>"):
+                return (x * 2 ** y if e.op == "<<" else x / 2 ** y) if y.is_Integer and 0 <= y < 64 else None
+            return _FLOAT_OPS[e.op](x, y)
+        if isinstance(e, ir.Cond):
+            a, b = rec(e.then), rec(e.else_)
+            d = a - b if isinstance(a, sympy.Expr) and isinstance(b, sympy.Expr) else None
+            return (a if d >= 0 else b) if d is not None and d.is_number else None
+        if isinstance(e, (ir.Construct, ir.Call, ir.InitList)) and (
+                e.type.name in _DIM3 or isinstance(e, ir.Call) and e.name == "dim3"):
+            args = e.items if isinstance(e, ir.InitList) else e.args
+            if len(args) == 1 and args[0].type.name in _DIM3:
+                return rec(args[0])
+            return tuple([rec(a) for a in args[:3]] + [sympy.Integer(1)] * (3 - len(args[:3])))
+        if isinstance(e, ir.Call) and e.name in ("ceil", "ceilf", "floor", "floorf") and len(e.args) == 1:
+            return rec(e.args[0])
+        f = e.func if isinstance(e, ir.Call) else None
+        body = f.body.body if f is not None and f.body is not None and len(f.params) == len(e.args) else []
+        if len(body) == 1 and isinstance(body[0], ir.Return) and f.kind != ir.FunctionKind.KERNEL:
+            args = [rec(a) for a in e.args]
+            return self.sym(body[0].value, dict(zip(f.params, args)), depth + 1) if None not in args else None
+        return None
+
+    def threads(self, grid: Optional[ir.Expr], block: Optional[ir.Expr]) -> Optional[sympy.Expr]:
+        """The threads a launch runs (:meth:`sym` of its grid times its block), None where not known."""
+        dims = [d if isinstance(d, tuple) else (d,) for d in (self.sym(x) if x is not None else () for x in (grid, block))]
+        vals = [v for d in dims for v in d]
+        return sympy.Mul(*vals) if all(isinstance(v, sympy.Expr) and v != 0 for v in vals) else None
+
+    def assign(self, target: ir.Expr, v, s=None) -> None:
+        """``target = v`` (``s``: the value as :meth:`sym` reads it, None when unknown)."""
         target = strip_casts(target)
         if isinstance(target, ir.Ref):
+            self.vals[("sym", target.var)] = s
             gone = _Link(target.var)
             for k, old in list(self.vals.items()):  # copies of its previous value are no longer linked
                 if old == gone or isinstance(old, tuple) and gone in old:
                     self.vals[k] = tuple(None if c == gone else c for c in old) if isinstance(old, tuple) else None
             self.vals[target.var] = None if v == gone else v
         elif isinstance(target, ir.Member) and isinstance(target.base, ir.Ref) and target.name in _AXES:
-            old = self.vals.get(target.base.var)
+            old, olds = self.vals.get(target.base.var), self.sym(target.base)
             cur = list(old) if isinstance(old, tuple) else [None, None, None]
-            cur[_AXES[target.name]] = v if isinstance(v, int) else None
-            self.vals[target.base.var] = tuple(cur)
+            cur_s = list(olds) if isinstance(olds, tuple) else [None, None, None]
+            cur[_AXES[target.name]], cur_s[_AXES[target.name]] = v if isinstance(v, int) else None, s
+            self.vals[target.base.var], self.vals[("sym", target.base.var)] = tuple(cur), tuple(cur_s)
         else:
             for n in ir.walk(target):  # `*p = ...`, `a[i] = ...`: forget what is written through
                 if isinstance(n, ir.Ref) and n.var in self.vals and not isinstance(self.vals[n.var], int):
@@ -123,6 +190,7 @@ class _Env:
                 self.assign(n.operand, None)
             elif isinstance(n, ir.Decl):
                 self.vals.pop(n.var, None)
+                self.vals[("sym", n.var)] = None
 
     def merge(self, *others: "_Env") -> None:
         keys = set(self.vals).union(*(o.vals for o in others))
@@ -137,7 +205,7 @@ class _Env:
 class _Walker:
     def __init__(self):
         self.out: list[LaunchSite] = []
-        self.fn, self.loops = "", 0  # the host function walked, the loops around the statement
+        self.fn, self.loops = "", ()  # the host function walked, the loops around the statement (their lines)
 
     def expr(self, e: Optional[ir.Expr], env: _Env) -> None:
         """Record the launches in ``e`` (in evaluation order) and apply its side effects to ``env``."""
@@ -151,7 +219,7 @@ class _Walker:
             self.out.append(LaunchSite(kernel=e.kernel, grid=env.dims(e.grid), block=env.dims(e.block), span=e.span,
                                        template_args=targs, block_text=e.block.text if e.block is not None else "",
                                        grid_text=e.grid.text if e.grid is not None else "", function=self.fn,
-                                       in_loop=self.loops > 0))
+                                       loops=self.loops, threads=env.threads(e.grid, e.block)))
             return
         if isinstance(e, ir.Cond):
             self.expr(e.cond, env)
@@ -167,7 +235,7 @@ class _Walker:
             if e.op != "=":
                 old = env.value(e.target)
                 v = c_binary(e.op[:-1], old, v) if isinstance(old, int) and isinstance(v, int) else None
-            env.assign(e.target, v)
+            env.assign(e.target, v, env.sym(e.value) if e.op == "=" else None)
         elif isinstance(e, ir.Unary) and e.op in ("pre++", "pre--", "post++", "post--"):
             old = env.value(e.operand)
             env.assign(e.operand, old + (1 if "++" in e.op else -1) if isinstance(old, int) else None)
@@ -175,7 +243,8 @@ class _Walker:
             k = strip_casts(e.args[0]) if e.name in _LAUNCH_APIS and len(e.args) >= 3 else None
             if isinstance(k, ir.Ref):  # cudaLaunchKernel((void *)kernel, grid, block, args, shmem, stream)
                 self.out.append(LaunchSite(kernel=k.var.name, grid=env.dims(e.args[1]), block=env.dims(e.args[2]),
-                                           span=e.span, block_text=e.args[2].text))
+                                           span=e.span, block_text=e.args[2].text, function=self.fn,
+                                           loops=self.loops, threads=env.threads(e.args[1], e.args[2])))
             params = e.func.params if e.func is not None else []
             for i, a in enumerate(e.args):  # `&n` or a reference parameter: the callee may write it
                 if isinstance(a, ir.Unary) and a.op == "&":
@@ -210,6 +279,10 @@ class _Walker:
             self.expr(s.init, env)
             default = (1, 1, 1) if s.var.type.name in _DIM3 else None  # `dim3 b;` is (1, 1, 1)
             env.vals[s.var] = env.value(s.init) if s.init is not None else default
+            if s.init is not None:  # its run-time value, unless an expression of others
+                v = env.sym(s.init)
+                own = sympy.Symbol(s.var.name, positive=True) if s.var.type.kind in _NUMBERS else None
+                env.vals[("sym", s.var)] = own if v is None else v
         elif isinstance(s, ir.If):
             self.stmt(s.init, env)
             self.expr(s.cond, env)
@@ -227,11 +300,11 @@ class _Walker:
             for x in getattr(s, "init", []):
                 self.stmt(x, env)
             env.kill(s)
-            self.loops += isinstance(s, ir.Loop)
+            outer, self.loops = self.loops, self.loops + ((s.span.line, s.span.column),) * isinstance(s, ir.Loop)
             for n in ir.children(s):
                 if n not in getattr(s, "init", []):
                     (self.expr if isinstance(n, ir.Expr) else self.stmt)(n, env)
-            self.loops -= isinstance(s, ir.Loop)
+            self.loops = outer
             env.kill(s)
         else:  # a block, an expression statement, a return, a case or a label: its parts in order
             for n in ir.children(s):

@@ -25,7 +25,7 @@ import sympy
 
 from ..analysis.context import AnalysisContext
 from ..analysis.symbols import BID, GDIM, TID
-from ..analysis.warp import WARP, WarpPicture
+from ..analysis.warp import BANK_WIDTH, SECTOR, WARP, WarpPicture
 from ..diagnostics import Diagnostic, Fix, Severity
 from ..model import Access, AddressSpace, Kernel, TranslationUnitModel
 
@@ -163,6 +163,49 @@ def tiny_launch(kernel: Kernel, ctx: AnalysisContext) -> Optional[str]:
     warps = max(math.prod(s.grid) * -(-math.prod(s.block) // WARP) for s in sites)  # type: ignore[arg-type]
     return (f"the launch runs {warps} warp{'s' * (warps > 1)}, no more than the GPU's {SMS} SMs, so latency, not "
             "sectors, sets its time") if warps <= SMS else None
+
+
+def small_kernel(kernel: Kernel, acc: Access, ctx: AnalysisContext) -> Optional[str]:
+    """Why an access of a kernel that makes each of its accesses to that memory space once per thread is a small
+    share of the program's traffic there: each launch of it moves at most a sector (a wavefront in shared memory)
+    per access and lane, and that is at most 1/16 of what a kernel the same host function launches beside it (in
+    every loop it is in) moves at least, its threads times its widest access coalesced, as the run-time sizes
+    grow together, and bounded as each grows alone (gaussian's Fan1, ``Size`` threads, beside Fan2's ``Size*Size``;
+    fixtures/global/small_kernel.cu, measured on the H200).  None when a launch's threads are not known as an
+    expression (:meth:`~cudalint.analysis.launches._Env.sym`)."""
+    space, sites = acc.array.space, ctx.sites(kernel)
+    n = sum(a.array.space == space for a in kernel.accesses)
+    if not sites or any(a.loop_depth for a in kernel.accesses if a.array.space == space):
+        return None
+    unit = SECTOR if space == AddressSpace.GLOBAL else BANK_WIDTH * WARP  # bytes of a lane's ideal unit
+    least: dict[str, float] = {}
+    for k in (k for k in ctx.model.kernels if k.name != kernel.name):  # its widest access most threads make
+        for a in (a for a in k.accesses if a.array.space == space and not any(
+                isinstance(c, sympy.Eq) for g in a.guards for c in sympy.And.make_args(g))):
+            least[k.name] = max(least.get(k.name, 0), a.size / unit)
+    big = [next((t for t in ctx.model.launches if t.kernel in least and t.function == s.function and
+                 t.loops[:len(s.loops)] == s.loops and t.threads is not None and _share(n * s.threads, t.threads * least[t.kernel])), None)
+           if s.threads is not None else None for s in sites]
+    if not all(big):
+        return None
+    s, t = sites[0], big[0]
+    unit_name = "sector" if space == AddressSpace.GLOBAL else "wavefront"
+    return (f"its launch, `{spell(s.threads)}` threads of {n} {space.value} access{'es' * (n > 1)}, moves at most a "
+            f"{unit_name} per access and lane, under 1/16 of what `{t.kernel}` moves, which `{t.function}()` launches "
+            f"beside it with `{spell(t.threads)}` threads (line {t.span.line}), as the sizes grow")
+
+
+def _share(a: sympy.Expr, b: sympy.Expr) -> bool:
+    """``a <= b / 16`` as the symbols grow together, and ``a / b`` bounded as each grows alone."""
+    t = sympy.Dummy("t", positive=True)
+    try:
+        r = sympy.cancel(a / b)
+        syms = r.free_symbols
+        lim = sympy.limit(r.xreplace({x: t for x in syms}), t, sympy.oo) if syms else r
+        return bool(lim <= sympy.Rational(1, 16)) and all(
+            sympy.limit(r.xreplace({y: 1 for y in syms - {x}}), x, sympy.oo).is_finite for x in syms)
+    except (TypeError, ValueError, NotImplementedError, sympy.PolynomialError):
+        return False
 
 
 def spell(expr) -> str:

@@ -5,8 +5,9 @@ Hardware fact: a warp-wide global access is served in 32-byte sectors (CUDA C++ 
 ``a[32*i]`` 32 sectors/request at 12.5 % and 6.0x the time, ``a[i].x`` of ``struct {float x, y}`` 8 sectors.
 Severity: warning, info when at least 50 % of the fetched bytes are used, by this access or by the thread's
 accesses to the other fields of the same element (:func:`~cudalint.analysis.warp.sibling_use`), for an
-access made once per thread in a kernel whose loops carry its global traffic, for one block's work and in a
-launch of at most 132 warps (:func:`~cudalint.rules.one_block`, :func:`~cudalint.rules.tiny_launch`).
+access made once per thread in a kernel whose loops carry its global traffic, for one block's work, in a
+launch of at most 132 warps and in a kernel whose launches are a small share of another's beside it
+(:func:`~cudalint.rules.one_block`, :func:`~cudalint.rules.tiny_launch`, :func:`~cudalint.rules.small_kernel`).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import sympy
 from ..analysis.warp import SECTOR, GlobalCost, aligned_residue, sibling_use
 from ..model import Access, AddressSpace, Kernel
 from . import (AnalysisContext, Findings, Rule, Severity, TranslationUnitModel, fmt, metric, one_block, one_shot,
-               outside, pictured, spell, tiny_launch)
+               outside, pictured, small_kernel, spell, tiny_launch)
 
 
 def sector_metrics(cost: GlobalCost, sectors: float) -> tuple[float, dict]:
@@ -133,7 +134,7 @@ class UncoalescedGlobalAccess(Rule):
                 note = (f"; the thread's {moves} of `{acc.array.name}` on line{'s' * (',' in lines)} {lines} lie at a "
                         f"distance from this one that depends on {names}, so they may use the rest of those sectors")
             elif eff < 0.5 and (share := one_block(kernel, acc.guards, ctx) or (
-                    tiny_launch(kernel, ctx) if not acc.loop_depth else None)):
+                    tiny_launch(kernel, ctx) or small_kernel(kernel, acc, ctx) if not acc.loop_depth else None)):
                 note = f"; {share}"
             msg = (f"uncoalesced global {acc.kind} of `{acc.array.name}`: {why}; a warp touches {fmt(sectors)} sectors "
                    f"per request{trips} instead of {fmt(cost.ideal_sectors_per_request)} ({used}% of fetched bytes "

@@ -6,8 +6,8 @@ wavefront, the same word is broadcast (CUDA C++ Programming Guide, "Shared Memor
 per instruction, 1.16 with ``t[32][33]``; ``t[2*threadIdx.x]`` 2.0.
 For 2-D arrays the fix pads the row to the smallest width that makes every access of the kernel to that
 array conflict-free.  Severity: warning; info for a one-shot access beside the loops that carry the kernel's
-shared traffic, for one block's work (:func:`~cudalint.rules.one_block`) and in a kernel DRAM limits
-(:func:`dram_bound`).
+shared traffic, for one block's work (:func:`~cudalint.rules.one_block`), in a kernel whose launches are a
+small share of another's (:func:`~cudalint.rules.small_kernel`) and in a kernel DRAM limits (:func:`dram_bound`).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from ..analysis.warp import NotModelled, picture, shared_cost
 from ..diagnostics import Edit, Fix
 from ..model import Access, AddressSpace, ArrayDecl, Kernel
 from . import (AnalysisContext, Findings, Rule, Severity, TranslationUnitModel, fmt, metric, one_block, one_shot,
-               outside, pictured, spell)
+               outside, pictured, small_kernel, spell)
 
 MAX_PAD = 32
 
@@ -127,8 +127,8 @@ class SharedBankConflict(Rule):
                 msg += "; make consecutive lanes use consecutive words (or an odd word stride)"
             metrics = {"bank_conflict_ways": ways, "wavefronts_per_request": metric(cost.wavefronts_per_request)}
             bulk = one_shot(kernel, acc)
-            share = outside(acc, bulk, "shared") if bulk else one_block(kernel, acc.guards, ctx) or dram_bound(
-                kernel, acc, ctx)
+            share = outside(acc, bulk, "shared") if bulk else one_block(kernel, acc.guards, ctx) or small_kernel(
+                kernel, acc, ctx) or dram_bound(kernel, acc, ctx)
             msg += f"; {share}" if share else ""
             yield self.diagnostic(kernel, acc, msg, severity=Severity.INFO if share else None, metrics=metrics,
                                   assumptions=ctx.assumptions(kernel, pic), fix=fix)
