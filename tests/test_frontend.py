@@ -160,3 +160,20 @@ def test_compile_commands_supply_include_paths_and_defines(tmp_path):
     opts = RunOptions(compile_db=build / "compile_commands.json")
     (d,) = lint_file(str(src), opts)
     assert (d.code, d.line, d.metrics["sectors_per_request"]) == ("CL101", 2, 32)
+
+
+def test_static_members_of_two_instantiations_of_one_template_keep_their_values(tmp_path):
+    # llm.c's Packed128<float>::size (4) and Packed128<bf16>::size (8) share one declaration and its location
+    src = """
+template<class E> struct alignas(16) Packed128 { static constexpr const size_t size = sizeof(int4) / sizeof(E); };
+typedef Packed128<float> f128;
+typedef Packed128<short> x128;
+__global__ void k(short* dst) {
+    size_t i = (blockIdx.x * blockDim.x + threadIdx.x) * f128::size;
+    dst[i] = 0;
+    size_t j = (blockIdx.x * blockDim.x + threadIdx.x) * x128::size;
+    dst[j] = 1;
+}
+"""
+    assert [o[-1] for o in offsets(tmp_path, src)] == ["8*blockDim.x*blockIdx.x + 8*threadIdx.x",
+                                                        "16*blockDim.x*blockIdx.x + 16*threadIdx.x"]

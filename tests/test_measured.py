@@ -178,6 +178,16 @@ SYNCCHECK_UNREPORTED = {
         "unevenTrips, block of 256: threads 0-43 run a second trip and wait at the barrier while threads 44-255 "
         "leave the loop and exit the kernel; exited threads count as arrived (as for CL302), so synccheck sees "
         "no divergent warp. The trip counts still differ across the block: undefined by the Programming Guide."),
+    ("sync__grid_stride_barrier", 19): (
+        "warpRows: synccheck reports the loop's first barrier (line 17, 96 and 128 errors in two runs: the warps "
+        "past `rows` wait at the barrier after the loop while the others wait at line 17); the run stops at the "
+        "first barrier error."),
+    ("sync__grid_stride_barrier", 29): (
+        "tokenRows: in block 0 the warps of slots 2-3 leave the loop after one trip and exit the kernel while slots "
+        "0-1 run a second; exited threads count as arrived (as for unevenTrips), so synccheck reports nothing. "
+        "Undefined by the Programming Guide all the same; with a barrier after the loop (warpRows) it is reported."),
+    ("sync__grid_stride_barrier", 39): (
+        "blockWarpRows: warps 2-3 run one trip and exit while warps 0-1 run two; exited threads count as arrived."),
     ("sync__divergent_exit", 38): "continueBeforeSync: the `continue` is never taken at run time (n = grid size).",
     ("sync__divergent_exit", 52): "breakBeforeSync: the `break` is never taken at run time (limit 1e30).",
 }

@@ -142,3 +142,21 @@ def test_thread_dependent_conditions_with_uniform_outcome(tmp_path, loop, block,
     assert divergent_guards(guards, shape, syms) == divergent
     assert divergent_guards(guards, None, syms) == [2]  # blockDim unknown: thread-dependent is divergent
     assert all(g.free_symbols - set(BDIM) for g, _ in guards)
+
+
+@pytest.mark.parametrize("loop,want", [
+    ("int i = blockIdx.x * blockDim.x + threadIdx.x; if (i + 1 < n)", [("n", "blockDim.x")]),
+    ("int w = blockDim.x / 32; for (int r = blockIdx.x * w + threadIdx.x / 32; r < n; r += gridDim.x * w)",
+     [("n", "floor(blockDim.x/32)")]),                       # a row per warp, grid-stride
+    ("for (int t = blockIdx.x * blockDim.z + threadIdx.z; t < n; t += gridDim.x * blockDim.z)",
+     [("n", "blockDim.z")]),                                 # the block's z slices tile the index
+    ("for (int r = threadIdx.x / 32; r < n; r += blockDim.x / 32)", [("n", "floor(blockDim.x/32)")]),  # block-strided
+    ("if (threadIdx.x < n)", []),                                                        # splits any block if n small
+    ("for (int r = blockIdx.x * blockDim.x + threadIdx.x; r < n; r += 7)", []),          # a stride off the span
+    ("int i = blockIdx.x * blockDim.x + 2 * threadIdx.x; if (i < n)", []),               # lanes skip values
+    ("int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < threadIdx.y)", []),         # a bound per thread
+])
+def test_bounds_checks_of_a_global_index(tmp_path, loop, want):
+    from cudalint.analysis.uniformity import bound_checks
+    _, k, syms = guards_of_barriers(tmp_path, loop + " { __syncthreads(); }")
+    assert [bound_checks(v, syms) for v, _ in k.barriers[0].guards if v is not None] == [want]

@@ -84,22 +84,38 @@ def divergent_guards(guards, block: Optional[tuple[int, int, int]], symbols: Sym
             if value is not None and symbols.is_varying(value) and not evaluates_uniformly(value, block, symbols)]
 
 
-def bound_checks(value: sympy.Basic, symbols: Symbols) -> list[str]:
-    """The run-time bounds of a thread-dependent condition made only of comparisons of a global thread index
-    (``blockIdx.a * blockDim.a + threadIdx.a``, plus a constant) with a block-uniform run-time value
-    (``ix < imageW && iy < imageH`` -> ``["imageW", "imageH"]``); empty for any other condition.  Such a
-    condition splits only a block that straddles the bound: none when the bound is a multiple of blockDim."""
-    out: list[str] = []
+def bound_checks(value: sympy.Basic, symbols: Symbols, block: Optional[tuple] = None) -> list[tuple[str, str]]:
+    """The run-time bounds of a thread-dependent condition made only of comparisons of a global index with a
+    block-uniform run-time value, each with the span one block covers of the index: ``ix < imageW && iy < imageH``
+    -> ``[("imageW", "blockDim.x"), ("imageH", "blockDim.y")]``; empty for any other condition.  A global index is
+    ``g + R``: ``g`` is ``threadIdx.b`` or ``floor(threadIdx.b / c)`` (a warp's index) spanning ``S`` values in
+    the block, ``R`` a constant plus a nonzero multiple of ``S`` free of threadIdx (``blockIdx.a * S``, a loop's
+    ``k * S`` or ``k * gridDim.x * S``).  Such a condition splits the threads of a block only where the bound falls
+    inside the ``S`` values they cover: never when the bound is a multiple of ``S`` (a number for the launch's
+    ``block`` when known)."""
+    out: list[tuple[str, str]] = []
+    known = dict(zip(BDIM, block)) if block else {}
     for c in (value.args if isinstance(value, (sympy.And, sympy.Or)) else (value,)):
         if not c.free_symbols & set(TID):
             continue
         if not isinstance(c, sympy.core.relational.Relational) or isinstance(c, (sympy.Eq, sympy.Ne)):
             return []
         for idx, bound in ((c.lhs, c.rhs), (c.rhs, c.lhs)):
-            if any(sympy.expand(idx - TID[a] - BID[a] * BDIM[a]).is_Number for a in range(3)) \
-                    and not bound.free_symbols & set(TID) and not bound.is_Number and not symbols.is_varying(bound):
-                out.append(re.sub(r"#\d+", "", str(bound)))
+            if not bound.free_symbols & set(TID) and not bound.is_Number and not symbols.is_varying(bound) \
+                    and (span := _span(sympy.expand(idx.xreplace(known)), known)) is not None:
+                out.append((re.sub(r"#\d+", "", str(bound)), str(span)))
                 break
         else:
             return []
     return out
+
+
+def _span(idx: sympy.Expr, known: dict) -> Optional[sympy.Expr]:
+    """``S`` when ``idx`` is a global index ``g + R`` (:func:`bound_checks`), else None."""
+    g = sympy.Add(*(t for t in sympy.Add.make_args(idx) if t.free_symbols & set(TID)))
+    t = next(iter(g.free_symbols & set(TID)))
+    if g.free_symbols != {t} or not (g == t or isinstance(g, sympy.floor) and (g.args[0] / t).is_Number):
+        return None
+    span, rest = g.xreplace({t: BDIM[TID.index(t)]}).xreplace(known), idx - g
+    rest -= rest.as_coeff_Add()[0]
+    return span if rest != 0 and sympy.fraction(sympy.cancel(rest / span))[1] == 1 else None

@@ -603,9 +603,11 @@ class Lowering:
             return ir.Builtin(sp, name, type=self.type(c.type))
         if rk in (K.VAR_DECL, K.PARM_DECL):
             v = self.variable(ref)
-            if rk == K.VAR_DECL and v.const_value is None and v.storage == ir.Storage.FILE \
-                    and v.type.kind != irt.TypeKind.ARRAY:
-                v.const_value = evaluate_int(c)
+            if rk == K.VAR_DECL and v.storage == ir.Storage.FILE and v.type.kind != irt.TypeKind.ARRAY:
+                now = evaluate_int(c)
+                if v.const_value is not None and now is not None and now != v.const_value:
+                    return ir.IntLit(sp, now, type=self.type(c.type))  # another instantiation's static member
+                v.const_value = now if v.const_value is None else v.const_value
             return ir.Ref(sp, v, type=self.type(c.type))
         if (v := evaluate_int(c)) is not None:
             return ir.IntLit(sp, v, type=self.type(c.type))

@@ -12,8 +12,8 @@ loop variables with uniform start/step/bound, and a thread-dependent condition t
 launched block evaluates alike (a loop whose start depends on the thread but whose trip count does not).
 Anything derived from threadIdx, a lane id, a load at a thread-varying address or an atomic's result is
 not; a value cudalint cannot model is not reported.  A barrier divergent only through bounds checks of a global
-thread index (``if (ix < imageW)``) is a warning: it splits only a block that straddles the bound, and none when
-the bound is a multiple of the block's size.
+index (``if (ix < imageW)``; a grid-stride loop over rows, one a warp) is a warning: it splits only a block that
+straddles the bound, and none when the bound is a multiple of what a block covers of the index.
 """
 
 from __future__ import annotations
@@ -29,10 +29,11 @@ def divergent_guards(guards, ctx: AnalysisContext, kernel: Kernel) -> list[int]:
     return uniformity.divergent_guards(guards, ctx.launch_shape(kernel).block, ctx.symbols)
 
 
-def bound_names(guards, lines: list[int], ctx: AnalysisContext) -> list[str]:
-    """The run-time bounds when every divergent guard (on ``lines``) is a bounds check of a global thread
-    index (:func:`cudalint.analysis.uniformity.bound_checks`), else empty."""
-    found = [uniformity.bound_checks(v, ctx.symbols) for v, line in guards if line in lines and v is not None]
+def bound_names(guards, lines: list[int], ctx: AnalysisContext, kernel: Kernel) -> list[tuple[str, str]]:
+    """The run-time bounds, each with the span of the index one block covers, when every divergent guard (on
+    ``lines``) is a bounds check of a global index (:func:`cudalint.analysis.uniformity.bound_checks`), else empty."""
+    block = ctx.launch_shape(kernel).block
+    found = [uniformity.bound_checks(v, ctx.symbols, block) for v, line in guards if line in lines and v is not None]
     return list(dict.fromkeys(n for names in found for n in names)) if found and all(found) else []
 
 
@@ -58,13 +59,15 @@ class BarrierInDivergentBranch(Rule):
                 where = ", ".join(str(n) for n in sorted(set(lines)))
                 fix = ("move the barrier out of the branch so every thread of the block executes it, and keep only "
                        "the work conditional")
-                bounds = bound_names(b.guards, lines, ctx)
+                bounds = bound_names(b.guards, lines, ctx, kernel)
                 if bounds:
-                    are = "is a multiple" if len(bounds) == 1 else "are multiples"
+                    unless = " and ".join(f"`{n}` is a multiple of `{s}`" for n, s in bounds)
+                    if any(v.free_symbols & ctx.symbols.trip_counters for v, line in b.guards if line in lines):
+                        fix = ("step the loop over the block's first index (the same trips for every thread of the "
+                               "block) and guard only the work with the bound")
                     msg = (f"`{b.name}` is under the bounds check on line {where}{chain_text(kernel, b)}: in a block "
                            f"that straddles the bound, the threads past it skip the barrier and leave it incomplete "
-                           f"(undefined behaviour, a deadlock on other GPUs) unless {' and '.join(bounds)} {are} of "
-                           f"the block's size; {fix}")
+                           f"(undefined behaviour, a deadlock on other GPUs) unless {unless}; {fix}")
                 else:
                     msg = (f"`{b.name}` is under a condition that depends on the thread (line {where})"
                            f"{chain_text(kernel, b)}: threads that do not reach it leave the block's barrier "
