@@ -252,3 +252,25 @@ void other(float4 *x, float4 *y, int N) {{ big<<<N * N, 256>>>(x, y); }}
 void run(float *a, float *m, float4 *x, float4 *y, int N, int M, dim3 grid) {{ {launch} }}"""
     found = [f for f in _severities(tmp_path, host) if f[0] == re.search(r"(\w+)<<<", launch).group(1)]
     assert len(found) == 2 and not any(small for *_, small in found), found
+
+
+def test_a_block_known_on_the_axes_that_hold_whole_warps(tmp_path):
+    # llm.c's dim3(4, 8, block_size / 32): a warp is one z slice of 4 x 8 threads, whatever blockDim.z is
+    src = """
+__global__ void k(float *out) {
+  __shared__ float s[4][8];
+  s[threadIdx.x][threadIdx.y] = out[0];
+  out[threadIdx.x] = s[threadIdx.x][threadIdx.y];
+}
+void run(float *out, int block_size) { %s }
+"""
+    def cl201(host):
+        p = tmp_path / "w.cu"
+        p.write_text(src % host)
+        return [(d.line, d.metrics["bank_conflict_ways"], d.assumptions[0])
+                for d in lint_file(str(p), RunOptions()) if d.code == "CL201"]
+    assert cl201("dim3 b = {4, 8, (unsigned)block_size / 32}; k<<<1, b>>>(out);") == []
+    assert cl201("dim3 b(32, block_size / 32); k<<<1, b>>>(out);") == [
+        (4, 8, f"blockDim = (32, ?, 1) from launch at {tmp_path / 'w.cu'}:7 (blockDim.y known only at run time; each "
+               "warp lies in one row of the known axes)")]
+    assert [w for _, w, _ in cl201("dim3 b(2, block_size / 2); k<<<1, b>>>(out);")] == [8]  # warps span y: unknown

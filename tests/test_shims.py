@@ -15,6 +15,8 @@ from pathlib import Path
 import clang.cindex as ci
 import pytest
 
+from cudalint.frontend.libclang import base_args
+
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover
@@ -22,16 +24,10 @@ else:  # pragma: no cover
 
 REPO = Path(__file__).resolve().parents[1]
 SHIMS = REPO / "cudalint" / "frontend" / "shims"
-LIBCXX = Path(ci.__file__).resolve().parent / "native" / "libcxx"
 DATA = Path(__file__).resolve().parent / "data" / "shims"
 SNIPPETS = sorted(DATA.glob("*.cu"))
 
-ARGS = [
-    "-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_90", "-nocudainc", "-nocudalib",
-    "--cuda-path=/nonexistent/cudalint", "-std=c++17", "-ferror-limit=0", "-w",
-    "-nostdinc++", "-isystem", str(LIBCXX), "-isystem", str(SHIMS),
-    "-include", "cudalint_prelude.h", "-idirafter", str(SHIMS / "fallback"),
-]
+ARGS = base_args()  # the arguments cudalint parses every file with
 OPTIONS = 0x1 | 0x200  # detailed preprocessing record | keep going
 MODES = {"platform": [], "fallback": ["-nostdlibinc"]}
 

@@ -2,15 +2,24 @@
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from typing import Optional
 
 from ..model import Access, Kernel, LaunchSite, TranslationUnitModel
 from .symbols import GDIM, Symbols
-from .warp import LaunchShape, NotModelled, WarpPicture, global_cost, picture
+from .warp import WARP, LaunchShape, NotModelled, WarpPicture, global_cost, picture
 
 _HINT = re.compile(r"//\s*cudalint:\s*block\s*=\s*\(\s*(\d+)\s*(?:,\s*(\d+)\s*)?(?:,\s*(\d+)\s*)?\)")
+
+
+def _whole(block: tuple) -> int:
+    """How many leading axes of a launch's ``block`` (known ints, then the first None) hold whole warps: 3 when
+    none is None or the known ones before it do not make a multiple of 32."""
+    n = next((i for i, v in enumerate(block) if v is None), 3)
+    return n if n < 3 and all(isinstance(v, int) and v > 0 for v in block[:n]) and math.prod(block[:n]) % WARP == 0 \
+        else 3
 
 
 @dataclass
@@ -67,6 +76,14 @@ class AnalysisContext:
         s = sites[0] if sites else None
         why = (f"the launch at {s.span.path}:{s.span.line} has a run-time block"
                + (f" `{s.block_text}`" if s.block_text else "")) if s else "no launch in this file"
+        part = next((s for s in sites if _whole(s.block) < 3), None) if shape is None else None
+        if part is not None:  # `dim3(4, 8, n)`: the known axes hold whole warps
+            free = tuple(i for i, v in enumerate(part.block) if v is None)
+            dims = ", ".join("?" if v is None else str(v) for v in part.block)
+            names = " and ".join(f"blockDim.{'xyz'[i]}" for i in free)
+            shape = LaunchShape(tuple(v or 1 for v in part.block), f"blockDim = ({dims}) from launch at "  # type: ignore
+                                f"{part.span.path}:{part.span.line} ({names} known only at run time; each warp "
+                                "lies in one row of the known axes)", free)
         if shape is None and user:
             shape = LaunchShape(user, f"blockDim = {user} from {src}" + (f" ({why})" if sites else ""))
         if shape is None:

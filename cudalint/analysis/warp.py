@@ -35,10 +35,23 @@ BANK_WIDTH = 4
 
 @dataclass
 class LaunchShape:
-    """blockDim as known for one kernel: exact ints, or ``None`` (blockDim.x assumed a multiple of 32)."""
+    """blockDim as known for one kernel: exact ints, or ``None`` (blockDim.x assumed a multiple of 32).  ``free``:
+    the axes a launch leaves to run time (``dim3(4, 8, n)``), given as 1 in ``block``: each warp is whole rows
+    of the known axes, so its lanes are known, and blockDim stays a run-time value on those axes."""
 
     block: Optional[tuple[int, int, int]]
     source: str
+    free: tuple[int, ...] = ()
+
+    @property
+    def known(self) -> dict:
+        """blockDim's known values, for substitution."""
+        return {b: v for i, (b, v) in enumerate(zip(BDIM, self.block or ())) if i not in self.free}
+
+    @property
+    def full(self) -> Optional[tuple[int, int, int]]:
+        """``block`` when every axis is known, else None."""
+        return None if self.free else self.block
 
 
 @dataclass
@@ -104,7 +117,7 @@ def _loop_values(sym, shape: LaunchShape, symbols: Symbols) -> Optional[list[int
     if shape.block is None or sym not in symbols.pow2_loops:
         return None
     start, factor, cond = symbols.pow2_loops[sym]
-    known = dict(zip(BDIM, shape.block))
+    known = shape.known
     values, v = [], start
     while v >= 1 and len(values) <= 64:
         holds = cond.xreplace({**known, sym: v})
@@ -133,7 +146,7 @@ def _active_lanes(guards: tuple, shape: LaunchShape) -> Optional[list[bool]]:
     else branch), an integer used as a truth value (``tid % 2``, ``tid & 1``), or one that also reads
     blockIdx when it selects the same lanes in every sampled block.  Others (a run-time bound ``i < n``)
     leave all lanes active.  None: no guard restricts the lanes."""
-    known = dict(zip(BDIM, shape.block or ()))
+    known = shape.known
     tids = set(TID) if shape.block else {TID[0]}
     coords = thread_coords(shape)
     active: Optional[list[bool]] = None
@@ -160,7 +173,7 @@ def _active_lanes(guards: tuple, shape: LaunchShape) -> Optional[list[bool]]:
 def _trip_values(sym, guards: tuple, shape: LaunchShape) -> Optional[list[int]]:
     """The values a loop trip counter takes, from the loop's own condition (a guard of that counter
     alone, blockDim substituted when known): 0, 1, ... while it holds (at most 64 trips), else None."""
-    known = dict(zip(BDIM, shape.block or ()))
+    known = shape.known
     conds = [g.xreplace(known) for g in guards if isinstance(g, sympy.Basic)
              and isinstance(g, sympy.logic.boolalg.Boolean) and g.xreplace(known).free_symbols == {sym}]
     if not conds:
@@ -199,7 +212,7 @@ def picture(offset: sympy.Expr, shape: LaunchShape, symbols: Symbols, space: str
     assumptions: list[str] = []
     expr = sympy.expand(offset)
     if shape.block is not None:
-        expr = sympy.expand(expr.subs(dict(zip(BDIM, shape.block))))
+        expr = sympy.expand(expr.subs(shape.known))
     # blockDim unknown: blockDim.x assumed a multiple of 32, so threadIdx.y/z are the same for the whole warp
     tid = set(TID) if shape.block else {TID[0]}
     if (expr.free_symbols & symbols.varying) - set(TID):
@@ -220,8 +233,8 @@ def picture(offset: sympy.Expr, shape: LaunchShape, symbols: Symbols, space: str
             raise NotModelled("the stride between lanes depends on a run-time value")
         subs = {s: REPRESENTATIVE_BLOCK_X if s == BDIM[0] else REPRESENTATIVE_SCALE
                 for s in sorted(scale_syms, key=str)}
-        assumptions += [f"{str(s).split('#')[0]} = {v} (a representative large run-time value)"
-                        for s, v in subs.items()]
+        assumptions += [f"{str(s).split('#')[0]} = {v} (a sample block)" if s in BID else
+                        f"{str(s).split('#')[0]} = {v} (a representative large run-time value)" for s, v in subs.items()]
         thread_part = thread_part.subs(subs)
 
     active = _active_lanes(guards, shape)

@@ -26,13 +26,13 @@ from . import AnalysisContext, Findings, Rule, Severity, TranslationUnitModel
 def divergent_guards(guards, ctx: AnalysisContext, kernel: Kernel) -> list[int]:
     """Lines of the guards (if/switch/?:/loop conditions) not shown block-uniform for the kernel's launch
     (:func:`cudalint.analysis.uniformity.divergent_guards`)."""
-    return uniformity.divergent_guards(guards, ctx.launch_shape(kernel).block, ctx.symbols)
+    return uniformity.divergent_guards(guards, ctx.launch_shape(kernel).full, ctx.symbols)
 
 
 def bound_names(guards, lines: list[int], ctx: AnalysisContext, kernel: Kernel) -> list[tuple[str, str]]:
     """The run-time bounds, each with the span of the index one block covers, when every divergent guard (on
     ``lines``) is a bounds check of a global index (:func:`cudalint.analysis.uniformity.bound_checks`), else empty."""
-    block = ctx.launch_shape(kernel).block
+    block = ctx.launch_shape(kernel).full
     found = [uniformity.bound_checks(v, ctx.symbols, block) for v, line in guards if line in lines and v is not None]
     return list(dict.fromkeys(n for names in found for n in names)) if found and all(found) else []
 

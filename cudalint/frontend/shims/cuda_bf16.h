@@ -8,9 +8,13 @@
 
 #include "cuda_fp16.h"
 
+typedef struct __nv_bfloat16_raw { unsigned short x; } __nv_bfloat16_raw;
+typedef struct __nv_bfloat162_raw { unsigned short x, y; } __nv_bfloat162_raw;
 struct __align__(2) __nv_bfloat16 {
   unsigned short __x;
   __nv_bfloat16() = default;
+  __host__ __device__ __nv_bfloat16(const __nv_bfloat16_raw &r);
+  __host__ __device__ operator __nv_bfloat16_raw() const;
   __host__ __device__ __nv_bfloat16(float f);
   __host__ __device__ __nv_bfloat16(double f);
   __host__ __device__ __nv_bfloat16(int i);
@@ -32,6 +36,16 @@ __host__ __device__ __nv_bfloat162 __float22bfloat162_rn(float2 a);
 __host__ __device__ float2 __bfloat1622float2(__nv_bfloat162 a);
 __host__ __device__ float __low2float(__nv_bfloat162 a);
 __host__ __device__ float __high2float(__nv_bfloat162 a);
+__host__ __device__ __nv_bfloat16 __low2bfloat16(__nv_bfloat162 a);
+__host__ __device__ __nv_bfloat16 __high2bfloat16(__nv_bfloat162 a);
+__host__ __device__ __nv_bfloat162 __halves2bfloat162(__nv_bfloat16 a, __nv_bfloat16 b);
+__host__ __device__ __nv_bfloat162 __bfloat162bfloat162(__nv_bfloat16 a);
+__host__ __device__ __nv_bfloat162 __float2bfloat162_rn(float a);
+__device__ __nv_bfloat16 __ushort_as_bfloat16(unsigned short i);
+__device__ unsigned short __bfloat16_as_ushort(__nv_bfloat16 h);
+__device__ short __bfloat16_as_short(__nv_bfloat16 h);
+__device__ __nv_bfloat16 __int2bfloat16_rn(int i);
+__device__ int __bfloat162int_rn(__nv_bfloat16 h);
 
 __device__ __nv_bfloat16 __hadd(__nv_bfloat16 a, __nv_bfloat16 b);
 __device__ __nv_bfloat16 __hsub(__nv_bfloat16 a, __nv_bfloat16 b);
@@ -58,7 +72,17 @@ __device__ __nv_bfloat162 operator*(const __nv_bfloat162 &a, const __nv_bfloat16
   __device__ T __shfl_sync(unsigned int mask, T var, int srcLane, int width = 32);        \
   __device__ T __shfl_down_sync(unsigned int mask, T var, unsigned int delta, int width = 32); \
   __device__ T __shfl_xor_sync(unsigned int mask, T var, int laneMask, int width = 32);   \
+  __device__ T __shfl_up_sync(unsigned int mask, T var, unsigned int delta, int width = 32); \
   __device__ T __ldg(const T *ptr);                                            \
+  __device__ T __ldcg(const T *ptr);                                           \
+  __device__ T __ldca(const T *ptr);                                           \
+  __device__ T __ldcs(const T *ptr);                                           \
+  __device__ T __ldlu(const T *ptr);                                           \
+  __device__ T __ldcv(const T *ptr);                                           \
+  __device__ void __stwb(T *ptr, T value);                                     \
+  __device__ void __stcg(T *ptr, T value);                                     \
+  __device__ void __stcs(T *ptr, T value);                                     \
+  __device__ void __stwt(T *ptr, T value);                                     \
   __device__ T atomicAdd(T *address, T val);
 CUDALINT_BF16_WARP(__nv_bfloat16) CUDALINT_BF16_WARP(__nv_bfloat162)
 #undef CUDALINT_BF16_WARP

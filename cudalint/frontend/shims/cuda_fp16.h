@@ -9,6 +9,8 @@
 struct __align__(2) __half {
   unsigned short __x;
   __half() = default;
+  __host__ __device__ __half(const struct __half_raw &r);
+  __host__ __device__ operator struct __half_raw() const;
   __host__ __device__ __half(float f);
   __host__ __device__ __half(double f);
   __host__ __device__ __half(int i);
@@ -98,9 +100,14 @@ __device__ __half2 &operator*=(__half2 &a, const __half2 &b);
   __device__ T __shfl_xor_sync(unsigned int mask, T var, int laneMask, int width = 32);   \
   __device__ T __ldg(const T *ptr);                                            \
   __device__ T __ldcg(const T *ptr);                                           \
+  __device__ T __ldca(const T *ptr);                                           \
   __device__ T __ldcs(const T *ptr);                                           \
+  __device__ T __ldlu(const T *ptr);                                           \
+  __device__ T __ldcv(const T *ptr);                                           \
+  __device__ void __stwb(T *ptr, T value);                                     \
   __device__ void __stcg(T *ptr, T value);                                     \
   __device__ void __stcs(T *ptr, T value);                                     \
+  __device__ void __stwt(T *ptr, T value);                                     \
   __device__ T atomicAdd(T *address, T val);
 CUDALINT_HALF_WARP(__half) CUDALINT_HALF_WARP(__half2)
 #undef CUDALINT_HALF_WARP

@@ -79,6 +79,7 @@
 #include <cstring>
 #include <cmath>
 #include <ctime>
+#include <assert.h> /* crt/common_functions.h, which nvcc's implicit cuda_runtime.h pulls in, includes it */
 #endif
 
 /* device-side placement new and clock() (need <new> / <ctime> types) */
