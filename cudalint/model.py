@@ -146,6 +146,8 @@ class LaunchSite:
     loops: tuple[tuple[int, int], ...] = ()
     #: the threads it runs as an expression of the host's run-time values (``512*(Size/512 + 1)``), None unknown
     threads: Optional[sympy.Expr] = None
+    #: each argument's value where a constant integer (``n`` bound to 1024), else None
+    args: tuple[Optional[int], ...] = ()
 
     @property
     def in_loop(self) -> bool:
@@ -164,6 +166,8 @@ class Kernel:
     instantiation: Optional[str] = None
     #: the launched template arguments this kernel was analysed with (one Kernel per instantiation)
     template_args: tuple = ()
+    #: integer parameters every launch in the translation unit passes the same constant: name -> value
+    launch_args: dict = field(default_factory=dict)
     #: ``k<float, 256>`` for an instantiation, else the name
     label: str = ""
     incomplete_assumptions: list[str] = field(default_factory=list)

@@ -16,7 +16,7 @@ REVIEWED = {
     # shared histogram (data-dependent shared atomics are not modelled: silent), and a column-major walk
     # with row-fastest threads (block 32x8): lanes `rows` floats apart.
     "histogram.cu": [
-        ("CL101", 24, 31, {"sectors_per_request": 32, "stride_bytes": "4*rows"}),
+        ("CL101", 24, 31, {"sectors_per_request": 32, "stride_bytes": 4096}),  # rows = 1024 at the launch
         ("CL601", 38, 16, {}),
     ],
     # kernels defined by a macro are clean; a strided read hidden in a function-like macro is found at

@@ -69,12 +69,9 @@ KNOWN = {
         "finding: its sectors are in L1)."),
     ("global__read_offset", "readOffset"): (
         {"global_ld_sectors_per_request"},
-        "the offset is a kernel parameter, 11 in the second launch: CL102 reports only a misalignment the code "
-        "shows (issue 10, cause 7), and binding a launch's constant argument to the parameter is not modelled, "
-        "so the measured 4.50 (0 and 11 summed) stays unexplained."),
-    ("global__read_offset", "readOffsetUnroll4"): (
-        {"global_ld_sectors_per_request"},
-        "as readOffset: launched with offset 11 (5.00 measured), a run-time parameter CL102 makes no claim on."),
+        "the offset is a kernel parameter, 0 in the first launch and 11 in the second: a parameter is bound to a "
+        "launch's constant only when every launch passes the same one, so the measured 4.50 (both summed) is a "
+        "mix CL102 makes no claim on; readOffsetUnroll4, launched once with 11, is predicted (5.00)."),
     ("shared__dynamic_shared", "reduceInterleaved"): (
         {"shared_st_wavefronts_per_instruction"},
         "CL201 predicts the loads (3.92 wavefronts per request over the stride loop's trips, measured 3.87 per "

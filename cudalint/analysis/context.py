@@ -105,14 +105,19 @@ class AnalysisContext:
         self.launch_shape(kernel)
         return self._grids[id(kernel)]
 
+    def run_time(self, kernel: Kernel) -> dict:
+        """The values the launches give the kernel's symbols: gridDim (:meth:`grid`) and the integer parameters
+        every launch passes the same constant (``n`` -> 1024)."""
+        return {**self.grid(kernel), **{self.symbols.param(n): v for n, v in kernel.launch_args.items()}}
+
     def picture(self, kernel: Kernel, access: Access) -> Optional[WarpPicture]:
         """The warp picture of ``access`` under the kernel's launch shape, None when not modelled."""
         key = id(access)
         if key not in self._pictures:
             try:
-                shape, grid = self.launch_shape(kernel), self.grid(kernel)
-                guards = tuple(g.xreplace(grid) if grid and hasattr(g, "xreplace") else g for g in access.guards)
-                self._pictures[key] = picture(access.offset.xreplace(grid), shape, self.symbols,
+                shape, run = self.launch_shape(kernel), self.run_time(kernel)
+                guards = tuple(g.xreplace(run) if run and hasattr(g, "xreplace") else g for g in access.guards)
+                self._pictures[key] = picture(access.offset.xreplace(run), shape, self.symbols,
                                               access.array.space.value, guards) \
                     if access.offset is not None else None
             except NotModelled:

@@ -219,7 +219,8 @@ class _Walker:
             self.out.append(LaunchSite(kernel=e.kernel, grid=env.dims(e.grid), block=env.dims(e.block), span=e.span,
                                        template_args=targs, block_text=e.block.text if e.block is not None else "",
                                        grid_text=e.grid.text if e.grid is not None else "", function=self.fn,
-                                       loops=self.loops, threads=env.threads(e.grid, e.block)))
+                                       loops=self.loops, threads=env.threads(e.grid, e.block),
+                                       args=tuple(v if isinstance(v := env.value(a), int) else None for a in e.args)))
             return
         if isinstance(e, ir.Cond):
             self.expr(e.cond, env)
