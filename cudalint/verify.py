@@ -594,10 +594,8 @@ def host_reference(programs: Sequence[tuple[dict[str, Any], Sequence[Any]]]) -> 
     for rec, diags in programs:
         if (t := (rec.get("host_timing") or {}).get("median_copy_call_ms")) is not None:
             (dirty if any(d.code == "CL601" for d in diags) else clean).append(t)
-    if not clean or not dirty:
-        return None
     return {"pinned_ms": statistics.median(clean), "pageable_ms": statistics.median(dirty),
-            "clean_programs": len(clean), "pageable_programs": len(dirty)}
+            "clean_programs": len(clean), "pageable_programs": len(dirty)} if clean and dirty else None
 
 
 def _compare_host(row: Callable[..., Row], ht: dict[str, Any], diags: Sequence[Any],

@@ -230,9 +230,9 @@ class KernelInterpreter:
     def retype(self, p: Pointer, pointee: Optional[Type], keep_dims: bool = False) -> Pointer:
         """``p`` seen as a pointer to ``pointee`` (a cast, an initialisation or a parameter of another
         pointer type): elements of the new type's size when it differs."""
-        if (psize := self.size_of(pointee)) and psize != p.elem_size:
-            return Pointer(p.array, p.offset, psize, (), () if not keep_dims else p.subscripts, pointee)
-        return p
+        psize = self.size_of(pointee)
+        return Pointer(p.array, p.offset, psize, (), p.subscripts if keep_dims else (), pointee) \
+            if psize and psize != p.elem_size else p
 
     def merge(self, env: Env, branches: list[Env], cond: Value) -> None:
         for key in functools.reduce(operator.or_, map(set, branches)):
@@ -475,9 +475,7 @@ class KernelInterpreter:
         esize, inner = base.elem_size, math.prod(d or 1 for d in base.dims)  # elements per step of idx
         ptr = Pointer(base.array, base.offset + idx * inner * esize, esize, base.dims[1:], base.subscripts + (idx,),
                       base.pointee)
-        if mode == "addr" or base.dims and e.type.kind == TypeKind.ARRAY:
-            return ptr
-        return self.load(e, ptr, mode, record)
+        return ptr if mode == "addr" or base.dims and e.type.kind == TypeKind.ARRAY else self.load(e, ptr, mode, record)
 
     def load(self, e: ir.Expr, ptr: Pointer, mode: str, record: bool, field_offset: int = 0,
              elem_size: int = 0, align: int = 0) -> Value:
@@ -635,9 +633,7 @@ class KernelInterpreter:
         v = self.expr(e.operand, env, record=record)
         if op == "!" and isinstance(v, sympy.Basic) and (is_condition(v) or v.is_integer):
             return negate(v)
-        if op in ("+", "-") and isinstance(v, sympy.Basic):
-            return v if op == "+" else -v
-        return self.opaque("value", v)
+        return (v if op == "+" else -v) if op in ("+", "-") and isinstance(v, sympy.Basic) else self.opaque("value", v)
 
     def call(self, e: ir.Call, env: Env, _mode: str, record: bool) -> Value:
         name = e.name
