@@ -430,8 +430,7 @@ class KernelInterpreter:
                 return self.opaque("dim3", *vals)
             return self.opaque(e.type.name or "value", *vals) if vals else None
         if isinstance(e, (ir.InitList, ir.New, ir.Launch, ir.Opaque)):
-            vals = [self.expr(x, env, record=record) for x in ir.children(e)]
-            return self.opaque(getattr(e, "what", "value"), *vals)
+            return self.opaque(getattr(e, "what", "value"), *(self.expr(x, env, record=record) for x in ir.children(e)))
         return self.symbols.opaque("value", varying=False)
 
     def ref(self, e: ir.Ref, env: Env, mode: str, record: bool) -> Value:

@@ -675,8 +675,7 @@ class Lowering:
             if callee is not None and callee.kind == K.MEMBER_REF_EXPR else []
         receiver = self.expr(obj[0]) if obj else None
         vals, written = self._args(args)
-        span = self.call_span(c) if self.host else sp
-        return ir.Call(span, name, vals, self.callee(ref), receiver, written, type=t)
+        return ir.Call(self.call_span(c) if self.host else sp, name, vals, self.callee(ref), receiver, written, type=t)
 
     def launch(self, c: ci.Cursor, config: ci.Cursor, sp: Span) -> ir.Launch:
         parts: list = []  # grid, block, shared memory, stream
