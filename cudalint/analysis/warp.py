@@ -209,11 +209,8 @@ def picture(offset: sympy.Expr, shape: LaunchShape, symbols: Symbols, space: str
     for term in sympy.Add.make_args(expr):
         (thread_terms if term.free_symbols & tid else uniform_terms).append(term)
     thread_part = sympy.Add(*thread_terms)
-    stride = sympy.diff(thread_part, TID[0])
-    if stride.free_symbols & tid:
-        stride = None  # not linear in threadIdx.x
-    elif stride.is_Integer:
-        stride = int(stride)
+    d = sympy.diff(thread_part, TID[0])
+    stride = None if d.free_symbols & tid else int(d) if d.is_Integer else d  # None: not linear in threadIdx.x
 
     if scale_syms := thread_part.free_symbols - set(TID):
         if space == "shared":
