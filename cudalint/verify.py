@@ -335,8 +335,7 @@ def parse_sass(text: str) -> dict[str, dict[str, int]]:
         if cur is None or not m:
             continue
         addr, op, operands = int(m.group(1), 16), m.group(3), m.group(5)
-        if op == "NOP" or (op == "BRA" and re.fullmatch(r"0x[0-9a-f]+", operands)
-                           and int(operands, 16) == addr):
+        if op == "NOP" or (op == "BRA" and re.fullmatch(r"0x[0-9a-f]+", operands) and int(operands, 16) == addr):
             continue
         cur.update([op] + ([op + ".c3"] if op in ("LDC", "ULDC") and "c[0x3]" in operands else []))
     return out
@@ -639,8 +638,7 @@ def format_table(rows: Sequence[Row]) -> str:
              "yes" if r.agree else "NO" + ("" if bound(r.note) or r.note in ("", "ideal") else f" ({r.note})"))
             for r in rows]
     widths = [max(len(str(x)) for x in col) for col in zip(head, *body)]
-    return "\n".join("  ".join(str(x).ljust(w) for x, w in zip(line, widths)).rstrip()
-                     for line in [head, *body]) + "\n"
+    return "\n".join("  ".join(str(x).ljust(w) for x, w in zip(line, widths)).rstrip() for line in [head, *body]) + "\n"
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

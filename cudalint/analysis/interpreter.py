@@ -736,8 +736,7 @@ def refs(e: Optional[ir.Node]) -> set:
     return {n.var for n in ir.walk(e) if isinstance(n, ir.Ref)}
 
 
-def interpret(fn: ir.Function, kernel: Kernel, symbols: Symbols, globals_: dict, bindings: dict,
-              values: dict) -> None:
+def interpret(fn: ir.Function, kernel: Kernel, symbols: Symbols, globals_: dict, bindings: dict, values: dict) -> None:
     """Interpret kernel ``fn`` into ``kernel`` (its accesses, barriers, exits and divisions).
 
     ``globals_``: file-scope arrays (Variable -> ArrayDecl); ``bindings``: template type parameters ->

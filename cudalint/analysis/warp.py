@@ -171,8 +171,7 @@ def _trip_values(sym, guards: tuple, shape: LaunchShape) -> Optional[list[int]]:
     return None
 
 
-def picture(offset: sympy.Expr, shape: LaunchShape, symbols: Symbols, space: str,
-            guards: tuple = ()) -> WarpPicture:
+def picture(offset: sympy.Expr, shape: LaunchShape, symbols: Symbols, space: str, guards: tuple = ()) -> WarpPicture:
     """Enumerate the lanes of each warp of a block for a byte ``offset`` expression.
 
     ``guards`` are the conditions the access sits under: those that can be decided per lane decide which

@@ -1011,8 +1011,7 @@ class Lowering:
         if op in ("!", "not"):
             return ir.Unary(sp, "!", e, type=_BOOL)
         if op in ("-", "+", "~", "compl"):
-            return ir.Unary(sp, "~" if op == "compl" else op, e,
-                            type=_arith(e.type) if _arith_name(e.type) else e.type)
+            return ir.Unary(sp, "~" if op == "compl" else op, e, type=_arith(e.type) if _arith_name(e.type) else e.type)
         return ir.Opaque(sp, "value", [e])
 
     def size_of(self, c: N, sp: Span) -> ir.Expr:
