@@ -692,17 +692,15 @@ class KernelInterpreter:
             callee_env[p] = v if v is not None else self.symbols.opaque(p.name, varying=False)
         saved, saved_break = self.returns, self.breakable
         self.returns, self.breakable = [], []
-        self.depth += 1
+        self.depth += 1  # no try/finally: an exception ends the kernel's interpretation (interpret())
         self.call_chain.append((fn.name, line))
-        try:
-            self.stmt(fn.body, callee_env)
-            for p, var in out:
-                env[var] = callee_env[p]
-        finally:
-            self.depth -= 1
-            self.call_chain.pop()
-            self.breakable = saved_break
-            rets, self.returns = self.returns, saved
+        self.stmt(fn.body, callee_env)
+        for p, var in out:
+            env[var] = callee_env[p]
+        self.depth -= 1
+        self.call_chain.pop()
+        self.breakable = saved_break
+        rets, self.returns = self.returns, saved
         if len(rets) == 1 or rets and all(isinstance(r, sympy.Basic) and r == rets[0] for r in rets):
             return rets[0]
         return self.opaque(fn.name, *rets) if rets else None

@@ -1122,9 +1122,8 @@ class Lowering:
         targs = [self.template_arg(a) for a in _named_kids(fn.child_by_field_name("arguments"))] \
             if fn is not None and fn.type == "template_function" else []
         name = self.callee_name(fn)
-        args = self.args(arg_nodes)
         func = self.resolve(name, len(arg_nodes))
-        return ir.Launch(sp, name, *(parts + [None] * (4 - len(parts))), args,
+        return ir.Launch(sp, name, *(parts + [None] * (4 - len(parts))), self.args(arg_nodes),
                          func if func is not None and func.kind == ir.FunctionKind.KERNEL else None, tuple(targs))
 
     def template_arg(self, a: N):
