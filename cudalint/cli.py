@@ -210,8 +210,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             return _dump_ir(args)
         # the one command left (a subcommand is required): rules
         rows = [CL000, CL001] + [(r.code, r.name, r.default_severity, r.summary) for r in all_rules()]
-        for code, name, sev, summary in rows:
-            sys.stdout.write(f"{code}  {name:<32} {sev.value:<8} {summary}\n")
+        sys.stdout.write("".join(f"{code}  {name:<32} {sev.value:<8} {summary}\n" for code, name, sev, summary in rows))
         return 0
     except (UsageError, RuleError) as e:
         sys.stderr.write(f"cudalint: error: {e}\n")

@@ -224,10 +224,9 @@ def code_actions(uri: str, text: str, diagnostics: Sequence[lsp.Diagnostic],
             continue
         if (fix := (d.data or {}).get("fix") if isinstance(d.data, dict) else None) and fix.get("edits"):
             ranges = [(e, _CONVERTER.structure(e["range"], lsp.Range)) for e in fix["edits"]]
-            # the buffer changed under the finding: the next lint offers it again
-            stale = any(e.get("oldText") is not None and pos.text_in(r) != e["oldText"] for e, r in ranges)
             edits = [lsp.TextEdit(range=r, new_text=e["newText"]) for e, r in ranges]
-            if not stale:
+            # the buffer changed under the finding (stale): the next lint offers it again
+            if all(e.get("oldText") is None or pos.text_in(r) == e["oldText"] for e, r in ranges):
                 fixes.setdefault((fix["message"], repr(edits)), lsp.CodeAction(
                     title=fix["message"], kind=lsp.CodeActionKind.QuickFix, diagnostics=[d], is_preferred=True,
                     edit=lsp.WorkspaceEdit(changes={uri: edits})))

@@ -28,7 +28,7 @@ import tempfile
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Optional, Sequence
+from typing import Any, Callable, Iterator, Optional, Sequence
 
 METRICS = (
     "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
@@ -335,8 +335,7 @@ def parse_sass(text: str) -> dict[str, dict[str, int]]:
         if cur is None or not m:
             continue
         addr, op, operands = int(m.group(1), 16), m.group(3), m.group(5)
-        if op == "NOP" or (op == "BRA" and re.fullmatch(r"0x[0-9a-f]+", operands)
-                           and int(operands, 16) == addr):
+        if op == "NOP" or (op == "BRA" and re.fullmatch(r"0x[0-9a-f]+", operands) and int(operands, 16) == addr):
             continue
         cur.update([op] + ([op + ".c3"] if op in ("LDC", "ULDC") and "c[0x3]" in operands else []))
     return out
@@ -503,42 +502,40 @@ def _at(found: Sequence[Any]) -> str:
 
 
 def _compare_synccheck(row: Callable[..., Row], sc: dict[str, Any], name: str, diags: Sequence[Any],
-                       by_base: dict[str, list[dict[str, Any]]]) -> list[Row]:
+                       by_base: dict[str, list[dict[str, Any]]]) -> Iterator[Row]:
     """CL301/CL302 finding lines vs the lines synccheck reports (``sc``) in the fixture file ``name``: a finding
     it does not report disagrees, and so does a reported line without a CL301 finding; a kernel with no barrier
     finding must have no report."""
     if "per_kernel" not in sc:   # compute-sanitizer not found
-        return [row("?", "synccheck", "synccheck_line", None, None, False, sc["error"])]
+        yield row("?", "synccheck", "synccheck_line", None, None, False, sc["error"])
+        return
     per_kernel = sc["per_kernel"]
     reported = {k: run.get("sites", []) for k, run in per_kernel.items()}     # launched kernel -> reports
     sync = [d for d in diags if d.code in ("CL301", "CL302")]
-    rows: list[Row] = []
     for d in sync:
         hit = any(site["line"] == d.line and site["file"] == name for site in reported.get(d.kernel or "", []))
-        rows.append(row(d.kernel or "?", _at([d]), "synccheck_line", d.line, d.line if hit else None, hit,
-                        "" if hit else "not reported by synccheck"))
+        yield row(d.kernel or "?", _at([d]), "synccheck_line", d.line, d.line if hit else None, hit,
+                  "" if hit else "not reported by synccheck")
     cl301 = {(d.kernel, d.line) for d in sync if d.code == "CL301"}
     for k, site in ((k, site) for k, sites in reported.items() for site in sites):
         if (k, site["line"]) not in cl301 or site["file"] != name:
-            rows.append(row(k, "no CL301 finding", "synccheck_line", None, site["line"], False,
-                            f"synccheck reports a barrier error at {site['file']}:{site['line']} "
-                            f"({site['reports']}x) without a CL301 finding"))
+            yield row(k, "no CL301 finding", "synccheck_line", None, site["line"], False,
+                      f"synccheck reports a barrier error at {site['file']}:{site['line']} "
+                      f"({site['reports']}x) without a CL301 finding")
     for base in (b for b in by_base if b not in {d.kernel for d in sync}):
         if (run := per_kernel.get(base)) is None:
-            rows.append(row(base, "clean", "synccheck_errors", 0, None, False, "kernel not checked"))
+            yield row(base, "clean", "synccheck_errors", 0, None, False, "kernel not checked")
         else:
             errors, bad = run.get("errors", 0), "error" in run
-            rows.append(row(base, "clean", "synccheck_errors", 0, errors, errors == 0 and not bad,
-                            run["error"] if bad else "at most"))
-    return rows
+            yield row(base, "clean", "synccheck_errors", 0, errors, errors == 0 and not bad,
+                      run["error"] if bad else "at most")
 
 
 def _compare_constant(row: Callable[..., Row], sass: Any, diags: Sequence[Any],
-                      by_base: dict[str, list[dict[str, Any]]]) -> list[Row]:
+                      by_base: dict[str, list[dict[str, Any]]]) -> Iterator[Row]:
     """CL401 ``distinct_addresses_per_warp`` = 1 + (``idc__requests`` - LDCs executed) / warps, for a kernel whose
     SASS has one bank-3 ``LDC`` (``sass``: static opcode counts) and runs each LDC once per warp; a kernel without
     a finding must measure at most :data:`CONSTANT_CLEAN` requests per executed LDC (fixtures/measured/NOTES.md)."""
-    rows: list[Row] = []
     found = _findings(diags, "CL401")
     for base, ks in by_base.items():
         req, ldc = _counter(ks, "idc__requests.sum"), _counter(ks, "smsp__inst_executed_op_ldc.sum")
@@ -546,8 +543,8 @@ def _compare_constant(row: Callable[..., Row], sass: Any, diags: Sequence[Any],
         measured = req is not None and ldc and warps
         if base not in found:
             if measured:
-                rows.append(row(base, _label(base, diags), "constant_requests_per_ldc", CONSTANT_CLEAN,
-                                round(req / ldc, 4), req / ldc <= CONSTANT_CLEAN, "at most"))
+                yield row(base, _label(base, diags), "constant_requests_per_ldc", CONSTANT_CLEAN,
+                          round(req / ldc, 4), req / ldc <= CONSTANT_CLEAN, "at most")
             continue
         counts = sass.get(base) if isinstance(sass, dict) and isinstance(sass.get(base), dict) else None
         why = ("nothing to compare" if not measured else "no SASS counts" if counts is None
@@ -559,32 +556,29 @@ def _compare_constant(row: Callable[..., Row], sass: Any, diags: Sequence[Any],
         for d in found[base]:
             pred = d.metrics.get("distinct_addresses_per_warp")
             ok = meas is not None and isinstance(pred, (int, float)) and _close(float(pred), meas)
-            rows.append(row(base, _at([d]), "distinct_addresses_per_warp", pred, meas, ok, why))
-    return rows
+            yield row(base, _at([d]), "distinct_addresses_per_warp", pred, meas, ok, why)
 
 
 def _compare_arith(row: Callable[..., Row], diags: Sequence[Any],
-                   by_base: dict[str, list[dict[str, Any]]]) -> list[Row]:
+                   by_base: dict[str, list[dict[str, Any]]]) -> Iterator[Row]:
     """CL501 vs instructions executed per warp against the loop-free :data:`ARITH_REFERENCE` kernel: more than
     :data:`ARITH_CLEAN_EXTRA` extra with a finding, at most that many without (fixtures/measured/NOTES.md says
     why); the rule's ``instructions_ratio`` is shown beside, not compared."""
     ref = by_base[ARITH_REFERENCE]
     ref_inst, ref_warps = _counter(ref, "smsp__inst_executed.sum"), warps_launched(ref)
     if not ref_inst or not ref_warps:
-        return []
+        return
     ref_pw = ref_inst / ref_warps
     limit = round(1 + ARITH_CLEAN_EXTRA / ref_pw, 4)
     found = _findings(diags, "CL501")
-    rows: list[Row] = []
     for base, ks in by_base.items():
         inst, warps = _counter(ks, "smsp__inst_executed.sum"), warps_launched(ks)
         if base == ARITH_REFERENCE or not inst or not warps:
             continue
         extra, ratio, hit = inst / warps - ref_pw, round(inst / warps / ref_pw, 4), found.get(base)
-        rows.append(row(base, _at(hit) if hit else _label(base, diags), f"instructions_vs_{ARITH_REFERENCE}", limit,
-                        ratio, extra > ARITH_CLEAN_EXTRA if hit else extra <= ARITH_CLEAN_EXTRA,
-                        f"more than; rule estimate {hit[0].metrics.get('instructions_ratio')}" if hit else "at most"))
-    return rows
+        yield row(base, _at(hit) if hit else _label(base, diags), f"instructions_vs_{ARITH_REFERENCE}", limit,
+                  ratio, extra > ARITH_CLEAN_EXTRA if hit else extra <= ARITH_CLEAN_EXTRA,
+                  f"more than; rule estimate {hit[0].metrics.get('instructions_ratio')}" if hit else "at most")
 
 
 def host_reference(programs: Sequence[tuple[dict[str, Any], Sequence[Any]]]) -> Optional[dict[str, float]]:
@@ -594,10 +588,8 @@ def host_reference(programs: Sequence[tuple[dict[str, Any], Sequence[Any]]]) -> 
     for rec, diags in programs:
         if (t := (rec.get("host_timing") or {}).get("median_copy_call_ms")) is not None:
             (dirty if any(d.code == "CL601" for d in diags) else clean).append(t)
-    if not clean or not dirty:
-        return None
     return {"pinned_ms": statistics.median(clean), "pageable_ms": statistics.median(dirty),
-            "clean_programs": len(clean), "pageable_programs": len(dirty)}
+            "clean_programs": len(clean), "pageable_programs": len(dirty)} if clean and dirty else None
 
 
 def _compare_host(row: Callable[..., Row], ht: dict[str, Any], diags: Sequence[Any],
@@ -646,8 +638,7 @@ def format_table(rows: Sequence[Row]) -> str:
              "yes" if r.agree else "NO" + ("" if bound(r.note) or r.note in ("", "ideal") else f" ({r.note})"))
             for r in rows]
     widths = [max(len(str(x)) for x in col) for col in zip(head, *body)]
-    return "\n".join("  ".join(str(x).ljust(w) for x, w in zip(line, widths)).rstrip()
-                     for line in [head, *body]) + "\n"
+    return "\n".join("  ".join(str(x).ljust(w) for x, w in zip(line, widths)).rstrip() for line in [head, *body]) + "\n"
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

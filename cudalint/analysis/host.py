@@ -452,10 +452,8 @@ class HostAnalysis:
         if isinstance(e, ir.IntLit):
             return NULL_P if e.value == 0 else None
         if isinstance(e, ir.Ref):
-            v = e.var
-            if v.type.kind == TypeKind.ARRAY and v.storage != ir.Storage.PARAM:
-                return self._storage(v)
-            return env.get((v,))
+            array = e.var.type.kind == TypeKind.ARRAY and e.var.storage != ir.Storage.PARAM
+            return self._storage(e.var) if array else env.get((e.var,))
         if isinstance(e, (ir.Member, ir.Index)) or (isinstance(e, ir.Unary) and e.op == "*"):
             if isinstance(e, ir.Member) and e.type.kind == TypeKind.ARRAY and e.type.count is not None:
                 return self._object_storage(e)

@@ -230,9 +230,9 @@ class KernelInterpreter:
     def retype(self, p: Pointer, pointee: Optional[Type], keep_dims: bool = False) -> Pointer:
         """``p`` seen as a pointer to ``pointee`` (a cast, an initialisation or a parameter of another
         pointer type): elements of the new type's size when it differs."""
-        if (psize := self.size_of(pointee)) and psize != p.elem_size:
-            return Pointer(p.array, p.offset, psize, (), () if not keep_dims else p.subscripts, pointee)
-        return p
+        psize = self.size_of(pointee)
+        return Pointer(p.array, p.offset, psize, (), p.subscripts if keep_dims else (), pointee) \
+            if psize and psize != p.elem_size else p
 
     def merge(self, env: Env, branches: list[Env], cond: Value) -> None:
         for key in functools.reduce(operator.or_, map(set, branches)):
@@ -430,8 +430,7 @@ class KernelInterpreter:
                 return self.opaque("dim3", *vals)
             return self.opaque(e.type.name or "value", *vals) if vals else None
         if isinstance(e, (ir.InitList, ir.New, ir.Launch, ir.Opaque)):
-            vals = [self.expr(x, env, record=record) for x in ir.children(e)]
-            return self.opaque(getattr(e, "what", "value"), *vals)
+            return self.opaque(getattr(e, "what", "value"), *(self.expr(x, env, record=record) for x in ir.children(e)))
         return self.symbols.opaque("value", varying=False)
 
     def ref(self, e: ir.Ref, env: Env, mode: str, record: bool) -> Value:
@@ -475,9 +474,7 @@ class KernelInterpreter:
         esize, inner = base.elem_size, math.prod(d or 1 for d in base.dims)  # elements per step of idx
         ptr = Pointer(base.array, base.offset + idx * inner * esize, esize, base.dims[1:], base.subscripts + (idx,),
                       base.pointee)
-        if mode == "addr" or base.dims and e.type.kind == TypeKind.ARRAY:
-            return ptr
-        return self.load(e, ptr, mode, record)
+        return ptr if mode == "addr" or base.dims and e.type.kind == TypeKind.ARRAY else self.load(e, ptr, mode, record)
 
     def load(self, e: ir.Expr, ptr: Pointer, mode: str, record: bool, field_offset: int = 0,
              elem_size: int = 0, align: int = 0) -> Value:
@@ -635,9 +632,7 @@ class KernelInterpreter:
         v = self.expr(e.operand, env, record=record)
         if op == "!" and isinstance(v, sympy.Basic) and (is_condition(v) or v.is_integer):
             return negate(v)
-        if op in ("+", "-") and isinstance(v, sympy.Basic):
-            return v if op == "+" else -v
-        return self.opaque("value", v)
+        return (v if op == "+" else -v) if op in ("+", "-") and isinstance(v, sympy.Basic) else self.opaque("value", v)
 
     def call(self, e: ir.Call, env: Env, _mode: str, record: bool) -> Value:
         name = e.name
@@ -697,17 +692,15 @@ class KernelInterpreter:
             callee_env[p] = v if v is not None else self.symbols.opaque(p.name, varying=False)
         saved, saved_break = self.returns, self.breakable
         self.returns, self.breakable = [], []
-        self.depth += 1
+        self.depth += 1  # no try/finally: an exception ends the kernel's interpretation (interpret())
         self.call_chain.append((fn.name, line))
-        try:
-            self.stmt(fn.body, callee_env)
-            for p, var in out:
-                env[var] = callee_env[p]
-        finally:
-            self.depth -= 1
-            self.call_chain.pop()
-            self.breakable = saved_break
-            rets, self.returns = self.returns, saved
+        self.stmt(fn.body, callee_env)
+        for p, var in out:
+            env[var] = callee_env[p]
+        self.depth -= 1
+        self.call_chain.pop()
+        self.breakable = saved_break
+        rets, self.returns = self.returns, saved
         if len(rets) == 1 or rets and all(isinstance(r, sympy.Basic) and r == rets[0] for r in rets):
             return rets[0]
         return self.opaque(fn.name, *rets) if rets else None
@@ -741,8 +734,7 @@ def refs(e: Optional[ir.Node]) -> set:
     return {n.var for n in ir.walk(e) if isinstance(n, ir.Ref)}
 
 
-def interpret(fn: ir.Function, kernel: Kernel, symbols: Symbols, globals_: dict, bindings: dict,
-              values: dict) -> None:
+def interpret(fn: ir.Function, kernel: Kernel, symbols: Symbols, globals_: dict, bindings: dict, values: dict) -> None:
     """Interpret kernel ``fn`` into ``kernel`` (its accesses, barriers, exits and divisions).
 
     ``globals_``: file-scope arrays (Variable -> ArrayDecl); ``bindings``: template type parameters ->

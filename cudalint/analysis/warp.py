@@ -184,8 +184,7 @@ def _trip_values(sym, guards: tuple, shape: LaunchShape) -> Optional[list[int]]:
     return None
 
 
-def picture(offset: sympy.Expr, shape: LaunchShape, symbols: Symbols, space: str,
-            guards: tuple = ()) -> WarpPicture:
+def picture(offset: sympy.Expr, shape: LaunchShape, symbols: Symbols, space: str, guards: tuple = ()) -> WarpPicture:
     """Enumerate the lanes of each warp of a block for a byte ``offset`` expression.
 
     ``guards`` are the conditions the access sits under: those that can be decided per lane decide which
@@ -222,11 +221,8 @@ def picture(offset: sympy.Expr, shape: LaunchShape, symbols: Symbols, space: str
     for term in sympy.Add.make_args(expr):
         (thread_terms if term.free_symbols & tid else uniform_terms).append(term)
     thread_part = sympy.Add(*thread_terms)
-    stride = sympy.diff(thread_part, TID[0])
-    if stride.free_symbols & tid:
-        stride = None  # not linear in threadIdx.x
-    elif stride.is_Integer:
-        stride = int(stride)
+    d = sympy.diff(thread_part, TID[0])
+    stride = None if d.free_symbols & tid else int(d) if d.is_Integer else d  # None: not linear in threadIdx.x
 
     if scale_syms := thread_part.free_symbols - set(TID):
         if space == "shared":

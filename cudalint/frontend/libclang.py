@@ -215,9 +215,8 @@ class Lowering:
         if k in (TK.POINTER, TK.LVALUEREFERENCE, TK.RVALUEREFERENCE):
             inner = canon.get_pointee() if k == TK.POINTER and t.kind == TK.ELABORATED else t.get_pointee()
             p = self.type(inner if inner.kind != TK.INVALID else canon.get_pointee(), depth + 1)
-            if k == TK.POINTER:
-                return irt.Type(irt.TypeKind.POINTER, name, 8, 8, pointee=p, const=const)
-            return irt.Type(irt.TypeKind.REFERENCE, name, p.size, p.align, pointee=p)
+            return irt.Type(irt.TypeKind.POINTER, name, 8, 8, pointee=p, const=const) if k == TK.POINTER \
+                else irt.Type(irt.TypeKind.REFERENCE, name, p.size, p.align, pointee=p)
         if k in (TK.CONSTANTARRAY, TK.INCOMPLETEARRAY, TK.VARIABLEARRAY, TK.DEPENDENTSIZEDARRAY):
             elem = self.type(canon.element_type, depth + 1)
             count = canon.element_count if k == TK.CONSTANTARRAY else None
@@ -498,12 +497,9 @@ class Lowering:
             return ir.Loop(sp, ir.LoopKind.FOR, self.stmt(kids[-1]) or ir.Block(sp), stmts, cv,
                            [self.expr(x) for x in inc])
         if c.kind == K.DO_STMT:
-            body = self.stmt(kids[0]) or ir.Block(sp)
-            pre, cv = self._condition(kids[1:])
-            return ir.Loop(sp, ir.LoopKind.DO, body, pre, cv)
+            return ir.Loop(sp, ir.LoopKind.DO, self.stmt(kids[0]) or ir.Block(sp), *self._condition(kids[1:]))
         if c.kind == K.WHILE_STMT:
-            pre, cv = self._condition(kids[:-1])
-            return ir.Loop(sp, ir.LoopKind.WHILE, self.stmt(kids[-1]) or ir.Block(sp), pre, cv)
+            return ir.Loop(sp, ir.LoopKind.WHILE, self.stmt(kids[-1]) or ir.Block(sp), *self._condition(kids[:-1]))
         var = next((self.variable(ch) for ch in kids if ch.kind == K.VAR_DECL), None)
         rng = [ch for ch in kids[:-1] if ch.kind.is_expression()]
         return ir.Loop(sp, ir.LoopKind.RANGE, self.stmt(kids[-1]) or ir.Block(sp), var=var,
@@ -681,8 +677,7 @@ class Lowering:
             if callee is not None and callee.kind == K.MEMBER_REF_EXPR else []
         receiver = self.expr(obj[0]) if obj else None
         vals, written = self._args(args)
-        span = self.call_span(c) if self.host else sp
-        return ir.Call(span, name, vals, self.callee(ref), receiver, written, type=t)
+        return ir.Call(self.call_span(c) if self.host else sp, name, vals, self.callee(ref), receiver, written, type=t)
 
     def launch(self, c: ci.Cursor, config: ci.Cursor, sp: Span) -> ir.Launch:
         parts: list = []  # grid, block, shared memory, stream

@@ -233,9 +233,7 @@ def binary_type(op: str, a: Type, b: Type) -> Type:
     da, db = _decay(a), _decay(b)
     if da.kind == TypeKind.POINTER:
         return _LONG if op == "-" and db.kind == TypeKind.POINTER else da if op in ("+", "-") else irt.UNKNOWN
-    if db.kind == TypeKind.POINTER:
-        return db if op == "+" else irt.UNKNOWN
-    return _arith(a, b)
+    return (db if op == "+" else irt.UNKNOWN) if db.kind == TypeKind.POINTER else _arith(a, b)
 
 
 # --- literals and tokens --------------------------------------------------------------------------
@@ -377,22 +375,18 @@ class Lowering:
                 if ch.type in ("type_qualifier", "storage_class_specifier") or not ch.is_named}
 
     @contextlib.contextmanager
-    def scope(self):
+    def scope(self):  # no try/finally: _body drops the scopes after a RecursionError, any other ends lower()
         self.scopes.append({})
-        try:
-            yield
-        finally:
-            self.scopes.pop()
+        yield
+        self.scopes.pop()
 
     @contextlib.contextmanager
     def template_scope(self, params: list[ir.TemplateParam]):
         self.types.params.append({p.name for p in params if p.is_type})
         self.nontype.append({p.name for p in params if not p.is_type})
-        try:
-            yield
-        finally:
-            self.types.params.pop()
-            self.nontype.pop()
+        yield
+        self.types.params.pop()
+        self.nontype.pop()
 
     # -- entry point
     def lower(self) -> ir.TranslationUnit:
@@ -838,8 +832,7 @@ class Lowering:
             kids = _named_kids(c.child_by_field_name("alternative"))
             return ir.If(sp, cond, then, (self.stmt(kids[0]) or ir.Block(self.span(kids[0]))) if kids else None)
         if k == "switch_statement":
-            cond = self.condition(c)
-            return ir.Switch(sp, cond, ir.Block(self.span(body_n), self.stmts(body_n.named_children))
+            return ir.Switch(sp, self.condition(c), ir.Block(self.span(body_n), self.stmts(body_n.named_children))
                              if body_n is not None else ir.Block(sp))
         if k == "for_range_loop":
             base = self.base_type(c)
@@ -859,8 +852,8 @@ class Lowering:
             return ir.Loop(sp, ir.LoopKind.FOR, self.stmt(body_n) or ir.Block(sp), [s for s in init if s is not None],
                            conds[-1] if conds else None, step)
         if k == "do_statement":
-            body = self.stmt(body_n) or ir.Block(sp)
-            return ir.Loop(sp, ir.LoopKind.DO, body, [], self.expr(c.child_by_field_name("condition")))
+            return ir.Loop(sp, ir.LoopKind.DO, self.stmt(body_n) or ir.Block(sp), [],
+                           self.expr(c.child_by_field_name("condition")))
         cond = self.condition(c)
         return ir.Loop(sp, ir.LoopKind.WHILE, self.stmt(body_n) or ir.Block(sp), [], cond)
 
@@ -1018,8 +1011,7 @@ class Lowering:
         if op in ("!", "not"):
             return ir.Unary(sp, "!", e, type=_BOOL)
         if op in ("-", "+", "~", "compl"):
-            return ir.Unary(sp, "~" if op == "compl" else op, e,
-                            type=_arith(e.type) if _arith_name(e.type) else e.type)
+            return ir.Unary(sp, "~" if op == "compl" else op, e, type=_arith(e.type) if _arith_name(e.type) else e.type)
         return ir.Opaque(sp, "value", [e])
 
     def size_of(self, c: N, sp: Span) -> ir.Expr:
@@ -1100,9 +1092,8 @@ class Lowering:
             return self.member_name(fn.child_by_field_name("field"))
         if fn.type == "template_function":
             return self.callee_name(fn.child_by_field_name("name"))
-        if fn.type == "qualified_identifier":
-            return self.text_of(fn).split("<")[0].split("::")[-1].strip()
-        return self.text_of(fn).strip()
+        text = self.text_of(fn)
+        return (text.split("<")[0].split("::")[-1] if fn.type == "qualified_identifier" else text).strip()
 
     def resolve(self, name: str, nargs: int) -> Optional[ir.Function]:
         """The function of the file a call goes to (overloads told apart by argument count)."""
@@ -1131,9 +1122,8 @@ class Lowering:
         targs = [self.template_arg(a) for a in _named_kids(fn.child_by_field_name("arguments"))] \
             if fn is not None and fn.type == "template_function" else []
         name = self.callee_name(fn)
-        args = self.args(arg_nodes)
         func = self.resolve(name, len(arg_nodes))
-        return ir.Launch(sp, name, *(parts + [None] * (4 - len(parts))), args,
+        return ir.Launch(sp, name, *(parts + [None] * (4 - len(parts))), self.args(arg_nodes),
                          func if func is not None and func.kind == ir.FunctionKind.KERNEL else None, tuple(targs))
 
     def template_arg(self, a: N):
@@ -1146,8 +1136,7 @@ class Lowering:
             return t.name if t.kind == TypeKind.PARAM else t
         # `k<BLOCK>`: a value read as a type
         e = self.name(a.child_by_field_name("type") or a, self.span(a)) if a.type == "type_descriptor" else self.expr(a)
-        v = fold(e)
-        return v if v is not None else e
+        return v if (v := fold(e)) is not None else e
 
     # -- macros
     def macro_value(self, name: str) -> Optional[int]:
@@ -1187,8 +1176,7 @@ class Lowering:
         finally:
             self.expanding.discard(name)
             self.src, self.override = saved
-        v = fold(e)
-        return ir.IntLit(sp, v, type=e.type if e.type.is_integer else _INT) if v is not None else e
+        return ir.IntLit(sp, v, type=e.type if e.type.is_integer else _INT) if (v := fold(e)) is not None else e
 
 
 _EXPR_METHODS = {
