@@ -274,3 +274,28 @@ void run(float *out, int block_size) { %s }
         (4, 8, f"blockDim = (32, ?, 1) from launch at {tmp_path / 'w.cu'}:7 (blockDim.y known only at run time; each "
                "warp lies in one row of the known axes)")]
     assert [w for _, w, _ in cl201("dim3 b(2, block_size / 2); k<<<1, b>>>(out);")] == [8]  # warps span y: unknown
+
+
+def test_constant_launch_arguments(tmp_path):
+    # an integer every launch passes is bound in the picture; a pointer every launch passes as null is never
+    # dereferenced (llm.c's fused_classifier_kernel2 with probs = NULL); launches that disagree bind nothing
+    p = tmp_path / "c.cu"
+    p.write_text("""
+__global__ void k(float *out, float *probs, const float *in, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = in[i * n];
+  if (probs != NULL) probs[i * 32] = in[i];
+}
+__global__ void k2(float *out, float *probs, const float *in, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = in[i * n];
+  if (probs != nullptr) probs[i * 32] = in[i];
+}
+void run(float *o, float *p, const float *in, int n) {
+  k<<<4096, 256>>>(o, NULL, in, 1000);
+  k2<<<4096, 256>>>(o, nullptr, in, n);
+  k2<<<4096, 256>>>(o, p, in, 8);
+}
+""")
+    found = [(d.kernel, d.line, d.metrics["stride_bytes"]) for d in lint_file(str(p), RunOptions()) if d.code == "CL101"]
+    assert found == [("k", 4, 4000), ("k2", 9, "4*n"), ("k2", 10, 128)]
