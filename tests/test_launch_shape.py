@@ -299,3 +299,17 @@ void run(float *o, float *p, const float *in, int n) {
 """)
     found = [(d.kernel, d.line, d.metrics["stride_bytes"]) for d in lint_file(str(p), RunOptions()) if d.code == "CL101"]
     assert found == [("k", 4, 4000), ("k2", 9, "4*n"), ("k2", 10, 128)]
+
+
+def test_an_address_that_changes_only_across_the_rows_of_a_warp(tmp_path):
+    p = tmp_path / "r.cu"
+    p.write_text("""
+__global__ void k(float *out, int n) {
+  if (threadIdx.x == 0) out[blockIdx.x * 256 + threadIdx.y * 16] = 1.0f;
+}
+void run(float *o, int n) { k<<<n, dim3(4, 8, n)>>>(o, n); }
+""")
+    [d] = [d for d in lint_file(str(p), RunOptions()) if d.code == "CL101"]
+    assert (d.line, d.metrics) == (3, {"sectors_per_request": 8, "ideal_sectors_per_request": 1, "efficiency": 0.125})
+    assert d.message.startswith("uncoalesced global store of `out`: the address changes only with the rows "
+                                "(threadIdx.y, threadIdx.z) the warp spans; a warp touches 8 sectors per request")

@@ -76,7 +76,7 @@ class UncoalescedGlobalAccess(Rule):
             stride = pic.stride
             if cost.worst_trip_sectors is not None and cost.worst_trip_sectors != sectors:
                 metrics["worst_sectors_per_request"] = metric(cost.worst_trip_sectors)
-            if stride is not None:
+            if stride is not None and stride != 0:
                 metrics["stride_bytes"] = stride if isinstance(stride, int) else spell(stride)
             used = f"{eff * 100:.1f}".rstrip("0").rstrip(".")
             if acc.split > 1:
@@ -91,6 +91,9 @@ class UncoalescedGlobalAccess(Rule):
             elif pic.masked and stride == acc.size:
                 why = "the condition leaves lanes of each warp out, so the active ones are spread over it"
                 fix = "give the work to consecutive lanes (e.g. index by `tid / 2` in half as many threads)"
+            elif stride == 0:
+                why = "the address changes only with the rows (threadIdx.y, threadIdx.z) the warp spans"
+                fix = "make consecutive threads access consecutive elements (index by threadIdx.x)"
             elif stride is not None:
                 why = f"lanes are {spell(stride)} bytes apart"
                 fix = ("make consecutive threads access consecutive elements (transpose through shared "
