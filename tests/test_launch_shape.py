@@ -291,14 +291,18 @@ __global__ void k2(float *out, float *probs, const float *in, int n) {
   out[i] = in[i * n];
   if (probs != nullptr) probs[i * 32] = in[i];
 }
+__global__ void k3(float *out) { out[threadIdx.x * 32] = 0.0f; }
 void run(float *o, float *p, const float *in, int n) {
+  float *d = NULL;
+  cudaMalloc((void **)&d, 1 << 20);      // a pointer variable is not followed: cudaMalloc writes it
+  k3<<<1, 256>>>(d);
   k<<<4096, 256>>>(o, NULL, in, 1000);
   k2<<<4096, 256>>>(o, nullptr, in, n);
   k2<<<4096, 256>>>(o, p, in, 8);
 }
 """)
     found = [(d.kernel, d.line, d.metrics["stride_bytes"]) for d in lint_file(str(p), RunOptions()) if d.code == "CL101"]
-    assert found == [("k", 4, 4000), ("k2", 9, "4*n"), ("k2", 10, 128)]
+    assert found == [("k", 4, 4000), ("k2", 9, "4*n"), ("k2", 10, 128), ("k3", 12, 128)]
 
 
 def test_an_address_that_changes_only_across_the_rows_of_a_warp(tmp_path):

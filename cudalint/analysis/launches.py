@@ -220,7 +220,7 @@ class _Walker:
                                        template_args=targs, block_text=e.block.text if e.block is not None else "",
                                        grid_text=e.grid.text if e.grid is not None else "", function=self.fn,
                                        loops=self.loops, threads=env.threads(e.grid, e.block),
-                                       args=tuple(v if isinstance(v := env.value(a), int) else None for a in e.args)))
+                                       args=tuple(_argument(a, env) for a in e.args)))
             return
         if isinstance(e, ir.Cond):
             self.expr(e.cond, env)
@@ -248,7 +248,7 @@ class _Walker:
                                            loops=self.loops, threads=env.threads(e.args[1], e.args[2])))
             params = e.func.params if e.func is not None else []
             for i, a in enumerate(e.args):  # `&n` or a reference parameter: the callee may write it
-                if isinstance(a, ir.Unary) and a.op == "&":
+                if isinstance(a := strip_casts(a), ir.Unary) and a.op == "&":
                     env.assign(a.operand, None)
                 elif i < len(params) and params[i].type.kind == TypeKind.REFERENCE:
                     env.assign(a, None)
@@ -310,6 +310,14 @@ class _Walker:
         else:  # a block, an expression statement, a return, a case or a label: its parts in order
             for n in ir.children(s):
                 (self.expr if isinstance(n, ir.Expr) else self.stmt)(n, env)
+
+
+def _argument(a: ir.Expr, env: _Env) -> Optional[int]:
+    """A launch argument's value: an integer's where known, 0 for a null pointer written as such (``NULL``,
+    ``nullptr``; a pointer variable's value is not followed: ``cudaMalloc`` writes it), else None."""
+    if a.type.kind == TypeKind.POINTER:
+        return 0 if fold(strip_casts(a)) == 0 else None
+    return v if isinstance(v := env.value(a), int) else None
 
 
 def collect_launches(tu: ir.TranslationUnit) -> list[LaunchSite]:
