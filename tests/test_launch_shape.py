@@ -317,3 +317,23 @@ void run(float *o, int n) { k<<<n, dim3(4, 8, n)>>>(o, n); }
     assert (d.line, d.metrics) == (3, {"sectors_per_request": 8, "ideal_sectors_per_request": 1, "efficiency": 0.125})
     assert d.message.startswith("uncoalesced global store of `out`: the address changes only with the rows "
                                 "(threadIdx.y, threadIdx.z) the warp spans; a warp touches 8 sectors per request")
+
+
+def test_bool_template_arguments_and_if_constexpr(tmp_path):
+    # llm.c's matmul_backward_bias_kernel8<OutFloat, Atomic>, Atomic deduced from std::bool_constant<true>{}
+    # (libclang gives true as -1); the instantiation drops the `if constexpr` branch it does not take
+    p = tmp_path / "t.cu"
+    p.write_text("""
+#include <type_traits>
+template<typename T, bool Atomic>
+__global__ void k(T* out, std::bool_constant<Atomic>) {
+  if constexpr (!Atomic) out[threadIdx.x * 32] = (T)1;
+  else atomicAdd(out + threadIdx.x * 32, (T)1);
+}
+void run(float *o, int n) {
+  k<<<n, 256>>>(o, std::bool_constant<false>{});
+  k<<<n, 256>>>(o, std::bool_constant<true>{});
+}
+""")
+    found = [(d.line, d.message.rsplit("(in ", 1)[-1]) for d in lint_file(str(p), RunOptions()) if d.code == "CL101"]
+    assert found == [(5, "`k<float, 0>`)")]

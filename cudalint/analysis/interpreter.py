@@ -173,6 +173,10 @@ class KernelInterpreter:
         elif isinstance(s, ir.If):
             self.stmt(s.init, env)
             cond = self.expr(s.cond, env)
+            known = cond if cond in (sympy.true, sympy.false) else cond != 0 if isinstance(cond, sympy.Number) else None
+            if known is not None:  # `if constexpr (!Atomic)` of an instantiation, `if (0)`: only the branch taken
+                self.stmt(s.then if known else s.else_, env)
+                return
             branches = [env.copy(), env.copy()]
             for guard, body, b_env in zip((cond, negate(cond)), (s.then, s.else_), branches):
                 self.push_guard(guard, s.span.line)  # the else branch runs where the condition fails

@@ -689,7 +689,8 @@ class Lowering:
             parts[3] = None  # the default argument
         name, ref = c.spelling, c.referenced
         try:  # an integral template argument's value, else its type
-            targs = tuple(ref.get_template_argument_value(i)
+            targs = tuple((ref.get_template_argument_unsigned_value(i) if ref.get_template_argument_type(i).kind
+                           == TK.BOOL else ref.get_template_argument_value(i))  # true is -1 as a signed 1-bit value
                           if ref.get_template_argument_kind(i) == ci.TemplateArgumentKind.INTEGRAL
                           else self.type(ref.get_template_argument_type(i))
                           for i in range(max(ref.get_num_template_arguments(), 0))) if ref is not None else ()
