@@ -121,6 +121,12 @@ def decl_key(c: ci.Cursor) -> tuple:
     return (loc.file.name if loc.file else "", loc.line, loc.column, c.spelling)
 
 
+def _integral(ref: ci.Cursor, i: int) -> int:
+    """The value of integral template argument ``i``: a bool's true reads -1 signed (a 1-bit value), 1 unsigned."""
+    v = ref.get_template_argument_value(i)
+    return 1 if v == -1 and ref.get_template_argument_unsigned_value(i) == 1 else v
+
+
 def _strip(c: ci.Cursor) -> ci.Cursor:
     """Skip implicit casts and parentheses."""
     while c.kind in (K.UNEXPOSED_EXPR, K.PAREN_EXPR) and len(kids := list(c.get_children())) == 1:
@@ -689,9 +695,7 @@ class Lowering:
             parts[3] = None  # the default argument
         name, ref = c.spelling, c.referenced
         try:  # an integral template argument's value, else its type
-            targs = tuple((ref.get_template_argument_unsigned_value(i) if ref.get_template_argument_type(i).kind
-                           == TK.BOOL else ref.get_template_argument_value(i))  # true is -1 as a signed 1-bit value
-                          if ref.get_template_argument_kind(i) == ci.TemplateArgumentKind.INTEGRAL
+            targs = tuple(_integral(ref, i) if ref.get_template_argument_kind(i) == ci.TemplateArgumentKind.INTEGRAL
                           else self.type(ref.get_template_argument_type(i))
                           for i in range(max(ref.get_num_template_arguments(), 0))) if ref is not None else ()
         except Exception:
