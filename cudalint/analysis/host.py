@@ -535,11 +535,3 @@ def collect_async_copies(tu: ir.TranslationUnit) -> list[AsyncCopy]:
     """The async copies of the file's host functions, with the provenance of their pointers."""
     return HostAnalysis(tu).run()
 
-
-def provenances(tu: ir.TranslationUnit, function: str) -> dict[str, Provenance]:
-    """For tests and ``explain``: the provenance of each named pointer variable at the end of ``function``."""
-    ha = HostAnalysis(tu)
-    ha.run()
-    _, env = ha.walk_function(next(f for f in ha.functions if f.name == function), record=False)
-    return {loc[0].name + "".join("." + s if s not in ("[]", "*") else s for s in loc[1:]): ha._resolve(p, env)
-            for loc, p in env.items() if isinstance(loc[0], ir.Variable)}
