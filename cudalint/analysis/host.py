@@ -87,11 +87,8 @@ _REG = "@reg"
 
 
 def host_side(kind: Optional[int], has_dst: bool, has_src: bool) -> tuple[str, ...]:
-    """The roles ("dst", "src") that are host memory for a copy of ``kind`` (cudaMemcpyKind value).
-
-    HostToDevice: the source; DeviceToHost: the destination; HostToHost: both; DeviceToDevice: none;
-    Default or a kind not known statically: both pointers are checked (a pageable pointer can only be the host
-    side of a copy)."""
+    """The roles ("dst", "src") that are host memory for a copy of ``kind`` (cudaMemcpyKind value); both for Default
+    or a kind not known statically (a pageable pointer can only be the host side of a copy)."""
     roles = {1: ("src",), 2: ("dst",), 3: ()}.get(kind, ("dst", "src"))
     return tuple(r for r in roles if {"dst": has_dst, "src": has_src}[r])
 
