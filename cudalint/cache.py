@@ -27,11 +27,10 @@ DEFAULT_DIR = ".cudalint_cache"
 
 
 def _stamp(path: str) -> Optional[list]:
-    try:
+    with contextlib.suppress(OSError):
         st = os.stat(path)
-    except OSError:
-        return None
-    return [path, st.st_mtime_ns, st.st_size]
+        return [path, st.st_mtime_ns, st.st_size]
+    return None
 
 
 @functools.cache

@@ -270,11 +270,8 @@ class Resolver:
             self._by_file[found[0]] = load_config(*found)
         return self._by_file[found[0]] if found else self._default
 
-    def config_for(self, path: str) -> Config:
-        return self.config_for_dir(os.path.dirname(os.path.abspath(path)))
-
     def options_for(self, path: str) -> RunOptions:
-        o, cfg = self.overrides, self.config_for(path)
+        o, cfg = self.overrides, self.config_for_dir(os.path.dirname(os.path.abspath(path)))
         head = o.select if o.select is not None else None if cfg.select is None else cfg.select + cfg.extend_select
         select = None if head is None else list(head) + list(o.extend_select)
         ignore = cfg.ignore + list(o.ignore) + [c for glob, cs in cfg.per_file_ignores if cfg.matches([glob], path)

@@ -51,11 +51,8 @@ def merge_includes(results: list[tuple[str, list[Diagnostic], list[str]]]) -> li
 
 def lint_many(tasks: Iterable[tuple[str, object]], jobs: Optional[int] = None,
               timeout: Optional[float] = DEFAULT_FILE_TIMEOUT, cache=None) -> list[Diagnostic]:
-    """Lint every ``(path, RunOptions)`` task in worker processes; return all findings, sorted.
-
-    A file whose worker dies or runs past ``timeout`` seconds yields a CL000 naming the file and the
-    reason; the other files are unaffected.  With a :class:`cudalint.cache.Cache`, files whose entry is
-    still valid are not linted again."""
+    """Lint every ``(path, RunOptions)`` task in worker processes (see the module docstring); return all findings,
+    sorted.  With a :class:`cudalint.cache.Cache`, files whose entry is still valid are not linted again."""
     results: list[tuple[str, list[Diagnostic], list[str]]] = []
     todo = []
     for path, opts in tasks:

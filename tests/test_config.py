@@ -43,8 +43,8 @@ def test_nearest_configuration_wins(tmp_path, capsys):
     top = write(tmp_path / "top.cu", STRIDE)
     deep = write(tmp_path / "sub" / "deeper" / "deep.cu", STRIDE)
     r = Resolver()
-    assert r.config_for(str(top)).path == tmp_path / "pyproject.toml"
-    assert r.config_for(str(deep)).path == tmp_path / "sub" / ".cudalint.toml"
+    assert r.config_for_dir(str(top.parent)).path == tmp_path / "pyproject.toml"
+    assert r.config_for_dir(str(deep.parent)).path == tmp_path / "sub" / ".cudalint.toml"
     # the closest file replaces the farther one (no merging): the ignore of the pyproject does not reach sub/
     assert found(capsys, tmp_path) == [("CL101", "error", "deep.cu")]
 
@@ -53,7 +53,7 @@ def test_cudalint_toml_beats_pyproject_in_the_same_folder(tmp_path, capsys):
     write(tmp_path / "pyproject.toml", '[tool.cudalint]\nignore = ["CL101"]\n')
     write(tmp_path / ".cudalint.toml", 'severity = { CL1 = "error" }\n')
     f = write(tmp_path / "k.cu", STRIDE)
-    assert Resolver().config_for(str(f)).path == tmp_path / ".cudalint.toml"
+    assert Resolver().config_for_dir(str(f.parent)).path == tmp_path / ".cudalint.toml"
     assert found(capsys, f) == [("CL101", "error", "k.cu")]
 
 
@@ -61,7 +61,7 @@ def test_pyproject_without_a_cudalint_table_is_passed_over(tmp_path, capsys):
     write(tmp_path / ".cudalint.toml", 'ignore = ["CL101"]\n')
     write(tmp_path / "pkg" / "pyproject.toml", '[project]\nname = "pkg"\n')
     f = write(tmp_path / "pkg" / "k.cu", STRIDE)
-    assert Resolver().config_for(str(f)).path == tmp_path / ".cudalint.toml"
+    assert Resolver().config_for_dir(str(f.parent)).path == tmp_path / ".cudalint.toml"
     assert found(capsys, f) == []
 
 
@@ -240,7 +240,7 @@ frontend = "clang"
 include-paths = ["include", "/opt/cuda/include"]
 defines = ["TILE=32", "NDEBUG"]
 """)
-    c = Resolver().config_for(str(tmp_path / "tests" / "a.cu"))
+    c = Resolver().config_for_dir(str(tmp_path / "tests"))
     assert c.path == cfg and c.select == ["CL1", "CL2"] and c.block_dim == (256, 1, 1)
     assert c.extensions == (".cu", ".cuh", ".cuda") and c.frontend == "clang"
     opts = Resolver().options_for(str(tmp_path / "tests" / "a.cu"))

@@ -3,17 +3,18 @@
 import json
 from pathlib import Path
 
-from cudalint.analysis.host import collect_async_copies, provenances
+from cudalint.analysis.host import collect_async_copies
 from cudalint.cli import main
 from cudalint.frontend.libclang import lower
 
 
-def provs(tmp_path: Path, src: str, function: str = "main") -> dict:
-    """name -> (kind, how, allocation line, helper) at the end of ``function``."""
-    p = tmp_path / "h.cu"
-    p.write_text(src)
-    return {k: (v.kind, v.how, v.site.line if v.site else None, v.via)
-            for k, v in provenances(lower(str(p), src), function).items()}
+def provs(tmp_path: Path, src: str, names) -> dict:
+    """name -> (kind, how, allocation line, helper) of what each pointer expression points to at the end of
+    ``main``, as an async copy from it made there records it."""
+    calls = "".join(f"    cudaMemcpyAsync({n}, {n}, 4, cudaMemcpyHostToDevice, 0);\n" for n in names)
+    found = copies(tmp_path, src.replace("    return 0;\n}", calls + "    return 0;\n}"))
+    return {c.pointer_text["src"]: (v.kind, v.how, v.site.line if v.site else None, v.via)
+            for c in found if c.function == "main" and (v := c.pointers["src"])}
 
 
 def copies(tmp_path: Path, src: str):
@@ -41,7 +42,7 @@ int main() {
     return 0;
 }
 """
-    assert provs(tmp_path, src) == {
+    want = {
         "a": ("pageable", "malloc", 4, ""), "b": ("pageable", "calloc", 5, ""),
         "c": ("pageable", "new[]", 6, ""), "d": ("pageable", "new", 7, ""),
         "e": ("pinned", "cudaMallocHost", 8, ""), "f": ("pinned", "cudaHostAlloc", 9, ""),
@@ -50,6 +51,7 @@ int main() {
         "a2": ("pageable", "malloc", 4, ""), "a3": ("pageable", "malloc", 4, ""),
         "r": ("pageable", "realloc", 15, ""),
     }
+    assert provs(tmp_path, src, list(want)) == want
 
 
 def test_helpers_returning_and_out_parameters_and_struct_members(tmp_path):
@@ -75,7 +77,7 @@ int main() {
     return 0;
 }
 """
-    got = provs(tmp_path, src)
+    got = provs(tmp_path, src, ["a", "b", "c", "d", "e", "buf.host", "buf.dev", "other.host", "direct.host", "t"])
     assert got["a"] == ("pinned", "cudaMallocHost", 3, "alloc_pinned")
     assert got["b"] == ("pageable", "malloc", 4, "alloc_pageable")
     assert got["c"] == ("pageable", "malloc", 5, "make")
@@ -109,14 +111,14 @@ int main(int argc, char** argv) {
     return 0;
 }
 """
-    got = provs(tmp_path, src)
+    got = provs(tmp_path, src, ["f", "g", "g2", "r", "u", "same", "v", "w[0]", "x", "p"])
     assert got["f"] == ("pinned", "malloc", 4, "")          # registered by the helper pin()
     assert got["g"] == ("pinned", "malloc", 5, "") and got["g2"] == got["g"]
     assert got["r"] == ("pageable", "malloc", 7, "")        # unregistered again
     assert got["u"][0] == "unknown"                         # pinned on one branch, pageable on the other
     assert got["same"] == got["g"]                          # the same allocation on both branches
     assert got["v"] == ("pageable", "malloc", 13, "")       # null on the other path
-    assert got["w[]"] == ("pinned", "cudaMallocHost", 15, "")
+    assert got["w[0]"] == ("pinned", "cudaMallocHost", 15, "")
     assert got["x"][0] == "unknown"
     assert got["p"][0] == "unknown"                         # from a parameter
 

@@ -153,7 +153,7 @@ __global__ void k(const float* in, P* p, unsigned n) {
     (field,) = [n for n in nodes if isinstance(n, ir.Member) and n.name == "v"]
     assert field.field.offset == 16 and field.type.kind == TypeKind.ARRAY
     (cast,) = [n for n in nodes if isinstance(n, ir.Cast)]
-    assert cast.type.is_pointer and (cast.type.pointee.name, cast.type.pointee.size) == ("float4", 16)
+    assert cast.type.kind == TypeKind.POINTER and (cast.type.pointee.name, cast.type.pointee.size) == ("float4", 16)
     (sync,) = [n for n in nodes if isinstance(n, ir.Call) and n.name == "sync"]
     assert sync.func is None and sync.receiver.type.name == "cooperative_groups::thread_block"
     (dim,) = [n for n in nodes if isinstance(n, ir.Construct) and n.type.name == "dim3"]

@@ -87,11 +87,8 @@ _REG = "@reg"
 
 
 def host_side(kind: Optional[int], has_dst: bool, has_src: bool) -> tuple[str, ...]:
-    """The roles ("dst", "src") that are host memory for a copy of ``kind`` (cudaMemcpyKind value).
-
-    HostToDevice: the source; DeviceToHost: the destination; HostToHost: both; DeviceToDevice: none;
-    Default or a kind not known statically: both pointers are checked (a pageable pointer can only be the host
-    side of a copy)."""
+    """The roles ("dst", "src") that are host memory for a copy of ``kind`` (cudaMemcpyKind value); both for Default
+    or a kind not known statically (a pageable pointer can only be the host side of a copy)."""
     roles = {1: ("src",), 2: ("dst",), 3: ()}.get(kind, ("dst", "src"))
     return tuple(r for r in roles if {"dst": has_dst, "src": has_src}[r])
 
@@ -535,11 +532,3 @@ def collect_async_copies(tu: ir.TranslationUnit) -> list[AsyncCopy]:
     """The async copies of the file's host functions, with the provenance of their pointers."""
     return HostAnalysis(tu).run()
 
-
-def provenances(tu: ir.TranslationUnit, function: str) -> dict[str, Provenance]:
-    """For tests and ``explain``: the provenance of each named pointer variable at the end of ``function``."""
-    ha = HostAnalysis(tu)
-    ha.run()
-    _, env = ha.walk_function(next(f for f in ha.functions if f.name == function), record=False)
-    return {loc[0].name + "".join("." + s if s not in ("[]", "*") else s for s in loc[1:]): ha._resolve(p, env)
-            for loc, p in env.items() if isinstance(loc[0], ir.Variable)}

@@ -209,9 +209,7 @@ def picture(offset: sympy.Expr, shape: LaunchShape, symbols: Symbols, space: str
             return _trips(offset, sym, values, shape, symbols, space, guards, f"the loop's {len(values)} trips are "
                           "counted (the lanes its condition leaves out do not issue the access)")
     assumptions: list[str] = []
-    expr = sympy.expand(offset)
-    if shape.block is not None:
-        expr = sympy.expand(expr.subs(shape.known))
+    expr = sympy.expand(sympy.expand(offset).subs(shape.known))  # blockDim substituted where known
     # blockDim unknown: blockDim.x assumed a multiple of 32, so threadIdx.y/z are the same for the whole warp
     tid = set(TID) if shape.block else {TID[0]}
     if (expr.free_symbols & symbols.varying) - set(TID):

@@ -74,13 +74,10 @@ _ALIASES = {"size_t": "unsigned long", "ssize_t": "long", "ptrdiff_t": "long", "
 _CUDA_ENUMS = {**{f"{p}Memcpy{k}": (v, p + "MemcpyKind") for p in ("cuda", "hip")
                   for v, k in enumerate(("HostToHost", "HostToDevice", "DeviceToHost", "DeviceToDevice", "Default"))},
                "cudaSuccess": (0, "cudaError")}
-#: CUDA vector types: prefix -> (component type, align of the 2-vector, align of the 4-vector)
-_VECTORS = {
-    "char": ("signed char", 2, 4), "uchar": ("unsigned char", 2, 4), "short": ("short", 4, 8),
-    "ushort": ("unsigned short", 4, 8), "int": ("int", 8, 16), "uint": ("unsigned int", 8, 16),
-    "long": ("long", 16, 16), "ulong": ("unsigned long", 16, 16), "longlong": ("long long", 16, 16),
-    "ulonglong": ("unsigned long long", 16, 16), "float": ("float", 8, 16), "double": ("double", 16, 16),
-}
+#: CUDA vector types: prefix -> component type (2- and 4-vectors are aligned to their size, at most 16 bytes)
+_VECTORS = {"char": "signed char", "uchar": "unsigned char", "short": "short", "ushort": "unsigned short",
+            "int": "int", "uint": "unsigned int", "long": "long", "ulong": "unsigned long", "longlong": "long long",
+            "ulonglong": "unsigned long long", "float": "float", "double": "double"}
 #: cooperative-groups class types (empty classes in the shims); a whole-block group's ``sync()`` is a barrier
 GROUP_TYPES = ("thread_block", "grid_group", "cluster_group", "thread_group", "coalesced_group",
                "thread_block_tile", "multi_grid_group")
@@ -137,10 +134,11 @@ def arith_type(a: Optional[str], b: Optional[str]) -> Optional[str]:
 
 def _builtin_records() -> dict[str, Type]:
     out: dict[str, Type] = {}
-    for prefix, (comp, a2, a4) in _VECTORS.items():
+    for prefix, comp in _VECTORS.items():
         ct = _SCALARS[comp]
-        for n, names, align in ((1, "x", ct.size), (2, "xy", a2), (3, "xyz", ct.size), (4, "xyzw", a4)):
-            out[f"{prefix}{n}"] = irt.record(f"{prefix}{n}", [(c, ct) for c in names], align)
+        for names in ("x", "xy", "xyz", "xyzw"):
+            align = ct.size if len(names) % 2 else min(len(names) * ct.size, 16)
+            out[f"{prefix}{len(names)}"] = irt.record(f"{prefix}{len(names)}", [(c, ct) for c in names], align)
     out.update({name: irt.record(name, [(c, _UINT) for c in "xyz"]) for name in ("dim3", "uint3")})
     for name, comp in (("__half", None), ("__nv_bfloat16", None), ("__half2", "__half"),
                        ("__nv_bfloat162", "__nv_bfloat16")):

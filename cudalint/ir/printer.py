@@ -12,11 +12,11 @@ from __future__ import annotations
 from typing import Iterator, Optional
 
 from . import nodes as ir
-from .types import Type
+from .types import Type, TypeKind
 
 
 def type_text(t: Type) -> str:
-    return t.spelling() + (f" /*{t.size}B*/" if t.size is not None and not t.is_pointer else "")
+    return t.spelling() + (f" /*{t.size}B*/" if t.size is not None and t.kind != TypeKind.POINTER else "")
 
 
 def _list(items) -> str:

@@ -68,10 +68,6 @@ class Type:
     def is_integer(self) -> bool:
         return self.kind in (TypeKind.INT, TypeKind.BOOL, TypeKind.ENUM)
 
-    @property
-    def is_pointer(self) -> bool:
-        return self.kind == TypeKind.POINTER
-
     def field(self, name: str) -> Optional[Field]:
         return next((f for f in self.fields if f.name == name), None)
 
