@@ -301,7 +301,8 @@ void run(float *o, float *p, const float *in, int n) {
   k2<<<4096, 256>>>(o, p, in, 8);
 }
 """)
-    found = [(d.kernel, d.line, d.metrics["stride_bytes"]) for d in lint_file(str(p), RunOptions()) if d.code == "CL101"]
+    found = [(d.kernel, d.line, d.metrics["stride_bytes"])
+             for d in lint_file(str(p), RunOptions()) if d.code == "CL101"]
     assert found == [("k", 4, 4000), ("k2", 9, "4*n"), ("k2", 10, 128), ("k3", 12, 128)]
 
 

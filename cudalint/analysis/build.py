@@ -39,13 +39,14 @@ def build_model(tu: ir.TranslationUnit) -> TranslationUnitModel:
 
 def _constant_args(fn: ir.Function, targs: tuple, launches: list) -> dict:
     """The integer (and pointer) parameters of ``fn`` that every launch of it (of that instantiation) in the
-    translation unit passes the same constant (a null pointer: 0): name -> value (none when it is not launched here).  The warp pictures use them (the
-    addresses and guards of the launch the program makes); the code nvcc emits does not know them."""
+    translation unit passes the same constant (a null pointer: 0): name -> value (none when it is not launched
+    here).  The warp pictures use them (the addresses and guards of the launch the program makes); the code nvcc
+    emits does not know them."""
     sites = [s for s in launches if s.kernel == fn.name and (not targs or s.template_args == targs)]
     if not sites or any(len(s.args) != len(fn.params) for s in sites):
         return {}
-    return {p.name: vals.pop() for i, p in enumerate(fn.params) if (p.type.is_integer or p.type.kind == TypeKind.POINTER)
-            and len(vals := {s.args[i] for s in sites}) == 1 and None not in vals}
+    return {p.name: vals.pop() for i, p in enumerate(fn.params) if (p.type.is_integer or p.type.kind ==
+            TypeKind.POINTER) and len(vals := {s.args[i] for s in sites}) == 1 and None not in vals}
 
 
 def _kernel(fn: ir.Function, targs: tuple, symbols: Symbols, globals_: dict) -> Kernel:

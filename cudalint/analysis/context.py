@@ -81,9 +81,9 @@ class AnalysisContext:
             free = tuple(i for i, v in enumerate(part.block) if v is None)
             dims = ", ".join("?" if v is None else str(v) for v in part.block)
             names = " and ".join(f"blockDim.{'xyz'[i]}" for i in free)
-            shape = LaunchShape(tuple(v or 1 for v in part.block), f"blockDim = ({dims}) from launch at "  # type: ignore
-                                f"{part.span.path}:{part.span.line} ({names} known only at run time; each warp "
-                                "lies in one row of the known axes)", free)
+            text = (f"blockDim = ({dims}) from launch at {part.span.path}:{part.span.line} ({names} known only at run "
+                    "time; each warp lies in one row of the known axes)")
+            shape = LaunchShape(tuple(v or 1 for v in part.block), text, free)  # type: ignore[arg-type]
         if shape is None and user:
             shape = LaunchShape(user, f"blockDim = {user} from {src}" + (f" ({why})" if sites else ""))
         if shape is None:

@@ -156,7 +156,8 @@ class _Env:
 
     def threads(self, grid: Optional[ir.Expr], block: Optional[ir.Expr]) -> Optional[sympy.Expr]:
         """The threads a launch runs (:meth:`sym` of its grid times its block), None where not known."""
-        dims = [d if isinstance(d, tuple) else (d,) for d in (self.sym(x) if x is not None else () for x in (grid, block))]
+        dims = [d if isinstance(d, tuple) else (d,)
+                for d in (self.sym(x) if x is not None else () for x in (grid, block))]
         vals = [v for d in dims for v in d]
         return sympy.Mul(*vals) if all(isinstance(v, sympy.Expr) and v != 0 for v in vals) else None
 

@@ -227,8 +227,8 @@ def picture(offset: sympy.Expr, shape: LaunchShape, symbols: Symbols, space: str
             raise NotModelled("the stride between lanes depends on a run-time value")
         subs = {s: REPRESENTATIVE_BLOCK_X if s == BDIM[0] else REPRESENTATIVE_SCALE
                 for s in sorted(scale_syms, key=str)}
-        assumptions += [f"{str(s).split('#')[0]} = {v} (a sample block)" if s in BID else
-                        f"{str(s).split('#')[0]} = {v} (a representative large run-time value)" for s, v in subs.items()]
+        assumptions += [f"{str(s).split('#')[0]} = {v} (" + ("a sample block" if s in BID else
+                        "a representative large run-time value") + ")" for s, v in subs.items()]
         thread_part = thread_part.subs(subs)
 
     active = _active_lanes(guards, shape)

@@ -183,9 +183,10 @@ def small_kernel(kernel: Kernel, acc: Access, ctx: AnalysisContext) -> Optional[
         for a in (a for a in k.accesses if a.array.space == space and not any(
                 isinstance(c, sympy.Eq) for g in a.guards for c in sympy.And.make_args(g))):
             least[k.name] = max(least.get(k.name, 0), a.size / unit)
-    big = [next((t for t in ctx.model.launches if t.kernel in least and t.function == s.function and
-                 t.loops[:len(s.loops)] == s.loops and t.threads is not None and _share(n * s.threads, t.threads * least[t.kernel])), None)
-           if s.threads is not None else None for s in sites]
+    big = [next((t for t in ctx.model.launches if t.kernel in least and t.function == s.function
+                 and t.loops[:len(s.loops)] == s.loops and t.threads is not None
+                 and _share(n * s.threads, t.threads * least[t.kernel])), None) if s.threads is not None else None
+           for s in sites]
     if not all(big):
         return None
     s, t = sites[0], big[0]

@@ -130,10 +130,12 @@ class UncoalescedGlobalAccess(Rule):
                     who = f"{moves} in the loop's next and previous trips ({abs(walk)} bytes a trip)"
                     fix = ("stage the rows through shared memory with coalesced accesses if the requests "
                            "(L1 wavefronts) limit the kernel")
-                note = f"; the thread's {who} use {use * 100:.0f}% of those sectors, so the waste is requests, not DRAM bytes"
+                note = (f"; the thread's {who} use {use * 100:.0f}% of those sectors, so the waste is requests, "
+                        "not DRAM bytes")
             elif unsure:
                 lines = ", ".join(sorted({str(b.span.line) for b in unsure}, key=int))
-                names = ", ".join(sorted({f"`{spell(x)}`" for b in unsure for x in (b.offset - acc.offset).free_symbols}))
+                names = ", ".join(sorted({f"`{spell(x)}`" for b in unsure
+                                          for x in (b.offset - acc.offset).free_symbols}))
                 note = (f"; the thread's {moves} of `{acc.array.name}` on line{'s' * (',' in lines)} {lines} lie at a "
                         f"distance from this one that depends on {names}, so they may use the rest of those sectors")
             elif eff < 0.5 and (share := one_block(kernel, acc.guards, ctx) or (

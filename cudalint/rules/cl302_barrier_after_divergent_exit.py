@@ -46,8 +46,8 @@ class BarrierAfterDivergentExit(Rule):
                        f"but the CUDA model leaves it undefined and HIP/SYCL ports hang; keep every thread "
                        f"alive to the barrier (guard the work with `if (i < n) {{ ... }}` instead of "
                        f"`{e.kind.value}`)")
-                bounds = all(x.kind == ExitKind.RETURN
-                             and bound_names(x.guards, divergent_guards(x.guards, ctx, kernel), ctx, kernel) for x in hits)
+                bounds = all(x.kind == ExitKind.RETURN and bound_names(
+                    x.guards, divergent_guards(x.guards, ctx, kernel), ctx, kernel) for x in hits)
                 if bounds:
                     msg += ("; the returns are bounds checks of a global thread index, taken only in a block that "
                             "straddles the bound")
