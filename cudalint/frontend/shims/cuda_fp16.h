@@ -98,16 +98,7 @@ __device__ __half2 &operator*=(__half2 &a, const __half2 &b);
   __device__ T __shfl_up_sync(unsigned int mask, T var, unsigned int delta, int width = 32); \
   __device__ T __shfl_down_sync(unsigned int mask, T var, unsigned int delta, int width = 32); \
   __device__ T __shfl_xor_sync(unsigned int mask, T var, int laneMask, int width = 32);   \
-  __device__ T __ldg(const T *ptr);                                            \
-  __device__ T __ldcg(const T *ptr);                                           \
-  __device__ T __ldca(const T *ptr);                                           \
-  __device__ T __ldcs(const T *ptr);                                           \
-  __device__ T __ldlu(const T *ptr);                                           \
-  __device__ T __ldcv(const T *ptr);                                           \
-  __device__ void __stwb(T *ptr, T value);                                     \
-  __device__ void __stcg(T *ptr, T value);                                     \
-  __device__ void __stcs(T *ptr, T value);                                     \
-  __device__ void __stwt(T *ptr, T value);                                     \
+  CUDALINT_LDST(T)                                                             \
   __device__ T atomicAdd(T *address, T val);
 CUDALINT_HALF_WARP(__half) CUDALINT_HALF_WARP(__half2)
 #undef CUDALINT_HALF_WARP

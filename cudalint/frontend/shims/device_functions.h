@@ -107,7 +107,7 @@ __device__ float __uint2float_rn(unsigned int x);
 __device__ int __double2int_rn(double x);
 __device__ float __double2float_rn(double x);
 
-/* ---- loads and stores with cache hints -------------------------------- */
+/* ---- loads and stores with cache hints (also used by cuda_fp16.h, cuda_bf16.h) -- */
 #define CUDALINT_LDST(T)                                                       \
   __device__ T __ldg(const T *ptr);                                            \
   __device__ T __ldcg(const T *ptr);                                           \
@@ -130,7 +130,6 @@ CUDALINT_LDST(ushort2) CUDALINT_LDST(ushort4) CUDALINT_LDST(int2)
 CUDALINT_LDST(int4) CUDALINT_LDST(uint2) CUDALINT_LDST(uint4)
 CUDALINT_LDST(longlong2) CUDALINT_LDST(ulonglong2) CUDALINT_LDST(float2)
 CUDALINT_LDST(float4) CUDALINT_LDST(double2)
-#undef CUDALINT_LDST
 
 /* ---- atomics ---------------------------------------------------------- */
 /* each one also exists with _block and _system scope suffixes */
