@@ -10,7 +10,7 @@ from ..ir import nodes as ir
 from ..ir.types import Type, TypeKind
 from ..model import Kernel, TranslationUnitModel
 from .interpreter import _SPACES, array_decl, interpret
-from .host import collect_async_copies
+from .host import collect_async_copies, strip_casts
 from .merge import merge_accesses
 from .launches import collect_launches, launched_once, template_arg_text, unlaunched_kernels
 from .symbols import Symbols
@@ -33,7 +33,8 @@ def build_model(tu: ir.TranslationUnit) -> TranslationUnitModel:
             consts = _constant_args(fn, k.template_args, model.launches)
             k.launch_args = {p.name: consts[p.name] for p in fn.params if p.name in consts and p.type.is_integer}
             null = {p.name for p in fn.params if p.type.kind == TypeKind.POINTER and consts.get(p.name) == 0}
-            k.accesses = [a for a in k.accesses if a.array.name not in null]  # never run: they would fault
+            null &= _null_tested(fn)  # a null placeholder in a launch the kernel does not test is not followed
+            k.accesses = [a for a in k.accesses if a.array.name not in null]  # under `if (p != NULL)`: never run
     return model
 
 
@@ -47,6 +48,17 @@ def _constant_args(fn: ir.Function, targs: tuple, launches: list) -> dict:
         return {}
     return {p.name: vals.pop() for i, p in enumerate(fn.params) if (p.type.is_integer or p.type.kind ==
             TypeKind.POINTER) and len(vals := {s.args[i] for s in sites}) == 1 and None not in vals}
+
+
+def _null_tested(fn: ir.Function) -> set:
+    """The pointers ``fn`` compares with null (``if (probs != NULL)``, ``if (!p)``, ``p ? .. : ..``)."""
+    out = set()
+    for n in ir.walk(fn.body):
+        parts = [n.lhs, n.rhs] if isinstance(n, ir.Binary) and n.op in ("==", "!=") else [n.operand] if isinstance(
+            n, ir.Unary) and n.op == "!" else [n.cond] if isinstance(n, (ir.If, ir.Cond)) else []
+        out |= {x.var.name for x in map(strip_casts, parts) if isinstance(x, ir.Ref)
+                and x.var.type.kind == TypeKind.POINTER}
+    return out
 
 
 def _kernel(fn: ir.Function, targs: tuple, symbols: Symbols, globals_: dict) -> Kernel:
