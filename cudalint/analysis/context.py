@@ -39,6 +39,8 @@ class AnalysisContext:
     _pictures: dict = field(default_factory=dict)
     _costs: dict = field(default_factory=dict)
     _grids: dict = field(default_factory=dict)
+    #: per-kernel answers rules compute once (``rules.small_kernel``): key -> value
+    memo: dict = field(default_factory=dict)
 
     @property
     def symbols(self) -> Symbols:

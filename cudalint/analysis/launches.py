@@ -42,6 +42,14 @@ class _Link:
     var: ir.Variable
 
 
+def _dim3_args(e: ir.Expr) -> Optional[list]:
+    """The arguments of a dim3 built in place (``dim3(g, 1)``, ``{g, 1}``), None for any other expression."""
+    if isinstance(e, (ir.Construct, ir.Call, ir.InitList)) and (
+            e.type.name in _DIM3 or isinstance(e, ir.Call) and e.name == "dim3"):
+        return e.items if isinstance(e, ir.InitList) else e.args
+    return None
+
+
 class _Env:
     """Known values of the host function's variables (int, or a dim3 as a 3-tuple of int/None)."""
 
@@ -82,9 +90,7 @@ class _Env:
                 return self.value(e.then if c else e.else_, depth + 1)
             a, b = self.value(e.then, depth + 1), self.value(e.else_, depth + 1)
             return a if a == b else None
-        if isinstance(e, (ir.Construct, ir.Call, ir.InitList)) and (
-                e.type.name in _DIM3 or isinstance(e, ir.Call) and e.name == "dim3"):
-            args = e.items if isinstance(e, ir.InitList) else e.args
+        if (args := _dim3_args(e)) is not None:
             if len(args) == 1 and args[0].type.name in _DIM3:
                 return self.value(args[0], depth + 1)
             vals = [self.value(a, depth + 1) for a in args[:3]] + [1, 1, 1]
@@ -139,9 +145,7 @@ class _Env:
             a, b = rec(e.then), rec(e.else_)
             d = a - b if isinstance(a, sympy.Expr) and isinstance(b, sympy.Expr) else None
             return (a if d >= 0 else b) if d is not None and d.is_number else None
-        if isinstance(e, (ir.Construct, ir.Call, ir.InitList)) and (
-                e.type.name in _DIM3 or isinstance(e, ir.Call) and e.name == "dim3"):
-            args = e.items if isinstance(e, ir.InitList) else e.args
+        if (args := _dim3_args(e)) is not None:
             if len(args) == 1 and args[0].type.name in _DIM3:
                 return rec(args[0])
             return tuple([rec(a) for a in args[:3]] + [sympy.Integer(1)] * (3 - len(args[:3])))

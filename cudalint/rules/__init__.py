@@ -172,8 +172,15 @@ def small_kernel(kernel: Kernel, acc: Access, ctx: AnalysisContext) -> Optional[
     every loop it is in) moves at least, its threads times its widest access coalesced, as the run-time sizes
     grow together, and bounded as each grows alone (gaussian's Fan1, ``Size`` threads, beside Fan2's ``Size*Size``;
     fixtures/global/small_kernel.cu, measured on the H200).  None when a launch's threads are not known as an
-    expression (:meth:`~cudalint.analysis.launches._Env.sym`)."""
-    space, sites = acc.array.space, ctx.sites(kernel)
+    expression (:meth:`~cudalint.analysis.launches._Env.sym`).  Computed once per kernel and memory space."""
+    key = ("small_kernel", id(kernel), acc.array.space)
+    if key not in ctx.memo:
+        ctx.memo[key] = _small_kernel(kernel, acc.array.space, ctx)
+    return ctx.memo[key]
+
+
+def _small_kernel(kernel: Kernel, space: AddressSpace, ctx: AnalysisContext) -> Optional[str]:
+    sites = ctx.sites(kernel)
     n = sum(a.array.space == space for a in kernel.accesses)
     if not sites or any(a.loop_depth for a in kernel.accesses if a.array.space == space):
         return None
