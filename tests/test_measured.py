@@ -72,6 +72,11 @@ KNOWN = {
         "the offset is a kernel parameter, 0 in the first launch and 11 in the second: a parameter is bound to a "
         "launch's constant only when every launch passes the same one, so the measured 4.50 (both summed) is a "
         "mix CL102 makes no claim on; readOffsetUnroll4, launched once with 11, is predicted (5.00)."),
+    ("shared__partial_block", "zSlices"): (
+        {"shared_ld_wavefronts_per_instruction"},
+        "the load is the same address as the store (SASS: STS [R5] then, after BAR.SYNC, LDS [R5]), and the store "
+        "measures 1.00 wavefronts per instruction: its 32 lanes hit 32 banks. The load's 1.30 is not a bank "
+        "conflict; the excess (also 1.09-1.16 on conflict-free loads elsewhere) is not explained."),
     ("shared__dynamic_shared", "reduceInterleaved"): (
         {"shared_st_wavefronts_per_instruction"},
         "CL201 predicts the loads (3.92 wavefronts per request over the stride loop's trips, measured 3.87 per "
