@@ -133,6 +133,13 @@ def _loop_guard(tmp_path, loop: str, block: str):
     ("for (int p = threadIdx.x; p < n; p += blockDim.x) __syncthreads();", "256", [2]),  # n unknown
     ("if (threadIdx.x < 256) __syncthreads();", "256", []),                            # true for all
     ("if (threadIdx.x < 128) __syncthreads();", "256", [2]),
+    # a branch in the loop: false for every thread on the first trip, split on the third
+    ("for (int k = 0; k < 4; ++k) if (threadIdx.x >= 16 && k == 2) __syncthreads();", "256", [2]),
+    ("for (int k = 0; k < 4; ++k) if (threadIdx.x < k) __syncthreads();", "256", [2]),
+    ("for (int k = 0; k < 4; ++k) if (threadIdx.x >= 256 && k == 2) __syncthreads();", "256", []),  # no thread
+    ("for (int k = 0; k < 4; ++k) if (threadIdx.x < 256 || k == 2) __syncthreads();", "256", []),  # every thread
+    # linear in the trip: the branch turns false at trip 300 + threadIdx.x (the loop's own bound is not used)
+    ("for (int k = 0; k < 4; ++k) if (threadIdx.x + 300 > k) __syncthreads();", "256", [2]),
 ])
 def test_thread_dependent_conditions_with_uniform_outcome(tmp_path, loop, block, divergent):
     from cudalint.analysis.symbols import BDIM

@@ -351,6 +351,7 @@ class KernelInterpreter:
                 # the trips' values are known once blockDim is (enumerated by the warp model)
                 self.symbols.pow2_loops[sym] = (int(v0), factor, cond_val)
                 self.symbols.loop_spans[sym] = s.span
+        self.symbols.loop_conds[trip] = cond_val
         self.push_guard(cond_val, s.span.line)
         self.loops.append(next(self.order))
         self.cut()
@@ -665,7 +666,7 @@ class KernelInterpreter:
             return self.inline(fn, e.args, env, e.span.line, record)
         vals = [self.expr(a, env, record=record) for a in e.args]
         if len(vals) == 2 and all(isinstance(v, sympy.Basic) and not is_condition(v) for v in vals):
-            if name in ("min", "max", "umin", "umax"):
+            if name in ("min", "max", "umin", "umax", "llmin", "llmax", "ullmin", "ullmax"):
                 return (sympy.Min if "min" in name else sympy.Max)(*vals)
             if name in ("__mul24", "__umul24"):  # exact for the 24-bit operands they are used with
                 return vals[0] * vals[1]

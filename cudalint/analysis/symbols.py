@@ -38,6 +38,7 @@ class Symbols:
     def __init__(self) -> None:
         self.varying: set[sympy.Symbol] = set(TID)
         self.trip_counters: set[sympy.Symbol] = set()
+        self.loop_conds: dict[sympy.Symbol, object] = {}  # trip counter -> its loop's condition
         self.pow2: set[sympy.Symbol] = set()
         #: power-of-two loop variables with a constant start: symbol -> (start, 2 or -2 for doubling or
         #: halving each trip, the loop condition); their values are enumerable once blockDim is known

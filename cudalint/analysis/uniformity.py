@@ -5,9 +5,11 @@ A condition is thread-dependent when its value depends on ``threadIdx`` or on a 
 over threadIdx, blockDim and one loop's trip counter is evaluated for every thread of the block.  A loop
 condition linear in its trip counter (``p = threadIdx.x; p < 256; p += 256``) holds for a prefix of the
 trips, so each thread's trip count is found by bisection; any other is evaluated trip by trip up to
-:data:`MAX_TRIPS`.  When every thread runs the same trips (with 256 threads, one trip everywhere) the
-condition is uniform; a thread-dependent condition that cannot be evaluated (parameters, loaded values)
-stays divergent.
+:data:`MAX_TRIPS` (a loop condition still true for some thread then is undecided, a branch taken alike by every
+thread on each of those trips is uniform).  When every thread runs the same trips (with 256 threads, one trip everywhere) the
+condition is uniform.  A branch inside the loop (``if (threadIdx.x >= 16 && k == 2) break;``) is uniform only
+when every thread takes it on the same trips: false for all threads on the first trip says nothing of the
+third.  A thread-dependent condition that cannot be evaluated (parameters, loaded values) stays divergent.
 """
 
 from __future__ import annotations
@@ -26,36 +28,40 @@ MAX_TRIPS = 64
 
 
 def evaluates_uniformly(cond: sympy.Basic, block: Optional[tuple[int, int, int]], symbols: Symbols) -> bool:
-    """Whether ``cond`` takes, on every trip, one value for all threads of a block of shape ``block``.
+    """Whether ``cond`` takes, on every trip, one value for all threads of a block of shape ``block``; when it
+    is its loop's own condition, a thread for which it is false runs no further trip.
 
     False when it cannot be decided: unknown blockDim, symbols other than threadIdx/blockDim and one loop
     trip counter, more than :data:`MAX_TRIPS` trips, or an expression Python cannot evaluate."""
     if block is None or not isinstance(cond, sympy.Basic):
         return False
-    cond = cond.subs(dict(zip(BDIM, block)))
     trips = cond.free_symbols & symbols.trip_counters
-    return len(trips) <= 1 and not cond.free_symbols - trips - set(TID) \
-        and _uniform(cond, block, next(iter(trips), None))
+    trip = next(iter(trips), None)
+    loop = trip is not None and symbols.loop_conds.get(trip) == cond
+    cond = cond.subs(dict(zip(BDIM, block)))
+    return len(trips) <= 1 and not cond.free_symbols - trips - set(TID) and _uniform(cond, block, trip, loop)
 
 
 @lru_cache(maxsize=1024)
-def _uniform(cond: sympy.Basic, block: tuple[int, int, int], trip_counter: Optional[sympy.Symbol]) -> bool:
+def _uniform(cond: sympy.Basic, block: tuple[int, int, int], trip_counter: Optional[sympy.Symbol],
+             loop: bool = False) -> bool:
     """:func:`evaluates_uniformly` for a condition over threadIdx and at most ``trip_counter`` (cached:
-    CL301 and CL302 ask about the same guards)."""
+    CL301 and CL302 ask about the same guards); ``loop``: ``cond`` is that loop's own condition, and a thread
+    for which it is false runs no further trip."""
     trips = trip_counter is not None
     k = trip_counter if trips else sympy.Symbol("k")
     try:
         f = sympy.lambdify([*TID, k], cond, modules="math")
         threads = [(x, y, z) for z in range(block[2]) for y in range(block[1]) for x in range(block[0])]
         if trips and _linear_in(cond, k):
-            return len({_trip_count(f, t) for t in threads}) == 1
+            return len({_trip_count(f, t) if loop else _flip(f, t) for t in threads}) == 1
         for trip in range(MAX_TRIPS if trips else 1):
             outcomes = {bool(f(*t, trip)) for t in threads}
             if len(outcomes) > 1:
                 return False
-            if outcomes == {False}:
-                return True  # every thread leaves the loop (or skips the branch) on this trip
-        return not trips
+            if outcomes == {False} and loop:
+                return True  # every thread leaves the loop on this trip
+        return not (trips and loop)  # a branch: one value for all threads on each of the first MAX_TRIPS trips
     except (TypeError, ValueError, ZeroDivisionError, NameError, AttributeError):
         return False
 
@@ -77,11 +83,18 @@ def _trip_count(f, t: tuple[int, int, int], limit: int = 1 << 31) -> int:
     return bisect.bisect_left(range(limit), True, key=lambda trip: not f(*t, trip))
 
 
+def _flip(f, t: tuple[int, int, int], limit: int = 1 << 31) -> tuple[bool, int]:
+    """A branch's value on the first trip and the first trip on which it changes (``limit`` if none), by
+    bisection: a condition linear in the trip counter changes at most once."""
+    first = bool(f(*t, 0))
+    return first, bisect.bisect_left(range(limit), True, key=lambda trip: bool(f(*t, trip)) != first)
+
+
 def divergent_guards(guards, block: Optional[tuple[int, int, int]], symbols: Symbols) -> list[int]:
     """Lines of the guards ``(value, line)`` (if/switch/?:/loop conditions enclosing a barrier or an exit)
     that are thread-dependent and not shown to evaluate uniformly for the launch's ``block``."""
-    return [line for value, line in guards
-            if value is not None and symbols.is_varying(value) and not evaluates_uniformly(value, block, symbols)]
+    return [line for value, line in guards if value is not None and symbols.is_varying(value)
+            and not evaluates_uniformly(value, block, symbols)]
 
 
 def bound_checks(value: sympy.Basic, symbols: Symbols, block: Optional[tuple] = None) -> list[tuple[str, str]]:

@@ -1,12 +1,14 @@
 """CL302 barrier-after-divergent-exit: a thread-dependent return/break/continue/goto lets some threads
 skip a later barrier.
 
-NVIDIA hardware today counts exited threads as arrived at ``__syncthreads()`` (CUDA C++ Programming Guide,
-"Synchronization Functions", and compute-sanitizer's synccheck does not flag it), but the code is undefined
-by the CUDA model and hangs on other targets (HIP on AMD GPUs, SYCL ports) and under independent
-thread scheduling when the exited threads still belong to a live warp.  Severity: warning; info when every
-exit is a ``return`` under a bounds check of a global thread index (``if (i >= n) return;``), taken only in a
-block that straddles the bound (a ``continue`` or ``break`` leaves the threads alive, short of the barrier).
+A barrier waits only for the threads that have not exited (PTX ISA, "Parallel Synchronization and
+Communication Instructions: barrier": it "causes executing thread to wait for non-exited threads of all other
+warps"), so on NVIDIA GPUs a ``return`` before ``__syncthreads()`` completes the barrier with the threads that
+are left, and compute-sanitizer's synccheck does not report it (``fixtures/sync/taken_exit.cu``, measured).  The
+CUDA C++ Programming Guide ("Synchronization Functions") still requires every thread of the block to reach the
+barrier, and ports to other targets (HIP on AMD GPUs, SYCL) wait for the missing threads.  Severity: info when
+every exit is a ``return``; warning when one is a ``continue``, ``break`` or ``goto``: those threads stay alive
+short of the barrier, and the block's threads wait at different barriers.
 """
 
 from __future__ import annotations
@@ -41,15 +43,23 @@ class BarrierAfterDivergentExit(Rule):
                 if not hits:
                     continue
                 e = hits[0]
-                msg = (f"the thread-dependent `{e.kind.value}` on line {e.span.line} lets some threads skip "
-                       f"`{b.name}`{chain_text(kernel, b)}; NVIDIA hardware tolerates exited threads today, "
-                       f"but the CUDA model leaves it undefined and HIP/SYCL ports hang; keep every thread "
-                       f"alive to the barrier (guard the work with `if (i < n) {{ ... }}` instead of "
-                       f"`{e.kind.value}`)")
-                bounds = all(x.kind == ExitKind.RETURN and bound_names(
-                    x.guards, divergent_guards(x.guards, ctx, kernel), ctx, kernel) for x in hits)
-                if bounds:
+                exited = all(x.kind == ExitKind.RETURN for x in hits)
+                if exited:
+                    msg = (f"the thread-dependent `return` on line {e.span.line} lets some threads exit before "
+                           f"`{b.name}`{chain_text(kernel, b)}; NVIDIA GPUs complete a barrier with the threads "
+                           f"that have not exited, but the CUDA model requires every thread of the block to "
+                           f"reach it and HIP/SYCL ports hang; keep every thread alive to the barrier (guard the "
+                           f"work with `if (i < n) {{ ... }}` instead of `return`)")
+                else:
+                    e = next(x for x in hits if x.kind != ExitKind.RETURN)
+                    msg = (f"the thread-dependent `{e.kind.value}` on line {e.span.line} keeps some threads "
+                           f"alive but short of `{b.name}`{chain_text(kernel, b)}: the block's threads wait at "
+                           f"different barriers (undefined behaviour, a hang or a wrong result); keep every "
+                           f"thread on the path to the barrier (guard the work with `if (...) {{ ... }}` "
+                           f"instead of `{e.kind.value}`)")
+                if exited and all(bound_names(x.guards, divergent_guards(x.guards, ctx, kernel), ctx, kernel)
+                                  for x in hits):
                     msg += ("; the returns are bounds checks of a global thread index, taken only in a block that "
                             "straddles the bound")
-                yield self.diagnostic(kernel, b, msg, severity=Severity.INFO if bounds else None,
+                yield self.diagnostic(kernel, b, msg, severity=Severity.INFO if exited else None,
                                       assumptions=[f"`{x.kind.value}` at line {x.span.line}" for x in hits])
