@@ -65,8 +65,14 @@ def internal_error(path: str, component: str, e: BaseException) -> Diagnostic:
 
 
 def read_source(path: str) -> str:
-    """Read a file as UTF-8 (a BOM is dropped). Raises OSError or UnicodeDecodeError."""
-    return Path(path).read_bytes().decode("utf-8-sig")
+    """Read a file as UTF-8 (a BOM is dropped); a file that is not UTF-8 (a Latin-1 comment in an old source:
+    Rodinia's myocyte) is read as Latin-1, one character per byte, as clang reads its bytes (``--fix`` leaves
+    such a file alone).  Raises OSError."""
+    raw = Path(path).read_bytes()
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return raw.decode("latin-1")
 
 
 def compile_flags(path: str, compile_db: Optional[Path]) -> list[str]:
@@ -231,8 +237,6 @@ def _lint_file(path: str, opts: RunOptions, rules: Optional[list[Rule]], text: O
     rules = rules if rules is not None else all_rules()
     try:
         text = read_source(path) if text is None else text
-    except UnicodeDecodeError as e:
-        return [cl000(path, f"cannot lint {path}: not UTF-8 text ({e.reason} at byte {e.start})")], None
     except OSError as e:
         return [cl000(path, f"cannot read {path}: {e.strerror or e}")], None
     try:

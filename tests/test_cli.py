@@ -86,14 +86,23 @@ def test_bad_options_exit_two_with_one_line(argv, capsys):
     assert len(err) == 1 and err[0].startswith("cudalint: error:")
 
 
-def test_non_utf8_file_yields_cl000_and_others_are_still_linted(tree, capsys):
-    (tree / "src" / "c.cu").write_bytes(b"__global__ void k(float* a) { /* \xff\xfe */ }\n")
+def test_non_utf8_file_is_read_as_latin1_and_not_fixed(tree, capsys):
+    c = tree / "src" / "c.cu"
+    raw = b"// caf\xe9 \xff\n" + STRIDE.encode()
+    c.write_bytes(raw)
     code, out, _ = run(["check", "--format", "json", str(tree / "src")], capsys)
-    got = [(Path(d["path"]).name, d["code"]) for d in json.loads(out)]
-    assert got == [("b.cu", "CL101"), ("c.cu", "CL000")]
-    cl000 = json.loads(out)[1]
-    assert "not UTF-8" in cl000["message"] and str(tree / "src" / "c.cu") in cl000["message"]
+    got = [(Path(d["path"]).name, d["code"], d["line"]) for d in json.loads(out)]
+    b_line = next(line for name, _, line in got if name == "b.cu")
+    assert got == [("b.cu", "CL101", b_line), ("c.cu", "CL101", b_line + 1)]  # one line down: the comment
     assert code == 1
+    tile = (b"// caf\xe9\n__global__ void t(float* o) {\n    __shared__ float tile[32][32];\n"
+            b"    tile[threadIdx.x][threadIdx.y] = o[threadIdx.y * 32 + threadIdx.x];\n    __syncthreads();\n"
+            b"    o[threadIdx.y * 32 + threadIdx.x] = tile[threadIdx.y][threadIdx.x];\n}\n")
+    c.write_bytes(tile)
+    _, out, _ = run(["check", "--format", "json", str(c)], capsys)
+    assert [(d["code"], d["line"], d["fix"] is not None) for d in json.loads(out)] == [("CL201", 4, True)]
+    run(["check", "--fix", str(c)], capsys)
+    assert c.read_bytes() == tile  # --fix edits UTF-8 text only: the padding is offered, not written
 
 
 def test_unreadable_file_yields_cl000(tmp_path, capsys):

@@ -81,7 +81,8 @@ def base_args() -> list[str]:
     """The clang arguments every file is parsed with (see the module docstring)."""
     return [
         "-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_90", "-nocudainc", "-nocudalib",
-        "--cuda-path=/nonexistent/cudalint", "-std=c++17", "-ferror-limit=0", "-w", "-Wno-register",
+        "--cuda-path=/nonexistent/cudalint", "-std=c++17", "-ferror-limit=0", "-w", "-Wno-register", "-fgpu-rdc",
+        "-Wno-reserved-user-defined-literal",
         "-nostdinc++", "-isystem", str(Path(ci.__file__).parent / "native" / "libcxx"), "-isystem", str(SHIMS),
         "-include", "cudalint_prelude.h", "-idirafter", str(SHIMS / "fallback"),
     ]

@@ -1104,7 +1104,7 @@ class Lowering:
             return func.return_type
         if name in _GROUP_CALLS:
             return self.types.get(_GROUP_CALLS[name])
-        if name in ("min", "max", "umin", "umax") and len(vals) == 2:
+        if name in ("min", "max", "umin", "umax", "llmin", "llmax", "ullmin", "ullmax") and len(vals) == 2:
             return _arith(vals[0].type, vals[1].type)
         if name.startswith("make_") and name[5:] in _BUILTIN_RECORDS:
             return _BUILTIN_RECORDS[name[5:]]

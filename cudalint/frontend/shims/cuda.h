@@ -33,6 +33,8 @@ typedef struct CUmod_st *CUmodule;
 typedef struct CUfunc_st *CUfunction;
 typedef struct CUstream_st *CUstream;
 typedef struct CUevent_st *CUevent;
+typedef unsigned long long CUtexObject;  /* texture and surface objects of the driver API */
+typedef unsigned long long CUsurfObject;
 
 extern "C" {
 CUresult cuInit(unsigned int flags);

@@ -79,6 +79,14 @@ CUDALINT_RT cudaError_t cudaStreamSynchronize(cudaStream_t stream);
 CUDALINT_RT cudaError_t cudaStreamQuery(cudaStream_t stream);
 CUDALINT_RT_DEV cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags = 0);
 CUDALINT_RT cudaError_t cudaStreamBeginCapture(cudaStream_t stream, enum cudaStreamCaptureMode mode);
+CUDALINT_RT cudaError_t cudaGraphConditionalHandleCreate(cudaGraphConditionalHandle *pHandle_out, cudaGraph_t graph,
+                                                         unsigned int defaultLaunchValue = 0, unsigned int flags = 0);
+/* the device runtime's launch entry points, which clang calls for a launch in device code (-fgpu-rdc) */
+extern "C" __device__ void *cudaGetParameterBuffer(size_t alignment, size_t size);
+extern "C" __device__ cudaError_t cudaLaunchDevice(void *func, void *parameterBuffer, dim3 gridDimension,
+                                                   dim3 blockDimension, unsigned int sharedMemSize,
+                                                   cudaStream_t stream);
+__device__ void cudaGraphSetConditional(cudaGraphConditionalHandle handle, unsigned int value);
 CUDALINT_RT cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph);
 CUDALINT_RT cudaError_t cudaDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPriority);
 

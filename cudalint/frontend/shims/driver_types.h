@@ -52,6 +52,10 @@ enum cudaStreamCaptureMode { cudaStreamCaptureModeGlobal = 0, cudaStreamCaptureM
 typedef struct CUfunc_st *cudaFunction_t;
 typedef unsigned long long cudaTextureObject_t;
 typedef unsigned long long cudaSurfaceObject_t;
+/* conditional graph nodes (CUDA 12.3): the handle a kernel sets with cudaGraphSetConditional */
+typedef unsigned long long cudaGraphConditionalHandle;
+enum cudaGraphConditionalNodeType { cudaGraphCondTypeIf = 0, cudaGraphCondTypeWhile = 1, cudaGraphCondTypeSwitch = 2 };
+#define cudaGraphCondAssignDefault 1
 
 #define cudaStreamDefault 0x00
 #define cudaStreamNonBlocking 0x01

@@ -138,6 +138,13 @@ CUDALINT_MINMAX(unsigned long) CUDALINT_MINMAX(long long)
 CUDALINT_MINMAX(unsigned long long) CUDALINT_MINMAX(float)
 CUDALINT_MINMAX(double)
 #undef CUDALINT_MINMAX
+/* the named integer forms of CUDA's math API */
+__device__ unsigned int umin(unsigned int, unsigned int);
+__device__ unsigned int umax(unsigned int, unsigned int);
+__device__ long long llmin(long long, long long);
+__device__ long long llmax(long long, long long);
+__device__ unsigned long long ullmin(unsigned long long, unsigned long long);
+__device__ unsigned long long ullmax(unsigned long long, unsigned long long);
 /* mixed signed/unsigned forms exist in CUDA too */
 __host__ __device__ unsigned int min(int, unsigned int);
 __host__ __device__ unsigned int min(unsigned int, int);
