@@ -167,10 +167,6 @@ SYNCCHECK_UNREPORTED = {
     ("sync__divergent_barrier", 92): (
         "ptxBarSyncHalfBlock, block of 128: `threadIdx.x < 64` is uniform per warp (warps 0-1 sync, 2-3 exit); "
         "no intra-warp divergence at the barrier."),
-    ("sync__divergent_exit", 25): (
-        "returnBeforeSync: n equals the grid size, so no thread takes the early return at run time; and NVIDIA "
-        "GPUs count exited threads as arrived at a barrier, so even a taken exit is not reported (CL302 warns "
-        "about other targets and future hardware)."),
     ("sync__bounds_check", 14): (
         "tileBounds, 8 x 8 blocks, first launch 60 x 60 so the last blocks straddle the bounds: nvcc puts "
         "WARPSYNC.ALL before the BAR.SYNC in the branch, which waits until the lanes past the bound have "
@@ -191,7 +187,6 @@ SYNCCHECK_UNREPORTED = {
     ("sync__grid_stride_barrier", 39): (
         "blockWarpRows: warps 2-3 run one trip and exit while warps 0-1 run two; exited threads count as arrived."),
     ("sync__divergent_exit", 38): "continueBeforeSync: the `continue` is never taken at run time (n = grid size).",
-    ("sync__divergent_exit", 52): "breakBeforeSync: the `break` is never taken at run time (limit 1e30).",
 }
 
 

@@ -7,8 +7,9 @@ warps"), so on NVIDIA GPUs a ``return`` before ``__syncthreads()`` completes the
 are left, and compute-sanitizer's synccheck does not report it (``fixtures/sync/taken_exit.cu``, measured).  The
 CUDA C++ Programming Guide ("Synchronization Functions") still requires every thread of the block to reach the
 barrier, and ports to other targets (HIP on AMD GPUs, SYCL) wait for the missing threads.  Severity: info when
-every exit is a ``return``; warning when one is a ``continue``, ``break`` or ``goto``: those threads stay alive
-short of the barrier, and the block's threads wait at different barriers.
+every exit leaves its threads out of every later barrier (a ``return``, a ``break`` with no barrier after its
+loop); warning when one keeps them alive to reach a barrier again (a ``continue``, a ``goto``, a ``break``
+followed by a barrier): the block's threads then wait at different barriers (synccheck reports it).
 """
 
 from __future__ import annotations
@@ -27,6 +28,19 @@ def skips(e: Exit, b: Barrier) -> bool:
     return bool(set(e.loops) & set(b.loops)) if e.kind == ExitKind.RETURN else e.kind == ExitKind.BREAK and leaves
 
 
+def waits_elsewhere(e: Exit, barriers) -> bool:
+    """Whether the threads that take exit ``e`` stay alive and reach a barrier again: a ``continue`` or
+    ``goto``, or a ``break`` with a barrier after its loop or in a loop around it.  A ``return``, and a
+    ``break`` past which the thread meets no barrier, leave it out of every later barrier, like an exited
+    thread (``fixtures/sync/taken_exit.cu``: synccheck silent for ``breakTaken``, reporting ``breakThenSync``)."""
+    if e.kind == ExitKind.RETURN:
+        return False
+    if e.kind != ExitKind.BREAK or not e.loops:
+        return True
+    left, outer = e.loops[-1], set(e.loops[:-1])
+    return any(left not in b.loops and (b.order > e.order or outer & set(b.loops)) for b in barriers)
+
+
 class BarrierAfterDivergentExit(Rule):
     code = "CL302"
     name = "barrier-after-divergent-exit"
@@ -43,22 +57,27 @@ class BarrierAfterDivergentExit(Rule):
                 if not hits:
                     continue
                 e = hits[0]
-                exited = all(x.kind == ExitKind.RETURN for x in hits)
+                stay = [x for x in hits if waits_elsewhere(x, kernel.barriers)]
+                exited = not stay
                 if exited:
-                    msg = (f"the thread-dependent `return` on line {e.span.line} lets some threads exit before "
-                           f"`{b.name}`{chain_text(kernel, b)}; NVIDIA GPUs complete a barrier with the threads "
-                           f"that have not exited, but the CUDA model requires every thread of the block to "
-                           f"reach it and HIP/SYCL ports hang; keep every thread alive to the barrier (guard the "
-                           f"work with `if (i < n) {{ ... }}` instead of `return`)")
+                    if all(x.kind == ExitKind.RETURN for x in hits):
+                        what = f"lets some threads exit before `{b.name}`{chain_text(kernel, b)}; NVIDIA GPUs"
+                    else:
+                        what = (f"lets some threads skip `{b.name}`{chain_text(kernel, b)} and meet no barrier "
+                                f"after it; NVIDIA GPUs wait for them only until they exit, and")
+                    msg = (f"the thread-dependent `{e.kind.value}` on line {e.span.line} {what} complete a barrier "
+                           f"with the threads that have not exited, but the CUDA model requires every thread of the "
+                           f"block to reach it and HIP/SYCL ports hang; keep every thread alive to the barrier "
+                           f"(guard the work with `if (i < n) {{ ... }}` instead of `{e.kind.value}`)")
                 else:
-                    e = next(x for x in hits if x.kind != ExitKind.RETURN)
+                    e = stay[0]
                     msg = (f"the thread-dependent `{e.kind.value}` on line {e.span.line} keeps some threads "
                            f"alive but short of `{b.name}`{chain_text(kernel, b)}: the block's threads wait at "
                            f"different barriers (undefined behaviour, a hang or a wrong result); keep every "
                            f"thread on the path to the barrier (guard the work with `if (...) {{ ... }}` "
                            f"instead of `{e.kind.value}`)")
-                if exited and all(bound_names(x.guards, divergent_guards(x.guards, ctx, kernel), ctx, kernel)
-                                  for x in hits):
+                if all(x.kind == ExitKind.RETURN and bound_names(
+                        x.guards, divergent_guards(x.guards, ctx, kernel), ctx, kernel) for x in hits):
                     msg += ("; the returns are bounds checks of a global thread index, taken only in a block that "
                             "straddles the bound")
                 yield self.diagnostic(kernel, b, msg, severity=Severity.INFO if exited else None,
