@@ -76,33 +76,15 @@ def read_source(path: str) -> str:
 
 
 def compile_flags(path: str, compile_db: Optional[Path]) -> list[str]:
-    """Include paths and defines for ``path`` from a ``compile_commands.json`` (``-p BUILD_DIR``)."""
+    """Include paths, macros and the standard for ``path`` from a ``compile_commands.json`` (``-p BUILD_DIR``;
+    :mod:`cudalint.compiledb`).  Raises :class:`UsageError` when the database cannot be read."""
     if compile_db is None:
         return []
-    import json
-    import shlex
+    from .compiledb import database
     try:
-        entries = json.loads(compile_db.read_text())
+        return database(compile_db).flags(path)
     except (OSError, ValueError) as e:
         raise UsageError(f"cannot read {compile_db}: {e}") from e
-    target = os.path.realpath(path)
-    e = next((e for e in entries if os.path.realpath(os.path.join(e.get("directory", "."), e.get("file", "")))
-              == target), None)   # the file's entry
-    if e is None:
-        return []
-    out, d, argv = [], e.get("directory", "."), iter(e.get("arguments") or shlex.split(e.get("command", "")))
-    for a in argv:
-        if joined := (a[:2] in ("-I", "-D", "-U") and len(a) > 2):
-            flag, val = a[:2], a[2:]
-        elif a in ("-I", "-isystem", "-D", "-U", "-include") and (val := next(argv, None)) is not None:
-            flag = a
-        else:
-            out += [a] if a.startswith("-std=") else []
-            continue
-        if flag in ("-I", "-isystem") and not os.path.isabs(val):
-            val = os.path.join(d, val)
-        out += [flag + val] if joined else [flag, val]
-    return out
 
 
 #: ``k << < grid, block >> > (..)``, which nvcc takes (Rodinia's particlefilter) and clang does not: ``<< <`` can
