@@ -8,7 +8,8 @@ code (plugins, ``-Xclang``, ``-load``, compiler launchers): include paths (``-I`
 nvcc's response files are read in place: ``--options-file F``/``-optf F`` and ``@F`` (CMake writes the include
 flags of a CUDA target to ``CMakeFiles/<target>.dir/includes_CUDA.rsp``), relative to the entry's directory,
 nested at most :data:`MAX_DEPTH` deep; ``-Xcompiler``/``--compiler-options`` lists are read for the same flags.
-A relative include path is made absolute against the entry's directory.
+A relative include path is made absolute against the entry's directory; the CUDA toolkit's own include folder is
+dropped (cudalint's shims stand in for its headers).
 
 A header with no entry of its own takes the flags of a source file of the database that includes it by name
 (``#include "name.cuh"``), else of an entry in the same folder.  The database is read once per process.
@@ -35,6 +36,13 @@ _MACRO_FLAGS = {"-D": "-D", "--define-macro": "-D", "-U": "-U", "--undefine-macr
 _INCLUDE_FLAGS = {"-include": "-include", "--pre-include": "-include"}
 _RESPONSE_FLAGS = ("--options-file", "-optf")
 _COMPILER_OPTIONS = ("-Xcompiler", "--compiler-options")
+
+
+def _toolkit_include(folder: str) -> bool:
+    """Whether ``folder`` is a CUDA toolkit's include folder (it holds ``cuda_runtime_api.h``).  CMake adds it to
+    every CUDA target; parsed beside cudalint's shims, its headers declare the same functions twice
+    (``call to 'surf2Dwrite' is ambiguous``)."""
+    return os.path.isfile(os.path.join(folder, "cuda_runtime_api.h"))
 
 
 class CompileDatabase:
@@ -171,5 +179,7 @@ def parse_flags(args: list[str], directory: str) -> list[str]:
             val = val[1:-1]
         if flag in ("-I", "-isystem", "-iquote", "-idirafter", "-include") and not os.path.isabs(val):
             val = os.path.normpath(os.path.join(directory, val))
+        if flag != "-include" and flag not in _MACRO_FLAGS.values() and _toolkit_include(val):
+            continue  # the CUDA toolkit's own headers: the shims stand in for them
         out += [flag + val] if flag in ("-I", "-D", "-U") else [flag, val]
     return out

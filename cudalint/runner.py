@@ -118,7 +118,9 @@ def build_model(path: str, text: str, opts: RunOptions) -> TranslationUnitModel:
 def incomplete_diagnostics(model: TranslationUnitModel) -> list[Diagnostic]:
     """CL000 for kernels that clang could not fully parse (errors inside their body)."""
     out = []
-    more = " (unresolved includes: " + ", ".join(model.missing_includes) + ")" if model.missing_includes else ""
+    more = (" (unresolved includes: " + ", ".join(model.missing_includes) + "; add the folder that holds them to "
+            "`include-paths` in `.cudalint.toml`, or pass `-p BUILD_DIR` with the build's compile_commands.json)"
+            if model.missing_includes else "")
     for k in model.kernels:
         reasons = [f"line {ln}: {msg}" for ln, msg in model.errors
                    if k.span.path == model.path and k.span.line <= ln <= k.span.end_line][:3] + k.incomplete[:3]

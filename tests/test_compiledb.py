@@ -22,6 +22,14 @@ def test_parse_flags_keeps_what_changes_the_parse_in_clang_spelling(tmp_path):
         "-DHOST=1", "-UOLD", "-std=c++17", "-include", str(tmp_path / "pre.h"), f"-I{tmp_path / 'rel'}"]
 
 
+def test_the_toolkits_own_include_folder_is_left_to_the_shims(tmp_path):
+    (tmp_path / "cuda" / "include").mkdir(parents=True)
+    (tmp_path / "cuda" / "include" / "cuda_runtime_api.h").write_text("")
+    (tmp_path / "mine").mkdir()
+    got = parse_flags([f"-isystem{tmp_path / 'cuda' / 'include'}", "-Icuda/include", "-Imine"], str(tmp_path))
+    assert got == [f"-I{tmp_path / 'mine'}"]
+
+
 def test_response_files_nest_at_most_eight_deep_and_a_missing_one_is_skipped(tmp_path):
     for i in range(12):
         (tmp_path / f"r{i}.rsp").write_text(f"-DL{i} @r{i + 1}.rsp\n")

@@ -153,6 +153,35 @@ def one_block(kernel: Kernel, guards: tuple, ctx: AnalysisContext) -> Optional[s
     return None
 
 
+#: tests of a value for NaN or infinity (CUDA Math API, "Single/Double Precision Mathematical Functions"),
+#: true only on an error path
+NONFINITE_TESTS = {"isnan", "isinf", "isnanf", "isinff", "__isnan", "__isnanf", "__isnand", "__isinf",
+                   "__isinff", "__isinfd"}
+#: tests for a finite value: false only on an error path
+FINITE_TESTS = {"isfinite", "__finite", "__finitef", "__isfinited"}
+
+
+def error_path(guards: tuple) -> Optional[str]:
+    """Why a site under a guard that holds only for a NaN or infinite value (``if (isnan(v))``,
+    ``else if (isinf(v) == 1)``, ``if (!isfinite(v))``) is a small share of the work: only the lanes whose value
+    is not finite take it, an error path (Rodinia myocyte's ``finavalu[i] = 0.0001`` fix-ups).  None otherwise."""
+    def test(x) -> str:
+        return x.name.split("#", 1)[0] if isinstance(x, sympy.Symbol) else ""
+    for c in (c for g in guards for c in (g.args if isinstance(g, sympy.And) else (g,))):
+        if isinstance(c, sympy.Symbol):
+            nonfinite = test(c) in NONFINITE_TESTS
+        elif isinstance(c, (sympy.Eq, sympy.Ne)) and c.rhs.is_Number:
+            holds = (c.rhs != 0) == isinstance(c, sympy.Eq)  # the test's result is nonzero
+            nonfinite = test(c.lhs) in NONFINITE_TESTS and holds or test(c.lhs) in FINITE_TESTS and not holds
+        elif isinstance(c, sympy.Not):
+            nonfinite = test(c.args[0]) in FINITE_TESTS
+        else:
+            nonfinite = False
+        if nonfinite:
+            return "it runs only for values that are NaN or infinite, an error path few lanes take"
+    return None
+
+
 def tiny_launch(kernel: Kernel, ctx: AnalysisContext) -> Optional[str]:
     """Why a global access made once per thread costs no time in a launch of at most :data:`SMS` warps: no SM
     queues a second request, so latency, not sectors, sets the time (fixtures/global/tiny_launch.cu, measured on

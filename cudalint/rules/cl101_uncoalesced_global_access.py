@@ -7,7 +7,8 @@ Severity: warning, info when at least 50 % of the fetched bytes are used, by thi
 accesses to the other fields of the same element (:func:`~cudalint.analysis.warp.sibling_use`), for an
 access made once per thread in a kernel whose loops carry its global traffic, for one block's work, in a
 launch of at most 132 warps and in a kernel whose launches are a small share of another's beside it
-(:func:`~cudalint.rules.one_block`, :func:`~cudalint.rules.tiny_launch`, :func:`~cudalint.rules.small_kernel`).
+(:func:`~cudalint.rules.one_block`, :func:`~cudalint.rules.tiny_launch`, :func:`~cudalint.rules.small_kernel`), and on
+an error path taken only for NaN or infinite values (:func:`~cudalint.rules.error_path`).
 """
 
 from __future__ import annotations
@@ -18,8 +19,8 @@ import sympy
 
 from ..analysis.warp import SECTOR, GlobalCost, aligned_residue, sibling_use
 from ..model import Access, AddressSpace, Kernel
-from . import (AnalysisContext, Findings, Rule, Severity, TranslationUnitModel, fmt, metric, one_block, one_shot,
-               outside, pictured, small_kernel, spell, tiny_launch)
+from . import (AnalysisContext, Findings, Rule, Severity, TranslationUnitModel, error_path, fmt, metric, one_block,
+               one_shot, outside, pictured, small_kernel, spell, tiny_launch)
 
 
 def sector_metrics(cost: GlobalCost, sectors: float) -> tuple[float, dict]:
@@ -138,7 +139,7 @@ class UncoalescedGlobalAccess(Rule):
                                           for x in (b.offset - acc.offset).free_symbols}))
                 note = (f"; the thread's {moves} of `{acc.array.name}` on line{'s' * (',' in lines)} {lines} lie at a "
                         f"distance from this one that depends on {names}, so they may use the rest of those sectors")
-            elif eff < 0.5 and (share := one_block(kernel, acc.guards, ctx) or (
+            elif eff < 0.5 and (share := error_path(acc.guards) or one_block(kernel, acc.guards, ctx) or (
                     tiny_launch(kernel, ctx) or small_kernel(kernel, acc, ctx) if not acc.loop_depth else None)):
                 note = f"; {share}"
             msg = (f"uncoalesced global {acc.kind} of `{acc.array.name}`: {why}; a warp touches {fmt(sectors)} sectors "

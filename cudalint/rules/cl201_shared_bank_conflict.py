@@ -21,8 +21,8 @@ from ..analysis.symbols import TID
 from ..analysis.warp import NotModelled, picture, shared_cost
 from ..diagnostics import Edit, Fix
 from ..model import Access, AddressSpace, ArrayDecl, Kernel
-from . import (AnalysisContext, Findings, Rule, Severity, TranslationUnitModel, fmt, metric, one_block, one_shot,
-               outside, pictured, small_kernel, spell)
+from . import (AnalysisContext, Findings, Rule, Severity, TranslationUnitModel, error_path, fmt, metric, one_block,
+               one_shot, outside, pictured, small_kernel, spell)
 
 MAX_PAD = 32
 
@@ -127,8 +127,8 @@ class SharedBankConflict(Rule):
                 msg += "; make consecutive lanes use consecutive words (or an odd word stride)"
             metrics = {"bank_conflict_ways": ways, "wavefronts_per_request": metric(cost.wavefronts_per_request)}
             bulk = one_shot(kernel, acc)
-            share = outside(acc, bulk, "shared") if bulk else one_block(kernel, acc.guards, ctx) or small_kernel(
-                kernel, acc, ctx) or dram_bound(kernel, acc, ctx)
+            share = outside(acc, bulk, "shared") if bulk else error_path(acc.guards) or one_block(
+                kernel, acc.guards, ctx) or small_kernel(kernel, acc, ctx) or dram_bound(kernel, acc, ctx)
             msg += f"; {share}" if share else ""
             yield self.diagnostic(kernel, acc, msg, severity=Severity.INFO if share else None, metrics=metrics,
                                   assumptions=ctx.assumptions(kernel, pic), fix=fix)
