@@ -28,6 +28,7 @@ from pathlib import Path
 
 import pytest
 
+from cudalint.diagnostics import Severity
 from cudalint.verify import Row, case_name, compare_fixture, host_reference, kernel_base, lint
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -158,10 +159,6 @@ KNOWN = {
 # Each kernel was checked in a run of its own (a reported barrier error aborts the program, so a whole-program
 # run checks only the kernels up to the first faulty one).
 SYNCCHECK_UNREPORTED = {
-    ("sync__divergent_barrier", 53): (
-        "loopBoundSync, block of 64: the trip count threadIdx.x/32 is uniform per warp, so warp 1 waits at "
-        "BAR.SYNC while warp 0 runs no trip and exits; exited warps count as arrived, and synccheck reports "
-        "divergence inside a warp only. Undefined behaviour all the same (another block size splits a warp)."),
     ("sync__divergent_barrier", 76): (
         "cgBlockSyncFirstWarp, block of 64: `threadIdx.x < 32` is uniform per warp (warp 0 syncs, warp 1 exits); "
         "no lane of a warp diverges at the barrier, so synccheck has nothing to report."),
@@ -185,13 +182,12 @@ SYNCCHECK_UNREPORTED = {
         "warpRows: synccheck reports the loop's first barrier (line 17, 96 and 128 errors in two runs: the warps "
         "past `rows` wait at the barrier after the loop while the others wait at line 17); the run stops at the "
         "first barrier error."),
-    ("sync__grid_stride_barrier", 29): (
-        "tokenRows: in block 0 the warps of slots 2-3 leave the loop after one trip and exit the kernel while slots "
-        "0-1 run a second; exited threads count as arrived (as for unevenTrips), so synccheck reports nothing. "
-        "Undefined by the Programming Guide all the same; with a barrier after the loop (warpRows) it is reported."),
-    ("sync__grid_stride_barrier", 39): (
-        "blockWarpRows: warps 2-3 run one trip and exit while warps 0-1 run two; exited threads count as arrived."),
     ("sync__divergent_exit", 38): "continueBeforeSync: the `continue` is never taken at run time (n = grid size).",
+    ("sync__divergent_exit", 52): "breakBeforeSync: the `break` is never taken at run time (limit 1e30).",
+    ("sync__taken_exit", 64): (
+        "breakTaken: lanes 16-31 of every warp break and exit while lanes 0-15 run two more barriers; synccheck "
+        "reports nothing and the kernel finishes here, but the lanes that left are alive until they exit, and a "
+        "per-lane split of the trips deadlocks (divergent_barrier.cu, `k < threadIdx.x`): CL302 warning."),
 }
 
 
@@ -299,8 +295,10 @@ def test_unreported_barrier_lines_are_findings() -> None:
         assert any(d.code in ("CL301", "CL302") and d.line == line for d in diags), (case, line)
 
 
-def test_every_synccheck_report_is_a_cl301_finding() -> None:
-    """The other direction, over every barrier fixture at once: no barrier error without a CL301 finding."""
+def test_every_synccheck_report_is_a_barrier_finding() -> None:
+    """The other direction, over every barrier fixture at once (each kernel checked on its own): no barrier error
+    without a CL301/CL302 warning or error on its line, or on the barrier it pairs with in the same kernel
+    (breakThenSync: the warps that broke out wait at line 82 while the others wait at line 79)."""
     checked = 0
     for fx in FIXTURES:
         m = _measurement(fx)
@@ -308,9 +306,11 @@ def test_every_synccheck_report_is_a_cl301_finding() -> None:
             continue
         checked += 1
         assert "sites" in m["synccheck"], m["synccheck"].get("error")
-        cl301 = {d.line for d in _lint(str(fx))[0] if d.code == "CL301"}
-        for site in m["synccheck"]["sites"]:
-            assert site["file"] == fx.name and site["line"] in cl301, f"{fx.name}: synccheck reports {site}"
+        found = [d for d in _lint(str(fx))[0] if d.code in ("CL301", "CL302") and d.severity != Severity.INFO]
+        for kernel, run in m["synccheck"]["per_kernel"].items():
+            for site in run.get("sites", []):
+                assert site["file"] == fx.name and any(d.kernel == kernel for d in found), \
+                    f"{fx.name}: synccheck reports {site}"
     assert checked, "no synccheck measurement"
 
 

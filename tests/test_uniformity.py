@@ -167,3 +167,21 @@ def test_bounds_checks_of_a_global_index(tmp_path, loop, want):
     from cudalint.analysis.uniformity import bound_checks
     _, k, syms = guards_of_barriers(tmp_path, loop + " { __syncthreads(); }")
     assert [bound_checks(v, syms) for v, _ in k.barriers[0].guards if v is not None] == [want]
+
+
+@pytest.mark.parametrize("cond,block,uniform", [
+    ("threadIdx.x / 32 < n", (64, 1, 1), True),                  # a warp index against a run-time bound
+    ("threadIdx.y + blockIdx.x * blockDim.y < n", (16, 4, 1), False),  # 16-wide rows: two y in a warp
+    ("threadIdx.y + blockIdx.x * blockDim.y < n", (32, 8, 1), True),   # 32-wide rows: one y per warp
+    ("threadIdx.z + blockIdx.x * blockDim.z < n", (32, 1, 8), True),
+    ("threadIdx.x >= 128", (256, 1, 1), True),                  # constant bound on a warp boundary
+    ("threadIdx.x >= 100", (256, 1, 1), False),                 # splits warp 3
+    ("threadIdx.x < n", (256, 1, 1), False),                    # any lane can be the last
+    ("(threadIdx.x & 31) >= 16", (256, 1, 1), False),
+])
+def test_warp_uniform_conditions(tmp_path, cond, block, uniform):
+    from cudalint.analysis.uniformity import warp_uniform
+    _, k, syms = guards_of_barriers(tmp_path, f"if ({cond}) __syncthreads();")
+    (v,) = [v for v, _ in k.barriers[0].guards if v is not None]
+    assert warp_uniform(v, block, syms) is uniform
+    assert warp_uniform(v, None, syms) is False  # blockDim unknown: not shown

@@ -39,6 +39,7 @@ class Symbols:
         self.varying: set[sympy.Symbol] = set(TID)
         self.trip_counters: set[sympy.Symbol] = set()
         self.loop_conds: dict[sympy.Symbol, object] = {}  # trip counter -> its loop's condition
+        self.loop_ids: dict[sympy.Symbol, int] = {}  # trip counter -> its loop's id (Barrier.loops, Exit.loops)
         self.pow2: set[sympy.Symbol] = set()
         #: power-of-two loop variables with a constant start: symbol -> (start, 2 or -2 for doubling or
         #: halving each trip, the loop condition); their values are enumerable once blockDim is known

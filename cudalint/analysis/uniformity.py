@@ -23,13 +23,18 @@ import sympy
 
 from .symbols import BDIM, BID, TID, Symbols
 
+#: threads of a warp
+WARP = 32
+
 #: trips of a loop evaluated per thread before its outcome counts as undecided
 MAX_TRIPS = 64
 
 
-def evaluates_uniformly(cond: sympy.Basic, block: Optional[tuple[int, int, int]], symbols: Symbols) -> bool:
-    """Whether ``cond`` takes, on every trip, one value for all threads of a block of shape ``block``; when it
-    is its loop's own condition, a thread for which it is false runs no further trip.
+def evaluates_uniformly(cond: sympy.Basic, block: Optional[tuple[int, int, int]], symbols: Symbols,
+                        within: Optional[int] = None) -> bool:
+    """Whether ``cond`` takes, on every trip, one value for all threads of a block of shape ``block`` (for all
+    threads of each group of ``within`` consecutive threads: 32 asks whether it is warp-uniform); when it is its
+    loop's own condition, a thread for which it is false runs no further trip.
 
     False when it cannot be decided: unknown blockDim, symbols other than threadIdx/blockDim and one loop
     trip counter, more than :data:`MAX_TRIPS` trips, or an expression Python cannot evaluate."""
@@ -39,27 +44,75 @@ def evaluates_uniformly(cond: sympy.Basic, block: Optional[tuple[int, int, int]]
     trip = next(iter(trips), None)
     loop = trip is not None and symbols.loop_conds.get(trip) == cond
     cond = cond.subs(dict(zip(BDIM, block)))
-    return len(trips) <= 1 and not cond.free_symbols - trips - set(TID) and _uniform(cond, block, trip, loop)
+    return len(trips) <= 1 and not cond.free_symbols - trips - set(TID) \
+        and _uniform(cond, block, trip, loop, within or block[0] * block[1] * block[2])
+
+
+def warp_uniform(cond: sympy.Basic, block: Optional[tuple[int, int, int]], symbols: Symbols) -> bool:
+    """Whether ``cond`` takes one value for all lanes of each warp of a block of shape ``block``, whatever the
+    block-uniform values in it (``n``, ``blockIdx``, a loop's trip): every comparison in it compares values
+    whose thread-dependent part is the same for the lanes of a warp (``threadIdx.z + blockIdx.x * 8 < n`` with
+    32-wide rows, ``threadIdx.x / 32 < m``); else :func:`evaluates_uniformly` within 32.  False for unknown
+    blockDim or a thread-varying value it cannot see through (a load)."""
+    if not isinstance(cond, sympy.Basic) or not symbols.is_varying(cond):
+        return True
+    if block is None:
+        return False
+    if isinstance(cond, (sympy.And, sympy.Or, sympy.Not)):
+        return all(warp_uniform(c, block, symbols) for c in cond.args)
+    if isinstance(cond, sympy.core.relational.Relational) and cond.subs(dict(zip(BDIM, block))).free_symbols \
+            - set(TID) - symbols.trip_counters:  # other values: their thread-dependent part must agree
+        return _warp_constant(sympy.expand((cond.lhs - cond.rhs).subs(dict(zip(BDIM, block)))), block, symbols)
+    return evaluates_uniformly(cond, block, symbols, WARP)  # threadIdx and a trip only: enumerated
+
+
+def _warp_constant(d: sympy.Expr, block: tuple[int, int, int], symbols: Symbols) -> bool:
+    """Whether the threadIdx-dependent terms of ``d`` take one value (an expression of the other symbols) for
+    all lanes of each warp."""
+    g = sympy.Add(*(t for t in sympy.Add.make_args(d) if t.free_symbols & set(TID)))
+    if g == 0:
+        return not any(symbols.is_varying(x) for x in d.free_symbols)
+    if any(symbols.is_varying(x) for x in g.free_symbols - set(TID)):
+        return False  # a loaded value, a lane's own result
+    return _lanes_agree(g, block)
+
+
+@lru_cache(maxsize=256)
+def _lanes_agree(g: sympy.Expr, block: tuple[int, int, int]) -> bool:
+    try:
+        f = sympy.lambdify(list(TID), g, modules="sympy")
+        threads = [(x, y, z) for z in range(block[2]) for y in range(block[1]) for x in range(block[0])]
+        for i in range(0, len(threads), WARP):
+            warp = threads[i:i + WARP]
+            first = sympy.expand(f(*warp[0]))
+            if any(sympy.expand(f(*t)) != first for t in warp[1:]):
+                return False
+        return True
+    except (TypeError, ValueError, ZeroDivisionError, NameError, AttributeError):
+        return False
 
 
 @lru_cache(maxsize=1024)
 def _uniform(cond: sympy.Basic, block: tuple[int, int, int], trip_counter: Optional[sympy.Symbol],
-             loop: bool = False) -> bool:
+             loop: bool = False, group: int = 0) -> bool:
     """:func:`evaluates_uniformly` for a condition over threadIdx and at most ``trip_counter`` (cached:
     CL301 and CL302 ask about the same guards); ``loop``: ``cond`` is that loop's own condition, and a thread
-    for which it is false runs no further trip."""
+    for which it is false runs no further trip; ``group``: the threads that must agree, consecutive in
+    thread order (0: the whole block)."""
     trips = trip_counter is not None
     k = trip_counter if trips else sympy.Symbol("k")
     try:
         f = sympy.lambdify([*TID, k], cond, modules="math")
         threads = [(x, y, z) for z in range(block[2]) for y in range(block[1]) for x in range(block[0])]
+        group = group or len(threads)
+        groups = [threads[i:i + group] for i in range(0, len(threads), group)]
         if trips and _linear_in(cond, k):
-            return len({_trip_count(f, t) if loop else _flip(f, t) for t in threads}) == 1
+            return all(len({_trip_count(f, t) if loop else _flip(f, t) for t in g}) == 1 for g in groups)
         for trip in range(MAX_TRIPS if trips else 1):
-            outcomes = {bool(f(*t, trip)) for t in threads}
-            if len(outcomes) > 1:
+            outcomes = [{bool(f(*t, trip)) for t in g} for g in groups]
+            if any(len(o) > 1 for o in outcomes):
                 return False
-            if outcomes == {False} and loop:
+            if loop and all(o == {False} for o in outcomes):
                 return True  # every thread leaves the loop on this trip
         return not (trips and loop)  # a branch: one value for all threads on each of the first MAX_TRIPS trips
     except (TypeError, ValueError, ZeroDivisionError, NameError, AttributeError):

@@ -37,6 +37,29 @@ def bound_names(guards, lines: list[int], ctx: AnalysisContext, kernel: Kernel) 
     return list(dict.fromkeys(n for names in found for n in names)) if found and all(found) else []
 
 
+def leave_for_good(b: Barrier, lines: list[int], ctx: AnalysisContext, kernel: Kernel) -> bool:
+    """Whether every divergent guard of barrier ``b`` (on ``lines``) is the condition of a loop around it, the
+    same for all lanes of each warp, and the warps that leave such a loop early meet no barrier after it (none
+    after the loop, none in a loop around it): they only delay the barrier until they exit, as a CL302
+    ``return`` does (``fixtures/sync/grid_stride_barrier.cu`` tokenRows and blockWarpRows, ``divergent_barrier.cu``
+    loopBoundSync: synccheck silent; warpRows, with a barrier after the loop: reported).  A loop bound that
+    splits a warp can deadlock (lanes that left wait at the warp's reconvergence point: ``k < threadIdx.x`` on an
+    H200), so it stays a finding."""
+    syms, loops = ctx.symbols, []
+    for v, line in b.guards:
+        if line not in lines or v is None:
+            continue
+        ids = [syms.loop_ids.get(t) for t in v.free_symbols & syms.trip_counters if syms.loop_conds.get(t) == v]
+        if len(ids) != 1 or ids[0] not in b.loops or not uniformity.warp_uniform(v, ctx.launch_shape(kernel).full, syms):
+            return False
+        loops.append(ids[0])
+    for loop in loops:
+        outer = set(b.loops[:b.loops.index(loop)])
+        if any(loop not in x.loops and (x.order > b.order or outer & set(x.loops)) for x in kernel.barriers):
+            return False
+    return bool(loops)
+
+
 def chain_text(kernel: Kernel, b: Barrier) -> str:
     if not b.call_chain:
         return ""
@@ -60,6 +83,15 @@ class BarrierInDivergentBranch(Rule):
                 fix = ("move the barrier out of the branch so every thread of the block executes it, and keep only "
                        "the work conditional")
                 bounds = bound_names(b.guards, lines, ctx, kernel)
+                if leave_for_good(b, lines, ctx, kernel):
+                    msg = (f"`{b.name}` is in a loop whose trips depend on the thread (line {where})"
+                           f"{chain_text(kernel, b)}: the threads that leave it early meet no barrier after it, so "
+                           f"NVIDIA GPUs complete the barrier with the threads that have not exited, but the CUDA "
+                           f"model requires every thread of the block to reach it and HIP/SYCL ports hang; give every "
+                           f"thread of the block the same trips and guard only the work")
+                    yield self.diagnostic(kernel, b, msg, severity=Severity.INFO,
+                                          assumptions=[f"condition on line {where} is thread-dependent"])
+                    continue
                 if bounds:
                     unless = " and ".join(f"`{n}` is a multiple of `{s}`" for n, s in bounds)
                     if any(v.free_symbols & ctx.symbols.trip_counters for v, line in b.guards if line in lines):

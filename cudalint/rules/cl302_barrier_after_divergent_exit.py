@@ -7,13 +7,14 @@ warps"), so on NVIDIA GPUs a ``return`` before ``__syncthreads()`` completes the
 are left, and compute-sanitizer's synccheck does not report it (``fixtures/sync/taken_exit.cu``, measured).  The
 CUDA C++ Programming Guide ("Synchronization Functions") still requires every thread of the block to reach the
 barrier, and ports to other targets (HIP on AMD GPUs, SYCL) wait for the missing threads.  Severity: info when
-every exit leaves its threads out of every later barrier (a ``return``, a ``break`` with no barrier after its
-loop); warning when one keeps them alive to reach a barrier again (a ``continue``, a ``goto``, a ``break``
-followed by a barrier): the block's threads then wait at different barriers (synccheck reports it).
+every exit leaves its threads out of every later barrier (a ``return``, a ``break`` of whole warps with no
+barrier after its loop); warning when one keeps them alive to wait at a barrier again or for the rest of their
+warp (a ``continue``, a ``goto``, a ``break`` followed by a barrier or taken by some lanes of a warp).
 """
 
 from __future__ import annotations
 
+from ..analysis import uniformity
 from ..model import Barrier, Exit, ExitKind
 from . import AnalysisContext, Findings, Rule, Severity, TranslationUnitModel
 from .cl301_barrier_in_divergent_branch import bound_names, chain_text, divergent_guards
@@ -28,14 +29,19 @@ def skips(e: Exit, b: Barrier) -> bool:
     return bool(set(e.loops) & set(b.loops)) if e.kind == ExitKind.RETURN else e.kind == ExitKind.BREAK and leaves
 
 
-def waits_elsewhere(e: Exit, barriers) -> bool:
-    """Whether the threads that take exit ``e`` stay alive and reach a barrier again: a ``continue`` or
-    ``goto``, or a ``break`` with a barrier after its loop or in a loop around it.  A ``return``, and a
-    ``break`` past which the thread meets no barrier, leave it out of every later barrier, like an exited
-    thread (``fixtures/sync/taken_exit.cu``: synccheck silent for ``breakTaken``, reporting ``breakThenSync``)."""
+def waits_elsewhere(e: Exit, barriers, ctx: AnalysisContext, kernel) -> bool:
+    """Whether the threads that take exit ``e`` stay alive and may wait at a barrier or for the threads that do
+    not take it: a ``continue`` or ``goto``; a ``break`` with a barrier after its loop or in a loop around it, or
+    taken by some lanes of a warp only (they wait at the warp's reconvergence point while the others wait at the
+    barrier: a per-lane loop bound deadlocks on an H200, ``fixtures/sync/divergent_barrier.cu``).  A ``return``,
+    and a ``break`` of whole warps past which they meet no barrier, leave the barriers for good, like exited
+    threads (``fixtures/sync/taken_exit.cu``: synccheck silent for the returns, reporting ``breakThenSync``)."""
     if e.kind == ExitKind.RETURN:
         return False
     if e.kind != ExitKind.BREAK or not e.loops:
+        return True
+    block = ctx.launch_shape(kernel).full
+    if not all(uniformity.warp_uniform(v, block, ctx.symbols) for v, _ in e.guards if v is not None):
         return True
     left, outer = e.loops[-1], set(e.loops[:-1])
     return any(left not in b.loops and (b.order > e.order or outer & set(b.loops)) for b in barriers)
@@ -57,7 +63,7 @@ class BarrierAfterDivergentExit(Rule):
                 if not hits:
                     continue
                 e = hits[0]
-                stay = [x for x in hits if waits_elsewhere(x, kernel.barriers)]
+                stay = [x for x in hits if waits_elsewhere(x, kernel.barriers, ctx, kernel)]
                 exited = not stay
                 if exited:
                     if all(x.kind == ExitKind.RETURN for x in hits):
