@@ -1,0 +1,2 @@
+/* cub/block/block_radix_sort.cuh -- see cub/cub.cuh */
+#include "../cub.cuh"

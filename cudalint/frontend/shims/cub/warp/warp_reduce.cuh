@@ -1,0 +1,2 @@
+/* cub/warp/warp_reduce.cuh -- see cub/cub.cuh */
+#include "../cub.cuh"
