@@ -2,9 +2,9 @@
 
 Each entry gives a file's compiler command (``arguments`` list or ``command`` string) and its working
 ``directory``.  Only the flags that change how the file parses are kept, never anything that could load or run
-code (plugins, ``-Xclang``, ``-load``, compiler launchers): include paths (``-I``, ``-isystem``, ``-iquote``,
-``-idirafter``, ``--include-path``; quoted or not), macros (``-D``/``-U``, ``--define-macro``/
-``--undefine-macro``), forced includes (``-include``/``--pre-include``) and the language standard (``-std``).
+code or put a file's contents into the output (plugins, ``-Xclang``, ``-load``, compiler launchers, forced
+``-include`` files): include paths (``-I``, ``-isystem``, ``-iquote``, ``-idirafter``, ``--include-path``; quoted
+or not), macros (``-D``/``-U``, ``--define-macro``/``--undefine-macro``) and the language standard (``-std``).
 nvcc's response files are read in place: ``--options-file F``/``-optf F`` and ``@F`` (CMake writes the include
 flags of a CUDA target to ``CMakeFiles/<target>.dir/includes_CUDA.rsp``), relative to the entry's directory,
 nested at most :data:`MAX_DEPTH` deep; ``-Xcompiler``/``--compiler-options`` lists are read for the same flags.
@@ -33,7 +33,6 @@ MAX_RESPONSE_BYTES = 1 << 20
 _PATH_FLAGS = {"-I": "-I", "--include-path": "-I", "-isystem": "-isystem", "-iquote": "-iquote",
                "-idirafter": "-idirafter", "--system-include": "-isystem"}
 _MACRO_FLAGS = {"-D": "-D", "--define-macro": "-D", "-U": "-U", "--undefine-macro": "-U"}
-_INCLUDE_FLAGS = {"-include": "-include", "--pre-include": "-include"}
 _RESPONSE_FLAGS = ("--options-file", "-optf")
 _COMPILER_OPTIONS = ("-Xcompiler", "--compiler-options")
 
@@ -154,13 +153,13 @@ def parse_flags(args: list[str], directory: str) -> list[str]:
     it = _expand(args, directory)
     for a in it:
         flag, val = None, None
-        for table in (_PATH_FLAGS, _MACRO_FLAGS, _INCLUDE_FLAGS):
+        for table in (_PATH_FLAGS, _MACRO_FLAGS):
             for spelled, clang in table.items():
                 if a == spelled:
                     flag, val = clang, next(it, None)
                 elif a.startswith(spelled + "=") and spelled.startswith("--"):
                     flag, val = clang, a[len(spelled) + 1:]
-                elif not spelled.startswith("--") and spelled != "-include" and a.startswith(spelled) \
+                elif not spelled.startswith("--") and a.startswith(spelled) \
                         and len(a) > len(spelled):  # -Iinclude, -DN=4, -isystem/usr/include
                     flag, val = clang, a[len(spelled):]
                 if flag:
@@ -177,9 +176,9 @@ def parse_flags(args: list[str], directory: str) -> list[str]:
             continue
         if len(val) >= 2 and val[0] == val[-1] == '"':
             val = val[1:-1]
-        if flag in ("-I", "-isystem", "-iquote", "-idirafter", "-include") and not os.path.isabs(val):
-            val = os.path.normpath(os.path.join(directory, val))
-        if flag != "-include" and flag not in _MACRO_FLAGS.values() and _toolkit_include(val):
-            continue  # the CUDA toolkit's own headers: the shims stand in for them
+        if flag in _PATH_FLAGS.values():
+            val = val if os.path.isabs(val) else os.path.normpath(os.path.join(directory, val))
+            if _toolkit_include(val):
+                continue  # the CUDA toolkit's own headers: the shims stand in for them
         out += [flag + val] if flag in ("-I", "-D", "-U") else [flag, val]
     return out

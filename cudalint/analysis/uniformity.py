@@ -5,11 +5,12 @@ A condition is thread-dependent when its value depends on ``threadIdx`` or on a 
 over threadIdx, blockDim and one loop's trip counter is evaluated for every thread of the block.  A loop
 condition linear in its trip counter (``p = threadIdx.x; p < 256; p += 256``) holds for a prefix of the
 trips, so each thread's trip count is found by bisection; any other is evaluated trip by trip up to
-:data:`MAX_TRIPS` (a loop condition still true for some thread then is undecided, a branch taken alike by every
-thread on each of those trips is uniform).  When every thread runs the same trips (with 256 threads, one trip everywhere) the
-condition is uniform.  A branch inside the loop (``if (threadIdx.x >= 16 && k == 2) break;``) is uniform only
-when every thread takes it on the same trips: false for all threads on the first trip says nothing of the
-third.  A thread-dependent condition that cannot be evaluated (parameters, loaded values) stays divergent.
+:data:`MAX_TRIPS` (a loop condition still true for some thread then is undecided, a branch taken alike by
+every thread on each of those trips is uniform).  When every thread runs the same trips (with 256 threads, one
+trip everywhere) the condition is uniform.  A branch inside the loop (``if (threadIdx.x >= 16 && k == 2)
+break;``) is uniform only when every thread takes it on the same trips: false for all threads on the first
+trip says nothing of the third.  A thread-dependent condition that cannot be evaluated (parameters, loaded
+values) stays divergent.
 """
 
 from __future__ import annotations

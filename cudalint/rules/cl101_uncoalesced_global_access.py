@@ -7,8 +7,8 @@ Severity: warning, info when at least 50 % of the fetched bytes are used, by thi
 accesses to the other fields of the same element (:func:`~cudalint.analysis.warp.sibling_use`), for an
 access made once per thread in a kernel whose loops carry its global traffic, for one block's work, in a
 launch of at most 132 warps and in a kernel whose launches are a small share of another's beside it
-(:func:`~cudalint.rules.one_block`, :func:`~cudalint.rules.tiny_launch`, :func:`~cudalint.rules.small_kernel`), and on
-an error path taken only for NaN or infinite values (:func:`~cudalint.rules.error_path`).
+(:func:`~cudalint.rules.one_block`, :func:`~cudalint.rules.tiny_launch`, :func:`~cudalint.rules.small_kernel`),
+and on an error path taken only for NaN or infinite values (:func:`~cudalint.rules.error_path`).
 """
 
 from __future__ import annotations

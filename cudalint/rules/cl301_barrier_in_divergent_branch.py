@@ -45,12 +45,12 @@ def leave_for_good(b: Barrier, lines: list[int], ctx: AnalysisContext, kernel: K
     loopBoundSync: synccheck silent; warpRows, with a barrier after the loop: reported).  A loop bound that
     splits a warp can deadlock (lanes that left wait at the warp's reconvergence point: ``k < threadIdx.x`` on an
     H200), so it stays a finding."""
-    syms, loops = ctx.symbols, []
+    syms, loops, block = ctx.symbols, [], ctx.launch_shape(kernel).full
     for v, line in b.guards:
         if line not in lines or v is None:
             continue
         ids = [syms.loop_ids.get(t) for t in v.free_symbols & syms.trip_counters if syms.loop_conds.get(t) == v]
-        if len(ids) != 1 or ids[0] not in b.loops or not uniformity.warp_uniform(v, ctx.launch_shape(kernel).full, syms):
+        if len(ids) != 1 or ids[0] not in b.loops or not uniformity.warp_uniform(v, block, syms):
             return False
         loops.append(ids[0])
     for loop in loops:
