@@ -113,8 +113,11 @@ def format_text(diags: list[Diagnostic], n_files: int) -> str:
 
 
 def _compile_db(args: argparse.Namespace):
-    """``-p BUILD_DIR``'s ``compile_commands.json`` (None without ``-p``)."""
-    db = Path(args.build_dir) / "compile_commands.json" if args.build_dir else None
+    """``-p BUILD_DIR``'s ``compile_commands.json`` (None without ``-p``); ``-p`` may also name the file."""
+    db = None
+    if args.build_dir:
+        db = Path(args.build_dir)
+        db = db if db.is_file() else db / "compile_commands.json"
     if db is not None and not db.is_file():
         raise UsageError(f"no compile_commands.json in {args.build_dir}")
     return db

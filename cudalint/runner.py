@@ -122,8 +122,9 @@ def incomplete_diagnostics(model: TranslationUnitModel) -> list[Diagnostic]:
             "`include-paths` in `.cudalint.toml`, or pass `-p BUILD_DIR` with the build's compile_commands.json)"
             if model.missing_includes else "")
     for k in model.kernels:
-        reasons = [f"line {ln}: {msg}" for ln, msg in model.errors
-                   if k.span.path == model.path and k.span.line <= ln <= k.span.end_line][:3] + k.incomplete[:3]
+        reasons = list(dict.fromkeys(f"line {ln}: {msg}" for ln, msg in model.errors
+                                     if k.span.path == model.path and k.span.line <= ln <= k.span.end_line))[:3]
+        reasons += k.incomplete[:3]
         if reasons:
             out.append(cl000(k.span.path, f"kernel `{k.name}` is only partly modelled: " + "; ".join(reasons) + more,
                              line=k.span.line, column=k.span.column, kernel=k.name))

@@ -84,3 +84,19 @@ def test_the_database_is_read_once_per_process(tmp_path, monkeypatch):
     for _ in range(3):
         database(db).flags(str(src / "k.cu"))
     assert reads.count("compile_commands.json") <= 1
+
+
+def test_p_takes_the_build_folder_or_the_database_file_itself(tmp_path, capsys):
+    from cudalint.cli import main
+    src, build = _cmake_tree(tmp_path)
+    for p in (build, build / "compile_commands.json"):
+        assert main(["check", "--format", "json", "--no-cache", "-p", str(p), str(src / "k.cu")]) == 1
+        (d,) = json.loads(capsys.readouterr().out)
+        assert (d["code"], d["line"], d["metrics"]["sectors_per_request"]) == ("CL101", 2, 32)
+
+
+def test_cl000_names_each_error_of_a_line_once(tmp_path):
+    src = tmp_path / "u.cu"
+    src.write_text("__global__ void k(float* a) {\n    a[TILE * threadIdx.x + TILE] = 0;\n}\n")
+    (d,) = lint_file(str(src), RunOptions())
+    assert d.code == "CL000" and d.message.count("line 2: use of undeclared identifier 'TILE'") == 1

@@ -333,3 +333,40 @@ int main() { float *a, *b; k<<<65536, dim3(32, 32)>>>(a, b); }
 """
     d = lint(tmp_path, src)
     assert [(x.code, x.line, x.severity.value) for x in d] == [("CL101", 6, "warning"), ("CL201", 6, "warning")]
+
+
+def test_consecutive_lanes_on_misaligned_rows_ask_for_padded_rows(tmp_path):
+    # A first user's transpose: 32 x 32 blocks storing rows of `height` = 777 floats (3,108 bytes): each warp's
+    # 32 lanes are consecutive, but the rows start at 8 different offsets within a sector, (4 + 7 * 5) / 8 = 4.88
+    # sectors per request. The cause is the row pitch, not the lanes: the advice pads the rows.
+    src = """
+__global__ void t(float *out, const float *in, int width, int height) {
+    int ox = blockIdx.y * 32 + threadIdx.x, oy = blockIdx.x * 32 + threadIdx.y;
+    if (ox < height && oy < width) out[oy * height + ox] = in[ox * width + oy];
+}
+int main() { float *a, *b; t<<<dim3(32, 25), dim3(32, 32)>>>(a, b, 1000, 777); }
+"""
+    d = next(d for d in lint(tmp_path, src) if d.code == "CL101" and "store" in d.message)
+    assert (d.line, d.severity.value, d.metrics["sectors_per_request"], d.metrics["stride_bytes"]) == (4, "info", 4.88, 4)
+    assert "lanes are 4 bytes apart, consecutive, but the rows they start at are not all aligned to 32 bytes" \
+        in d.message
+    assert d.message.endswith("pad the rows to a multiple of 32 bytes (`cudaMallocPitch`, or a row width that is a "
+                              "multiple of 8 elements)")
+
+
+def test_rows_narrower_than_a_sector_ask_for_a_wider_block(tmp_path):
+    # dct8x8's quantization: 8 x 8 blocks of shorts, so a warp covers 4 rows of 16 bytes, a sector each: 4
+    # sectors per request instead of 2. Padding the rows would not help; a block wider in x does.
+    src = """
+__global__ void q(short *img, int stride) {
+    int x = blockIdx.x * 8 + threadIdx.x, y = blockIdx.y * 8 + threadIdx.y;
+    img[y * stride + x] = img[y * stride + x] / 2;
+}
+int main() { short *a; q<<<dim3(64, 64), dim3(8, 8)>>>(a, 512); }
+"""
+    d = next(d for d in lint(tmp_path, src) if d.code == "CL101" and "store" in d.message)
+    assert (d.line, d.metrics["sectors_per_request"], d.metrics["ideal_sectors_per_request"]) == (4, 4, 2)
+    assert "lanes are 2 bytes apart in rows of 8 lanes, 16 bytes each: each row the warp covers takes a sector" \
+        in d.message
+    assert d.message.endswith("let consecutive lanes cover at least a sector of one row (a block 16 or more lanes "
+                              "wide in x)")

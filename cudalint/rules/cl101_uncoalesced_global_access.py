@@ -17,7 +17,7 @@ from typing import Optional
 
 import sympy
 
-from ..analysis.warp import SECTOR, GlobalCost, aligned_residue, sibling_use
+from ..analysis.warp import SECTOR, WARP, GlobalCost, aligned_residue, sibling_use
 from ..model import Access, AddressSpace, Kernel
 from . import (AnalysisContext, Findings, Rule, Severity, TranslationUnitModel, error_path, fmt, metric, one_block,
                one_shot, outside, pictured, small_kernel, spell, tiny_launch)
@@ -92,6 +92,19 @@ class UncoalescedGlobalAccess(Rule):
             elif pic.masked and stride == acc.size:
                 why = "the condition leaves lanes of each warp out, so the active ones are spread over it"
                 fix = "give the work to consecutive lanes (e.g. index by `tid / 2` in half as many threads)"
+            elif stride == acc.size:  # consecutive lanes: the rows the warp covers are off the sectors
+                bx = (ctx.launch_shape(kernel).full or (WARP,))[0]
+                if bx < WARP and bx * acc.size < SECTOR:
+                    why = (f"lanes are {acc.size} bytes apart in rows of {bx} lanes, {bx * acc.size} bytes each: "
+                           f"each row the warp covers takes a sector of its own")
+                    fix = (f"let consecutive lanes cover at least a sector of one row (a block {SECTOR // acc.size} "
+                           f"or more lanes wide in x)")
+                else:
+                    why = (f"lanes are {acc.size} bytes apart, consecutive, but the rows they start at are not all "
+                           f"aligned to 32 bytes")
+                    per = f"{SECTOR // acc.size} elements" if SECTOR % acc.size == 0 else "32 bytes"
+                    fix = (f"pad the rows to a multiple of 32 bytes (`cudaMallocPitch`, or a row width that is a "
+                           f"multiple of {per})")
             elif stride == 0:
                 why = "the address changes only with the rows (threadIdx.y, threadIdx.z) the warp spans"
                 fix = "make consecutive threads access consecutive elements (index by threadIdx.x)"

@@ -37,29 +37,6 @@ def bound_names(guards, lines: list[int], ctx: AnalysisContext, kernel: Kernel) 
     return list(dict.fromkeys(n for names in found for n in names)) if found and all(found) else []
 
 
-def leave_for_good(b: Barrier, lines: list[int], ctx: AnalysisContext, kernel: Kernel) -> bool:
-    """Whether every divergent guard of barrier ``b`` (on ``lines``) is the condition of a loop around it, the
-    same for all lanes of each warp, and the warps that leave such a loop early meet no barrier after it (none
-    after the loop, none in a loop around it): they only delay the barrier until they exit, as a CL302
-    ``return`` does (``fixtures/sync/grid_stride_barrier.cu`` tokenRows and blockWarpRows, ``divergent_barrier.cu``
-    loopBoundSync: synccheck silent; warpRows, with a barrier after the loop: reported).  A loop bound that
-    splits a warp can deadlock (lanes that left wait at the warp's reconvergence point: ``k < threadIdx.x`` on an
-    H200), so it stays a finding."""
-    syms, loops, block = ctx.symbols, [], ctx.launch_shape(kernel).full
-    for v, line in b.guards:
-        if line not in lines or v is None:
-            continue
-        ids = [syms.loop_ids.get(t) for t in v.free_symbols & syms.trip_counters if syms.loop_conds.get(t) == v]
-        if len(ids) != 1 or ids[0] not in b.loops or not uniformity.warp_uniform(v, block, syms):
-            return False
-        loops.append(ids[0])
-    for loop in loops:
-        outer = set(b.loops[:b.loops.index(loop)])
-        if any(loop not in x.loops and (x.order > b.order or outer & set(x.loops)) for x in kernel.barriers):
-            return False
-    return bool(loops)
-
-
 def chain_text(kernel: Kernel, b: Barrier) -> str:
     if not b.call_chain:
         return ""
@@ -80,18 +57,13 @@ class BarrierInDivergentBranch(Rule):
                 if not lines:
                     continue
                 where = ", ".join(str(n) for n in sorted(set(lines)))
-                fix = ("move the barrier out of the branch so every thread of the block executes it, and keep only "
+                syms = ctx.symbols
+                in_loop = any(syms.loop_conds.get(t) == v for v, line in b.guards if line in lines and v is not None
+                              for t in v.free_symbols & syms.trip_counters)
+                fix = ("give every thread of the block the same trips and guard only the work" if in_loop else
+                       "move the barrier out of the branch so every thread of the block executes it, and keep only "
                        "the work conditional")
                 bounds = bound_names(b.guards, lines, ctx, kernel)
-                if leave_for_good(b, lines, ctx, kernel):
-                    msg = (f"`{b.name}` is in a loop whose trips depend on the thread (line {where})"
-                           f"{chain_text(kernel, b)}: the threads that leave it early meet no barrier after it, so "
-                           f"NVIDIA GPUs complete the barrier with the threads that have not exited, but the CUDA "
-                           f"model requires every thread of the block to reach it and HIP/SYCL ports hang; give every "
-                           f"thread of the block the same trips and guard only the work")
-                    yield self.diagnostic(kernel, b, msg, severity=Severity.INFO,
-                                          assumptions=[f"condition on line {where} is thread-dependent"])
-                    continue
                 if bounds:
                     unless = " and ".join(f"`{n}` is a multiple of `{s}`" for n, s in bounds)
                     if any(v.free_symbols & ctx.symbols.trip_counters for v, line in b.guards if line in lines):
@@ -100,6 +72,11 @@ class BarrierInDivergentBranch(Rule):
                     msg = (f"`{b.name}` is under the bounds check on line {where}{chain_text(kernel, b)}: in a block "
                            f"that straddles the bound, the threads past it skip the barrier and leave it incomplete "
                            f"(undefined behaviour, a deadlock on other GPUs) unless {unless}; {fix}")
+                elif in_loop:
+                    msg = (f"`{b.name}` is in a loop whose trips depend on the thread (line {where})"
+                           f"{chain_text(kernel, b)}: the block's threads run it a different number of times, so "
+                           f"its barriers pair up different trips or wait for threads that have left the loop "
+                           f"(deadlock or undefined behaviour); {fix}")
                 else:
                     msg = (f"`{b.name}` is under a condition that depends on the thread (line {where})"
                            f"{chain_text(kernel, b)}: threads that do not reach it leave the block's barrier "
