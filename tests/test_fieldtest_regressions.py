@@ -352,6 +352,9 @@ int main() { float *a, *b; t<<<dim3(32, 25), dim3(32, 32)>>>(a, b, 1000, 777); }
         in d.message
     assert d.message.endswith("pad the rows to a multiple of 32 bytes (`cudaMallocPitch`, or a row width that is a "
                               "multiple of 8 elements)")
+    where = f"from the launch at {tmp_path / 'k.cu'}:6"
+    assert d.assumptions == [f"blockDim = (32, 32, 1) from launch at {tmp_path / 'k.cu'}:6",
+                             f"`width` = 1000 {where}", f"`height` = 777 {where}"]  # the values the numbers rest on
 
 
 def test_rows_narrower_than_a_sector_ask_for_a_wider_block(tmp_path):

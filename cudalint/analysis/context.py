@@ -119,12 +119,24 @@ class AnalysisContext:
             try:
                 shape, run = self.launch_shape(kernel), self.run_time(kernel)
                 guards = tuple(g.xreplace(run) if run and hasattr(g, "xreplace") else g for g in access.guards)
-                self._pictures[key] = picture(access.offset.xreplace(run), shape, self.symbols,
-                                              access.array.space.value, guards) \
+                self._pictures[key] = pic = picture(access.offset.xreplace(run), shape, self.symbols,
+                                                    access.array.space.value, guards) \
                     if access.offset is not None else None
+                if pic is not None:
+                    pic.assumptions += self._bound_args(kernel, access)
             except NotModelled:
                 self._pictures[key] = None
         return self._pictures[key]
+
+    def _bound_args(self, kernel: Kernel, access: Access) -> list[str]:
+        """The parameters of the access's address or guards that the launches bind to a constant, as
+        assumptions: ``["`height` = 777 from the launch at k.cu:31"]``."""
+        used = set(access.offset.free_symbols) | {x for g in access.guards if hasattr(g, "free_symbols")
+                                                   for x in g.free_symbols}
+        sites = self.sites(kernel)
+        where = (f"from the launch at {sites[0].span.path}:{sites[0].span.line}" if len(sites) == 1
+                 else f"at all {len(sites)} launches")
+        return [f"`{n}` = {v} {where}" for n, v in kernel.launch_args.items() if self.symbols.param(n) in used]
 
     def global_cost(self, kernel: Kernel, access: Access):
         """:func:`~cudalint.analysis.warp.global_cost` of the access, cached (CL101 and CL102 share it)."""
