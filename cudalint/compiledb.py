@@ -37,6 +37,9 @@ _RESPONSE_FLAGS = ("--options-file", "-optf")
 _COMPILER_OPTIONS = ("-Xcompiler", "--compiler-options")
 
 
+_INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^">]+)[">]', re.M)
+
+
 def _toolkit_include(folder: str) -> bool:
     """Whether ``folder`` is a CUDA toolkit's include folder (it holds ``cuda_runtime_api.h``).  CMake adds it to
     every CUDA target; parsed beside cudalint's shims, its headers declare the same functions twice
@@ -59,6 +62,7 @@ class CompileDatabase:
                 key = os.path.realpath(os.path.join(str(e.get("directory", ".")), e["file"]))
                 self.entries.setdefault(key, e)
         self._flags: dict[str, list[str]] = {}
+        self._includes: dict[str, set[str]] = {}  # an entry's file -> the names it includes, read once
 
     def flags(self, path: str) -> list[str]:
         """The parse flags of ``path`` (:func:`parse_flags` of its entry, or of an includer's for a header)."""
@@ -70,17 +74,16 @@ class CompileDatabase:
 
     def _includer(self, target: str) -> Optional[dict]:
         """An entry whose source includes ``target`` by its name, else one in the same folder."""
-        name = os.path.basename(target)
-        pattern = re.compile(r'^\s*#\s*include\s*[<"]([^">]*/)?' + re.escape(name) + r'[">]', re.M)
-        folder = os.path.dirname(target)
-        same = None
+        name, folder, same = os.path.basename(target), os.path.dirname(target), None
         for key, e in self.entries.items():
-            try:
-                with open(key, encoding="utf-8", errors="replace") as fh:
-                    if pattern.search(fh.read(1 << 20)):
-                        return e
-            except OSError:
-                continue
+            if key not in self._includes:
+                try:
+                    with open(key, encoding="utf-8", errors="replace") as fh:  # the first MiB
+                        self._includes[key] = {os.path.basename(m) for m in _INCLUDE.findall(fh.read(1 << 20))}
+                except OSError:
+                    self._includes[key] = set()
+            if name in self._includes[key]:
+                return e
             if same is None and os.path.dirname(key) == folder:
                 same = e
         return same

@@ -354,7 +354,6 @@ class KernelInterpreter:
         self.symbols.loop_conds[trip] = cond_val
         self.push_guard(cond_val, s.span.line)
         self.loops.append(next(self.order))
-        self.symbols.loop_ids[trip] = self.loops[-1]
         self.cut()
         self.breakable.append("loop")
         self.stmt(s.body, loop_env)

@@ -39,7 +39,6 @@ class Symbols:
         self.varying: set[sympy.Symbol] = set(TID)
         self.trip_counters: set[sympy.Symbol] = set()
         self.loop_conds: dict[sympy.Symbol, object] = {}  # trip counter -> its loop's condition
-        self.loop_ids: dict[sympy.Symbol, int] = {}  # trip counter -> its loop's id (Barrier.loops, Exit.loops)
         self.pow2: set[sympy.Symbol] = set()
         #: power-of-two loop variables with a constant start: symbol -> (start, 2 or -2 for doubling or
         #: halving each trip, the loop condition); their values are enumerable once blockDim is known
@@ -64,6 +63,12 @@ class Symbols:
         s = sympy.Symbol(f"k@{line}.{next(self._counter)}", integer=True, nonnegative=True)
         self.trip_counters.add(s)
         return s
+
+    def is_loop_condition(self, value) -> bool:
+        """Whether ``value`` is the condition of the loop one of its trip counters counts (a false value ends
+        that loop's trips), not a branch inside it."""
+        syms = getattr(value, "free_symbols", set()) & self.trip_counters
+        return any(self.loop_conds.get(t) == value for t in syms)
 
     def opaque(self, hint: str, varying: bool, pow2: bool = False) -> sympy.Symbol:
         s = sympy.Symbol(f"{hint}#{next(self._counter)}", integer=True)

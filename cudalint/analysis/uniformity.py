@@ -43,7 +43,7 @@ def evaluates_uniformly(cond: sympy.Basic, block: Optional[tuple[int, int, int]]
         return False
     trips = cond.free_symbols & symbols.trip_counters
     trip = next(iter(trips), None)
-    loop = trip is not None and symbols.loop_conds.get(trip) == cond
+    loop = symbols.is_loop_condition(cond)
     cond = cond.subs(dict(zip(BDIM, block)))
     return len(trips) <= 1 and not cond.free_symbols - trips - set(TID) \
         and _uniform(cond, block, trip, loop, within or block[0] * block[1] * block[2])

@@ -57,9 +57,7 @@ class BarrierInDivergentBranch(Rule):
                 if not lines:
                     continue
                 where = ", ".join(str(n) for n in sorted(set(lines)))
-                syms = ctx.symbols
-                in_loop = any(syms.loop_conds.get(t) == v for v, line in b.guards if line in lines and v is not None
-                              for t in v.free_symbols & syms.trip_counters)
+                in_loop = any(ctx.symbols.is_loop_condition(v) for v, line in b.guards if line in lines)
                 fix = ("give every thread of the block the same trips and guard only the work" if in_loop else
                        "move the barrier out of the branch so every thread of the block executes it, and keep only "
                        "the work conditional")
