@@ -295,24 +295,41 @@ class _GitIgnore:
         top = os.path.abspath(top)
         self.stop = next((str(c) for c in (Path(top), *Path(top).parents) if (c / ".git").exists()), top)
         self._spec = functools.cache(self._read)   # each folder's patterns read once
+        self._folder_ignored = functools.cache(self._folder_ignored_once)
 
-    def _read(self, folder: str) -> Optional[pathspec.GitIgnoreSpec]:
+    def _read(self, folder: str) -> list[tuple[bool, re.Pattern]]:
         lines: list[str] = []
         for src in ([".git/info/exclude"] if folder == self.stop else []) + [".gitignore"]:  # low to high
             with contextlib.suppress(OSError):
                 lines += Path(folder, src).read_text(encoding="utf-8", errors="replace").splitlines()
-        return pathspec.GitIgnoreSpec.from_lines(lines) if lines else None
+        # Each pattern as (ignores, a regex matching only the path itself).  pathspec's regexes also match a
+        # path inside a matched folder (their group ``ps_d`` is the folder's slash), and GitIgnoreSpec ranks such
+        # a match below a match of the path itself, so `!*/` after `*` did not re-include a folder; the walk
+        # below has already kept every folder above the path, so only a match of the path itself decides
+        # (gitignore(5): "the last matching pattern decides").
+        return [(bool(p.include), re.compile(p.regex.pattern.replace("(?P<ps_d>/)", "(?P<ps_d>/$)")))
+                for p in pathspec.GitIgnoreSpec.from_lines(lines).patterns
+                if p.include is not None and p.regex is not None]
 
     def ignored(self, path: str, is_dir: bool) -> bool:
+        """Whether git ignores ``path`` (a file, or a folder with ``is_dir``): a folder above it is ignored, or
+        the last pattern that matches the path itself ignores it."""
         path = os.path.abspath(path)
+        return self._folder_ignored(os.path.dirname(path)) or self._matched(path, is_dir)
+
+    def _folder_ignored_once(self, folder: str) -> bool:
+        if len(folder) <= len(self.stop) or not folder.startswith(self.stop):
+            return False
+        return self._folder_ignored(os.path.dirname(folder)) or self._matched(folder, True)
+
+    def _matched(self, path: str, is_dir: bool) -> bool:
         parts = Path(os.path.relpath(os.path.dirname(path), self.stop)).parts
         decision = False
         for folder in itertools.accumulate(parts, os.path.join, initial=self.stop):
-            if (spec := self._spec(folder)) is None:  # a deeper .gitignore overrides a shallower one
-                continue
-            res = spec.check_file(os.path.relpath(path, folder).replace(os.sep, "/") + ("/" if is_dir else ""))
-            if res.include is not None:  # the last matching pattern wins
-                decision = res.include
+            rel = os.path.relpath(path, folder).replace(os.sep, "/") + ("/" if is_dir else "")
+            for ignores, regex in self._spec(folder):  # a deeper .gitignore overrides a shallower one
+                if regex.search(rel):
+                    decision = ignores
         return decision
 
 

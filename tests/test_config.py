@@ -177,6 +177,22 @@ def test_gitignored_files_and_hidden_folders_are_skipped(tmp_path, capsys):
     assert [n for _, _, n in found(capsys, tmp_path)] == ["scratch.cu", "a.cu", "keep.gen.cu"]
 
 
+def test_gitignore_negations_re_include_as_git_does(tmp_path):
+    # A .gitignore that ignores everything and re-includes files with an extension and every folder
+    # (PacktPublishing/Learn-CUDA-Programming's): pathspec's GitIgnoreSpec ranked `!*/` below `*` for a
+    # folder, so discovery found 0 files.  The expected list is what `git ls-files -o --exclude-standard`
+    # gives for this tree (git 2.43).
+    (tmp_path / ".git").mkdir()
+    write(tmp_path / ".gitignore", "*\n!*.*\n!*/\nbuild/\n*.gen.cu\n")
+    write(tmp_path / "deep" / ".gitignore", "!keep.gen.cu\nb/\n")
+    for name in ("Chapter01/x/a.cu", "src/build/b.cu", "src/k.cu", "deep/a/b/c.cu", "deep/a/d.cu",
+                 "deep/keep.gen.cu", "deep/other.gen.cu", "keep/gen/z.cuh", "build/y.cu", "noext.cu/inner.cu"):
+        write(tmp_path / name, CLEAN)
+    got = sorted(os.path.relpath(f, tmp_path) for f in discover([str(tmp_path)]))
+    assert got == ["Chapter01/x/a.cu", "deep/a/d.cu", "deep/keep.gen.cu", "keep/gen/z.cuh", "noext.cu/inner.cu",
+                   "src/k.cu"]
+
+
 # -- errors: one line naming the key and the file, exit 2
 
 
