@@ -373,3 +373,19 @@ int main() { short *a; q<<<dim3(64, 64), dim3(8, 8)>>>(a, 512); }
         in d.message
     assert d.message.endswith("let consecutive lanes cover at least a sector of one row (a block 16 or more lanes "
                               "wide in x)")
+
+
+def test_a_bounds_check_the_launch_values_align_is_info_and_one_they_split_says_so():
+    # Tony-Tan/CUDA_Freshman's transformSmem (a transpose that swaps the block's roles through
+    # `bidx % blockDim.y` and `bidx / blockDim.y`) was a CL301 error; PacktPublishing's n-body launches
+    # 30,000 bodies in blocks of 128, so its last block straddles the bound (fixtures/sync/aligned_bounds.cu).
+    path = Path(__file__).resolve().parents[1] / "fixtures" / "sync" / "aligned_bounds.cu"
+    got = {(d.line, d.severity.value): d for d in lint_file(str(path), RunOptions()) if d.code == "CL301"}
+    assert sorted(got) == [(24, "info"), (34, "info"), (44, "info"), (54, "warning")]
+    assert "unless `nx` is a multiple of `8` and `ny` is a multiple of `8`; with the launch's `nx` = 64, `ny` = 64 " \
+           "no block straddles it today (a latent fault if the values change);" in got[(24, "info")].message
+    assert "unless `n - 1` is a multiple of `128`; with the launch's `n` = 4097 no block" in got[(34, "info")].message
+    assert "unless `n + 1` is a multiple of `128`;" in got[(44, "info")].message
+    assert "unless `n` is a multiple of `128`; with the launch's `n` = 1000 a block straddles it; move the barrier" \
+        in got[(54, "warning")].message
+    assert got[(54, "warning")].assumptions[1].startswith("`n` = 1000 from the launch at ")

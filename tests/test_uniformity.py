@@ -152,7 +152,13 @@ def test_thread_dependent_conditions_with_uniform_outcome(tmp_path, loop, block,
 
 
 @pytest.mark.parametrize("loop,want", [
-    ("int i = blockIdx.x * blockDim.x + threadIdx.x; if (i + 1 < n)", [("n", "blockDim.x")]),
+    ("int i = blockIdx.x * blockDim.x + threadIdx.x; if (i + 1 < n)", [("n - 1", "blockDim.x")]),  # edge n - 1
+    ("int i = blockIdx.x * blockDim.x + threadIdx.x; if (i <= n)", [("n + 1", "blockDim.x")]),
+    ("int i = blockIdx.x * blockDim.x + threadIdx.x; if (n > i)", [("n", "blockDim.x")]),
+    # a transpose's tiled thread terms: `bidx % blockDim.y` spans blockDim.y, `bidx / blockDim.y` blockDim.x
+    ("int b = threadIdx.y * blockDim.x + threadIdx.x; int ix = blockIdx.y * blockDim.y + b % blockDim.y; "
+     "int iy = blockIdx.x * blockDim.x + b / blockDim.y; if (ix < n && iy < n)",
+     [("n", "blockDim.y"), ("n", "blockDim.x")]),
     ("int w = blockDim.x / 32; for (int r = blockIdx.x * w + threadIdx.x / 32; r < n; r += gridDim.x * w)",
      [("n", "floor(blockDim.x/32)")]),                       # a row per warp, grid-stride
     ("for (int t = blockIdx.x * blockDim.z + threadIdx.z; t < n; t += gridDim.x * blockDim.z)",

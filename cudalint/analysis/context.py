@@ -131,8 +131,13 @@ class AnalysisContext:
     def _bound_args(self, kernel: Kernel, access: Access) -> list[str]:
         """The parameters of the access's address or guards that the launches bind to a constant, as
         assumptions: ``["`height` = 777 from the launch at k.cu:31"]``."""
-        used = set(access.offset.free_symbols) | {x for g in access.guards if hasattr(g, "free_symbols")
-                                                   for x in g.free_symbols}
+        return self.bound_values(kernel, (access.offset, *access.guards))
+
+    def bound_values(self, kernel: Kernel, exprs) -> list[str]:
+        """The parameters in ``exprs`` (expressions, or ``(value, line)`` guards) that the launches bind to a
+        constant, as assumptions (:meth:`_bound_args`)."""
+        used = {x for e in exprs for v in (e if isinstance(e, tuple) else (e,)) if hasattr(v, "free_symbols")
+                for x in v.free_symbols}
         sites = self.sites(kernel)
         where = (f"from the launch at {sites[0].span.path}:{sites[0].span.line}" if len(sites) == 1
                  else f"at all {len(sites)} launches")

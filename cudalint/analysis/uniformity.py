@@ -155,34 +155,105 @@ def bound_checks(value: sympy.Basic, symbols: Symbols, block: Optional[tuple] = 
     """The run-time bounds of a thread-dependent condition made only of comparisons of a global index with a
     block-uniform run-time value, each with the span one block covers of the index: ``ix < imageW && iy < imageH``
     -> ``[("imageW", "blockDim.x"), ("imageH", "blockDim.y")]``; empty for any other condition.  A global index is
-    ``g + R``: ``g`` is ``threadIdx.b`` or ``floor(threadIdx.b / c)`` (a warp's index) spanning ``S`` values in
-    the block, ``R`` a constant plus a nonzero multiple of ``S`` free of threadIdx (``blockIdx.a * S``, a loop's
-    ``k * S`` or ``k * gridDim.x * S``).  Such a condition splits the threads of a block only where the bound falls
-    inside the ``S`` values they cover: never when the bound is a multiple of ``S`` (a number for the launch's
-    ``block`` when known)."""
+    ``g + R + c``: ``g`` a thread term with values in ``[0, S)`` (:func:`_extent`: ``threadIdx.b``, a warp's index
+    ``threadIdx.b / 32``, a tiled ``(threadIdx.y * blockDim.x + threadIdx.x) % blockDim.y``), ``R`` a nonzero
+    multiple of ``S`` free of threadIdx (``blockIdx.a * S``, a loop's ``k * S`` or ``k * gridDim.x * S``), ``c`` a
+    number.  Such a condition splits the threads of a block only where the bound falls inside the ``S`` values
+    they cover: never when the bound's edge (:func:`_edge`: ``n - c``, ``n + 1 - c`` for ``<=``) is a multiple of
+    ``S`` (a number for the launch's ``block`` when known); the bound is named by its edge."""
     out: list[tuple[str, str]] = []
     known = dict(zip(BDIM, block)) if block else {}
     for c in (value.args if isinstance(value, (sympy.And, sympy.Or)) else (value,)):
         if not c.free_symbols & set(TID):
             continue
-        if not isinstance(c, sympy.core.relational.Relational) or isinstance(c, (sympy.Eq, sympy.Ne)):
+        found = _edge(c, known)
+        if found is None or found[1].free_symbols & set(TID) or found[1].is_Number \
+                or symbols.is_varying(found[1]):
             return []
-        for idx, bound in ((c.lhs, c.rhs), (c.rhs, c.lhs)):
-            if not bound.free_symbols & set(TID) and not bound.is_Number and not symbols.is_varying(bound) \
-                    and (span := _span(sympy.expand(idx.xreplace(known)), known)) is not None:
-                out.append((re.sub(r"#\d+", "", str(bound)), str(span)))
-                break
-        else:
-            return []
+        out.append((re.sub(r"#\d+", "", str(found[1])), str(found[2])))
     return out
+
+
+def bounds_aligned(value: sympy.Basic, symbols: Symbols, block: tuple, run: dict) -> Optional[bool]:
+    """Whether every comparison of the bounds check ``value`` (:func:`bound_checks`) falls between blocks for
+    the values ``run`` the launches give (``nx`` -> 4096): with a number ``S`` for the span of the index one
+    block covers, no block is split when the bound's edge is a multiple of ``S``.  False when one is not (a block
+    straddles it), None when an edge or a span is not a number."""
+    known, aligned = dict(zip(BDIM, block)), True
+    for c in (value.args if isinstance(value, (sympy.And, sympy.Or)) else (value,)):
+        if not c.free_symbols & set(TID):
+            continue
+        found = _edge(c, known)
+        if found is None:
+            return None
+        edge = sympy.sympify(found[1].xreplace(run)).xreplace(known)
+        if not (edge.is_Integer and found[2].is_Integer and found[2] > 0):
+            return None
+        aligned = aligned and not edge % found[2]
+    return aligned
+
+
+def _edge(c: sympy.Basic, known: dict) -> Optional[tuple[sympy.Expr, sympy.Expr, sympy.Expr]]:
+    """``(idx, edge, S)`` for a comparison of a global index ``idx = g + R + c`` (:func:`bound_checks`) with a
+    bound ``B`` free of threadIdx: the condition changes between ``idx = edge - 1`` and ``idx = edge`` (``idx < B``
+    and ``idx >= B``: ``B``; ``idx <= B`` and ``idx > B``: ``B + 1``), with ``c`` moved to the edge so the
+    comparison is of ``g + R`` (``i + 1 < n`` -> edge ``n - 1``).  None for anything else."""
+    if not isinstance(c, sympy.core.relational.Relational) or isinstance(c, (sympy.Eq, sympy.Ne)):
+        return None
+    below = isinstance(c, (sympy.LessThan, sympy.StrictLessThan))  # lhs below rhs
+    inclusive = isinstance(c, (sympy.LessThan, sympy.GreaterThan))
+    for idx, bound, idx_below in ((c.lhs, c.rhs, below), (c.rhs, c.lhs, not below)):
+        if bound.free_symbols & set(TID) or not idx.free_symbols & set(TID):
+            continue
+        idx = sympy.expand(idx.xreplace(known))
+        span = _span(idx, known)
+        if span is None:
+            return None
+        # idx < B, idx >= B: edge B; idx <= B, idx > B: B + 1
+        edge = bound + (1 if inclusive == idx_below else 0) - idx.as_coeff_Add()[0]
+        return idx, sympy.expand(edge), span
+    return None
 
 
 def _span(idx: sympy.Expr, known: dict) -> Optional[sympy.Expr]:
     """``S`` when ``idx`` is a global index ``g + R`` (:func:`bound_checks`), else None."""
     g = sympy.Add(*(t for t in sympy.Add.make_args(idx) if t.free_symbols & set(TID)))
-    t = next(iter(g.free_symbols & set(TID)))
-    if g.free_symbols != {t} or not (g == t or isinstance(g, sympy.floor) and (g.args[0] / t).is_Number):
+    span, rest = _extent(g, known), idx - g
+    if span is None:
         return None
-    span, rest = g.xreplace({t: BDIM[TID.index(t)]}).xreplace(known), idx - g
     rest -= rest.as_coeff_Add()[0]
     return span if rest != 0 and sympy.fraction(sympy.cancel(rest / span))[1] == 1 else None
+
+
+def _extent(g: sympy.Expr, known: dict) -> Optional[sympy.Expr]:
+    """``U`` with ``0 <= g < U`` for every thread of a block, when ``g`` is built from threadIdx with
+    nonnegative block-uniform factors (blockDim, numbers), sums, ``Mod(e, m)`` (``m``) and ``floor(e / c)``
+    (``U(e) / c`` when ``c`` divides it: ``(threadIdx.y * blockDim.x + threadIdx.x) / blockDim.y`` ->
+    ``blockDim.x``; else ``floor(U(e) / c)``, as a warp index ``threadIdx.x / 32`` beside the code's own
+    ``blockDim.x / 32`` assumes); None for anything else (a parameter factor, a difference, a load).  ``known``: the
+    launch's blockDim members that are numbers."""
+    if g in TID:
+        return sympy.sympify(known.get(BDIM[TID.index(g)], BDIM[TID.index(g)]))
+    if isinstance(g, sympy.Mod):
+        return g.args[1] if _extent(g.args[0], known) is not None and _nonneg_uniform(g.args[1]) else None
+    if isinstance(g, sympy.floor):
+        num, den = sympy.fraction(sympy.together(g.args[0]))
+        u = _extent(sympy.expand(num), known) if _nonneg_uniform(den) else None
+        if u is None:
+            return None
+        q = sympy.cancel(u / den)  # floor(u / den) otherwise: exact when blockDim is a multiple of den, as a
+        return q if sympy.fraction(q)[1] == 1 else sympy.floor(u / den)  # warp index's `blockDim.x / 32` takes
+    if isinstance(g, sympy.Add):
+        parts = [_extent(t, known) for t in g.args]
+        return None if None in parts else sympy.Add(*(u - 1 for u in parts)) + 1
+    if isinstance(g, sympy.Mul):
+        thread = [f for f in g.args if f.free_symbols & set(TID)]
+        factor = sympy.Mul(*(f for f in g.args if not f.free_symbols & set(TID)))
+        u = _extent(thread[0], known) if len(thread) == 1 and _nonneg_uniform(factor) else None
+        return None if u is None else factor * (u - 1) + 1
+    return None
+
+
+def _nonneg_uniform(x: sympy.Expr) -> bool:
+    """A positive number or a product of them and blockDim members."""
+    return all(f.is_Number and f > 0 or f in BDIM for f in sympy.Mul.make_args(x))

@@ -18,6 +18,8 @@ straddles the bound, and none when the bound is a multiple of what a block cover
 
 from __future__ import annotations
 
+from typing import Optional
+
 from ..analysis import uniformity
 from ..model import Barrier, Kernel
 from . import AnalysisContext, Findings, Rule, Severity, TranslationUnitModel
@@ -35,6 +37,18 @@ def bound_names(guards, lines: list[int], ctx: AnalysisContext, kernel: Kernel) 
     block = ctx.launch_shape(kernel).full
     found = [uniformity.bound_checks(v, ctx.symbols, block) for v, line in guards if line in lines and v is not None]
     return list(dict.fromkeys(n for names in found for n in names)) if found and all(found) else []
+
+
+def aligned_today(guards, lines: list[int], ctx: AnalysisContext, kernel: Kernel) -> Optional[bool]:
+    """Whether, for the launch's block and the values its launches bind (``nx`` = 4096, gridDim), every divergent
+    bounds check (on ``lines``) falls between blocks (:func:`cudalint.analysis.uniformity.bounds_aligned`): True,
+    False when one is shown to split a block, None when that is not known."""
+    block, run = ctx.launch_shape(kernel).full, ctx.run_time(kernel)
+    if block is None or not run:
+        return None
+    found = [uniformity.bounds_aligned(v, ctx.symbols, block, run) for v, line in guards
+             if line in lines and v is not None]
+    return False if False in found else None if None in found else True
 
 
 def chain_text(kernel: Kernel, b: Barrier) -> str:
@@ -61,7 +75,7 @@ class BarrierInDivergentBranch(Rule):
                 fix = ("give every thread of the block the same trips and guard only the work" if in_loop else
                        "move the barrier out of the branch so every thread of the block executes it, and keep only "
                        "the work conditional")
-                bounds = bound_names(b.guards, lines, ctx, kernel)
+                bounds, values = bound_names(b.guards, lines, ctx, kernel), []
                 if bounds:
                     unless = " and ".join(f"`{n}` is a multiple of `{s}`" for n, s in bounds)
                     if any(v.free_symbols & ctx.symbols.trip_counters for v, line in b.guards if line in lines):
@@ -70,6 +84,18 @@ class BarrierInDivergentBranch(Rule):
                     msg = (f"`{b.name}` is under the bounds check on line {where}{chain_text(kernel, b)}: in a block "
                            f"that straddles the bound, the threads past it skip the barrier and leave it incomplete "
                            f"(undefined behaviour, a deadlock on other GPUs) unless {unless}; {fix}")
+                    today = aligned_today(b.guards, lines, ctx, kernel)
+                    values = ctx.bound_values(kernel, [g for g in b.guards if g[1] in lines])
+                    named = ", ".join(v.split(" from ")[0].split(" at all ")[0] for v in values) or "values"
+                    if today is False:
+                        msg = msg.replace("; " + fix, f"; with the launch's {named} a block straddles it; {fix}")
+                    elif today:
+                        yield self.diagnostic(
+                            kernel, b, msg.replace("; " + fix, f"; with the launch's {named} no block straddles it today (a "
+                                                   f"latent fault if the values change); {fix}"),
+                            severity=Severity.INFO, assumptions=[f"condition on line {where} is thread-dependent",
+                                                                 *values])
+                        continue
                 elif in_loop:
                     msg = (f"`{b.name}` is in a loop whose trips depend on the thread (line {where})"
                            f"{chain_text(kernel, b)}: the block's threads run it a different number of times, so "
@@ -80,4 +106,5 @@ class BarrierInDivergentBranch(Rule):
                            f"{chain_text(kernel, b)}: threads that do not reach it leave the block's barrier "
                            f"incomplete (deadlock or undefined behaviour); {fix}")
                 yield self.diagnostic(kernel, b, msg, severity=Severity.WARNING if bounds else None,
-                                      assumptions=[f"condition on line {where} is thread-dependent"])
+                                      assumptions=[f"condition on line {where} is thread-dependent",
+                                                   *(values if bounds else [])])
