@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Optional, Sequence
 
 from . import __version__
-from .diagnostics import Diagnostic, Severity
+from .diagnostics import Diagnostic, Severity, printable
 from .reporters.github import format_github
 from .reporters.sarif import format_sarif
 from .rules import CL000, RuleError, all_rules, find_rule, rule_classes
@@ -140,7 +140,7 @@ def _check(args: argparse.Namespace) -> int:
     if args.fix or args.diff:
         plans = fixes.plan(diags, resolver.options_for)
         for plan in (p for p in plans if p.refused):
-            sys.stderr.write(f"cudalint: not fixing {plan.path}: {plan.refused}\n")
+            sys.stderr.write(printable(f"cudalint: not fixing {plan.path}: {plan.refused}") + "\n")
         applied = [plan for plan in plans if plan.refused is None]
         if args.diff:
             sys.stdout.write("".join(fixes.unified_diff(plan) for plan in applied))
@@ -216,7 +216,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         sys.stdout.write("".join(f"{code}  {name:<32} {sev.value:<8} {summary}\n" for code, name, sev, summary in rows))
         return 0
     except (UsageError, RuleError) as e:
-        sys.stderr.write(f"cudalint: error: {e}\n")
+        sys.stderr.write(printable(f"cudalint: error: {e}") + "\n")
         return 2
 
 

@@ -3,8 +3,22 @@
 from __future__ import annotations
 
 import enum
+import re
 from dataclasses import dataclass, field
 from typing import Any, Optional
+
+
+#: characters a terminal or a CI log acts on rather than shows: C0 and C1 controls, DEL, the Unicode line and
+#: paragraph separators and the bidirectional overrides (a file name or a static_assert text from a pull request
+#: with ``\n::error ...`` in it would otherwise start a GitHub workflow command in the log)
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def printable(s: str) -> str:
+    """``s`` with every control character written as an escape (``\\n``, ``\\x1b``, ``\\u2028``), for
+    line-oriented text output."""
+    return _UNPRINTABLE.sub(lambda m: {"\n": "\\n", "\r": "\\r", "\t": "\\t"}.get(
+        m.group(), f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100 else f"\\u{ord(m.group()):04x}"), s)
 
 
 class Severity(str, enum.Enum):
@@ -71,7 +85,8 @@ class Diagnostic:
                 "assumptions": list(self.assumptions), "fix": self.fix.to_json() if self.fix else None}
 
     def to_text(self) -> str:
-        return f"{self.path}:{self.line}:{self.column}: {self.code} [{self.name}] {self.message}"
+        """One line: ``path:line:col: CODE [name] message``, control characters escaped (:func:`printable`)."""
+        return printable(f"{self.path}:{self.line}:{self.column}: {self.code} [{self.name}] {self.message}")
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> "Diagnostic":

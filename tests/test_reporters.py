@@ -212,3 +212,17 @@ def test_the_schema_check_is_not_vacuous(tmp_path, monkeypatch, capsys, schema):
     doc["runs"][0]["results"][0]["level"] = "info"  # not a SARIF level
     with pytest.raises(AssertionError, match="level"):
         validate(doc, schema)
+
+
+def test_text_output_cannot_start_a_workflow_command(tmp_path, monkeypatch, capsys):
+    # A pull request's file name (or a static_assert text) with `\n::error ...` in it printed a raw workflow
+    # command line into the CI log; text output escapes every control character (issue 15).
+    name = "x\n::error file=README.md,line=1::pwned\x1b[31m\u2028.cu"
+    (tmp_path / name).write_text(DIVERGENT)
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", "--no-cache", "."]) == 1
+    out = capsys.readouterr().out
+    assert out.splitlines()[0].startswith(
+        "./x\\n::error file=README.md,line=1::pwned\\x1b[31m\\u2028.cu:2:27: CL301 [barrier-in-divergent-branch] ")
+    assert not any(line.startswith("::") for line in out.splitlines())
+    assert len(out.splitlines()) == 2  # the finding and the summary
