@@ -148,6 +148,10 @@ class LaunchSite:
     threads: Optional[sympy.Expr] = None
     #: each argument's value where a constant integer (``n`` bound to 1024), else None
     args: tuple[Optional[int], ...] = ()
+    #: the values taken from the program's defaults, which a command-line branch of ``main`` can override:
+    #: ``(("block", "blocksize", 135), (2, "n", 40))`` (role: "grid", "block" or the argument's index; the name
+    #: of the variable; the line of the branch)
+    defaults: tuple = ()
 
     @property
     def in_loop(self) -> bool:
@@ -168,6 +172,9 @@ class Kernel:
     template_args: tuple = ()
     #: integer parameters every launch in the translation unit passes the same constant: name -> value
     launch_args: dict = field(default_factory=dict)
+    #: the index of each of those parameters among the launch's arguments (to name the ones a launch takes
+    #: from the program's command-line defaults: :attr:`LaunchSite.defaults`)
+    default_args: dict = field(default_factory=dict)
     #: ``k<float, 256>`` for an instantiation, else the name
     label: str = ""
     incomplete_assumptions: list[str] = field(default_factory=list)

@@ -42,7 +42,7 @@ int main() { float *a, *b; dim3 t; t.x = 16; t.y = 8; dim3 g; g.x = 4 * 2; k<<<g
 def test_branches_loops_and_writes_through_pointers(tmp_path):
     host = """
 void fill(dim3 *d);
-int main(int argc, char **) {
+int run(int argc, char **) {
   float *a, *b; dim3 t(32); int n = 64;
   if (argc > 1) t.x = 64; else t.x = 64;
   k<<<1, t>>>(a, b);                 // both branches agree: 64
@@ -57,6 +57,36 @@ int main(int argc, char **) {
 }"""
     assert [b for _, b in _blocks(tmp_path, host)] == [
         (64, 1, 1), (None, 1, 1), (None, 1, 1), (None, None, None), (32, 1, 1)]
+
+
+def test_main_runs_with_its_command_line_defaults(tmp_path):
+    # The value main keeps when run without arguments is the launch's, named as a default; a branch that
+    # exits without arguments (`if (argc < 2) return 1;`) leaves no default, nor does a helper's `argc`.
+    host = """
+bool checkCmdLineFlag(int argc, const char **argv, const char *name);
+int getCmdLineArgumentInt(int argc, const char **argv, const char *name);
+int atoi(const char *);
+int main(int argc, char **argv) {
+  float *a, *b; int blocksize = 512;
+  if (argc > 1) blocksize = atoi(argv[1]);
+  dim3 block(blocksize, 1);
+  k<<<1, block>>>(a, b);
+  int t = 64;
+  if (checkCmdLineFlag(argc, (const char **)argv, "t")) t = getCmdLineArgumentInt(argc, (const char **)argv, "t");
+  else t = 128;
+  k<<<2, t>>>(a, b);
+  int u = 32;
+  if (argc < 2) return 1;
+  u = atoi(argv[1]);
+  k<<<1, u>>>(a, b);
+}"""
+    p = _write(tmp_path, host)
+    sites = build_model(str(p), p.read_text(), RunOptions()).launches
+    assert [(s.block, s.defaults) for s in sites] == [
+        ((512, 1, 1), (("block", "blocksize", 12),)), ((128, 1, 1), (("block", "t", 16),)), ((None, 1, 1), ())]
+    d = lint_file(str(p), RunOptions())
+    assert d[0].assumptions[0] == (f"blockDim = (512, 1, 1) from launch at {p}:14 (`blocksize`: the program's "
+                                   "default; the command line can set it on line 12) (other launches use (128, 1, 1))")
 
 
 def test_a_run_time_block_is_a_launch_with_unknown_block(tmp_path):

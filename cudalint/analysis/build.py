@@ -32,6 +32,7 @@ def build_model(tu: ir.TranslationUnit) -> TranslationUnitModel:
         for k in model.kernels[-len(insts or [()]):]:
             consts = _constant_args(fn, k.template_args, model.launches)
             k.launch_args = {p.name: consts[p.name] for p in fn.params if p.name in consts and p.type.is_integer}
+            k.default_args = {p.name: i for i, p in enumerate(fn.params) if p.name in k.launch_args}
             null = {p.name for p in fn.params if p.type.kind == TypeKind.POINTER and consts.get(p.name) == 0}
             null &= _null_tested(fn)  # a null placeholder in a launch the kernel does not test is not followed
             k.accesses = [a for a in k.accesses if a.array.name not in null]  # under `if (p != NULL)`: never run

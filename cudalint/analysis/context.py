@@ -30,6 +30,18 @@ class Settings:
     block_dim_source: str = "--block-dim"
 
 
+def default_note(site: LaunchSite, role) -> str:
+    """`` (`blocksize`: the program's default; the command line can set it on line 135)`` when the launch's
+    ``role`` ("grid", "block" or an argument's index) takes a value a command-line branch of ``main`` can
+    override, else ""."""
+    found = [(name, line) for r, name, line in site.defaults if r == role]
+    if not found:
+        return ""
+    names = ", ".join(f"`{n}`" for n, _ in found)
+    lines = ", ".join(sorted({str(ln) for _, ln in found}, key=int))
+    return f" ({names}: the program's default; the command line can set it on line {lines})"
+
+
 @dataclass
 class AnalysisContext:
     model: TranslationUnitModel
@@ -62,7 +74,8 @@ class AnalysisContext:
         shape = None
         if known:
             site = known[0]
-            text = f"blockDim = {tuple(site.block)} from launch at {site.span.path}:{site.span.line}"
+            text = f"blockDim = {tuple(site.block)} from launch at {site.span.path}:{site.span.line}" + \
+                default_note(site, "block")
             others = sorted({tuple(s.block) for s in known} - {tuple(site.block)})
             if others:
                 text += f" (other launches use {', '.join(map(str, others))})"
@@ -96,6 +109,10 @@ class AnalysisContext:
                             if isinstance(g, int) and g > 0} if len(grids) == 1 else {}
         self._shapes[key] = shape
         return shape
+
+    def defaults_note(self, kernel: Kernel, role) -> str:
+        """:func:`default_note` of the kernel's launches for ``role`` (the first launch that has one)."""
+        return next((n for s in self.sites(kernel) if (n := default_note(s, role))), "")
 
     def sites(self, kernel: Kernel) -> list[LaunchSite]:
         """The launches of ``kernel`` (of its instantiation) in the translation unit."""
@@ -141,7 +158,9 @@ class AnalysisContext:
         sites = self.sites(kernel)
         where = (f"from the launch at {sites[0].span.path}:{sites[0].span.line}" if len(sites) == 1
                  else f"at all {len(sites)} launches")
-        return [f"`{n}` = {v} {where}" for n, v in kernel.launch_args.items() if self.symbols.param(n) in used]
+        index = kernel.default_args
+        return [f"`{n}` = {v} {where}" + (self.defaults_note(kernel, index[n]) if n in index else "")
+                for n, v in kernel.launch_args.items() if self.symbols.param(n) in used]
 
     def global_cost(self, kernel: Kernel, access: Access):
         """:func:`~cudalint.analysis.warp.global_cost` of the access, cached (CL101 and CL102 share it)."""

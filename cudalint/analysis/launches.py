@@ -2,7 +2,9 @@
 grid, block, ...)`` sites with the launch shape read by a flow-sensitive constant propagation over each host
 function's IR up to the launch: declarations, assignments (``threads.x = 256``), compound assignments, branches
 (values that differ merge to unknown), loops and switches (what they assign is unknown), ``&v`` passed to a call
-(unknown after it).
+(unknown after it).  In ``main``, a branch on the command line (``if (argc > 1) n = atoi(argv[1]);``,
+``if (checkCmdLineFlag(argc, argv, "n"))``) keeps the value the program runs with when given no arguments (its
+default); the launch names each such value (:attr:`~cudalint.model.LaunchSite.defaults`).
 """
 
 from __future__ import annotations
@@ -53,8 +55,11 @@ def _dim3_args(e: ir.Expr) -> Optional[list]:
 class _Env:
     """Known values of the host function's variables (int, or a dim3 as a 3-tuple of int/None)."""
 
-    def __init__(self, vals: Optional[dict] = None):
+    def __init__(self, vals: Optional[dict] = None, absent: frozenset = frozenset()):
         self.vals = dict(vals or {})
+        #: ``main``'s parameters while evaluating a condition as the program runs without arguments: a call
+        #: reading them (``checkCmdLineFlag(argc, argv, "n")``) is 0, ``argc`` is 1
+        self.absent = absent
 
     def value(self, e: Optional[ir.Expr], depth: int = 0):
         if e is None or depth > 32:
@@ -75,6 +80,8 @@ class _Env:
         if isinstance(e, ir.Call) and e.name in ("ceil", "ceilf", "floor", "floorf") and len(e.args) == 1:
             v = self.value(e.args[0], depth + 1)
             return float((math.ceil if "ceil" in e.name else math.floor)(v)) if isinstance(v, (int, float)) else None
+        if isinstance(e, ir.Call) and self.absent and _reads(e, self.absent):
+            return 0
         if isinstance(e, ir.Member) and e.name in _AXES and not e.arrow:
             b = self.value(e.base, depth + 1)
             return b[_AXES[e.name]] if isinstance(b, tuple) else None
@@ -165,9 +172,24 @@ class _Env:
         vals = [v for d in dims for v in d]
         return sympy.Mul(*vals) if all(isinstance(v, sympy.Expr) and v != 0 for v in vals) else None
 
-    def assign(self, target: ir.Expr, v, s=None) -> None:
-        """``target = v`` (``s``: the value as :meth:`sym` reads it, None when unknown)."""
+    def defaults(self, e: Optional[ir.Expr]) -> tuple:
+        """The command-line defaults ``e`` reads: ((name, line of the branch that can override it), ...)."""
+        out = {}
+        for n in ir.walk(e) if e is not None else ():
+            if isinstance(n, ir.Ref):
+                for d in self.vals.get(("default", n.var)) or ():
+                    out.setdefault(d[0], d)
+        return tuple(out.values())
+
+    def assign(self, target: ir.Expr, v, s=None, src: Optional[ir.Expr] = None) -> None:
+        """``target = v`` (``s``: the value as :meth:`sym` reads it, None when unknown; ``src``: the expression
+        assigned, whose command-line defaults the target inherits)."""
         target = strip_casts(target)
+        base = target.base if isinstance(target, ir.Member) else target
+        if isinstance(base, ir.Ref) and not isinstance(target, ir.Member):
+            self.vals.pop(("default", base.var), None)
+        if isinstance(base, ir.Ref) and src is not None and (d := self.defaults(src)):
+            self.vals[("default", base.var)] = d
         if isinstance(target, ir.Ref):
             self.vals[("sym", target.var)] = s
             gone = _Link(target.var)
@@ -211,6 +233,17 @@ class _Walker:
     def __init__(self):
         self.out: list[LaunchSite] = []
         self.fn, self.loops = "", ()  # the host function walked, the loops around the statement (their lines)
+        self.argv: frozenset = frozenset()  # main's parameters (argc, argv) when walking main
+
+    def _without_arguments(self, cond: ir.Expr, env: _Env) -> Optional[int]:
+        """Whether ``cond`` holds when the program runs without arguments (``argc`` 1, a call reading ``argv``
+        0), None when ``cond`` does not read the command line or its value is not known."""
+        if not self.argv or not _reads(cond, self.argv):
+            return None
+        probe = _Env(env.vals, self.argv)
+        probe.vals.update({p: 1 for p in self.argv if p.type.is_integer})
+        c = probe.value(cond)
+        return c if isinstance(c, int) else None
 
     def expr(self, e: Optional[ir.Expr], env: _Env) -> None:
         """Record the launches in ``e`` (in evaluation order) and apply its side effects to ``env``."""
@@ -225,7 +258,8 @@ class _Walker:
                                        template_args=targs, block_text=e.block.text if e.block is not None else "",
                                        grid_text=e.grid.text if e.grid is not None else "", function=self.fn,
                                        loops=self.loops, threads=env.threads(e.grid, e.block),
-                                       args=tuple(_argument(a, env) for a in e.args)))
+                                       args=tuple(_argument(a, env) for a in e.args),
+                                       defaults=_launch_defaults(env, e.grid, e.block, e.args)))
             return
         if isinstance(e, ir.Cond):
             self.expr(e.cond, env)
@@ -241,7 +275,7 @@ class _Walker:
             if e.op != "=":
                 old = env.value(e.target)
                 v = c_binary(e.op[:-1], old, v) if isinstance(old, int) and isinstance(v, int) else None
-            env.assign(e.target, v, env.sym(e.value) if e.op == "=" else None)
+            env.assign(e.target, v, env.sym(e.value) if e.op == "=" else None, e.value)
         elif isinstance(e, ir.Unary) and e.op in ("pre++", "pre--", "post++", "post--"):
             old = env.value(e.operand)
             env.assign(e.operand, old + (1 if "++" in e.op else -1) if isinstance(old, int) else None)
@@ -250,7 +284,8 @@ class _Walker:
             if isinstance(k, ir.Ref):  # cudaLaunchKernel((void *)kernel, grid, block, args, shmem, stream)
                 self.out.append(LaunchSite(kernel=k.var.name, grid=env.dims(e.args[1]), block=env.dims(e.args[2]),
                                            span=e.span, block_text=e.args[2].text, function=self.fn,
-                                           loops=self.loops, threads=env.threads(e.args[1], e.args[2])))
+                                           loops=self.loops, threads=env.threads(e.args[1], e.args[2]),
+                                           defaults=_launch_defaults(env, e.args[1], e.args[2], ())))
             params = e.func.params if e.func is not None else []
             for i, a in enumerate(e.args):  # `&n` or a reference parameter: the callee may write it
                 if isinstance(a := strip_casts(a), ir.Unary) and a.op == "&":
@@ -285,6 +320,9 @@ class _Walker:
             self.expr(s.init, env)
             default = (1, 1, 1) if s.var.type.name in _DIM3 else None  # `dim3 b;` is (1, 1, 1)
             env.vals[s.var] = env.value(s.init) if s.init is not None else default
+            env.vals.pop(("default", s.var), None)
+            if d := env.defaults(s.init):
+                env.vals[("default", s.var)] = d
             if s.init is not None:  # its run-time value, unless an expression of others
                 v = env.sym(s.init)
                 own = sympy.Symbol(s.var.name, positive=True) if s.var.type.kind in _NUMBERS else None
@@ -299,7 +337,16 @@ class _Walker:
             a, b = _Env(env.vals), _Env(env.vals)
             self.stmt(s.then, a)
             self.stmt(s.else_, b)
-            env.merge(a, b)
+            plain = self._without_arguments(s.cond, env)
+            taken = None if plain is None else (s.then if plain else s.else_)
+            if plain is not None and not _leaves(taken):  # the program's defaults: the branch run without arguments
+                run, given = (a, b) if plain else (b, a)
+                for k in set(run.vals) | set(given.vals):
+                    if isinstance(k, ir.Variable) and run.vals.get(k) != given.vals.get(k):
+                        run.vals[("default", k)] = ((k.name, s.span.line),)
+                env.vals = run.vals
+            else:
+                env.merge(a, b)
         elif isinstance(s, ir.Switch) and isinstance(s.body, ir.Block):
             self._switch(s, env)
         elif isinstance(s, (ir.Loop, ir.Switch)):
@@ -317,6 +364,25 @@ class _Walker:
                 (self.expr if isinstance(n, ir.Expr) else self.stmt)(n, env)
 
 
+def _reads(e: Optional[ir.Node], variables: frozenset) -> bool:
+    """Whether ``e`` reads one of ``variables``."""
+    return any(isinstance(n, ir.Ref) and n.var in variables for n in ir.walk(e))
+
+
+def _leaves(s: Optional[ir.Stmt]) -> bool:
+    """Whether ``s`` may leave the function (a ``return``, ``exit(...)``): what it assigns is not a default."""
+    return any(isinstance(n, ir.Return) or isinstance(n, ir.Call) and n.name in ("exit", "abort", "_exit")
+               for n in ir.walk(s))
+
+
+def _launch_defaults(env: _Env, grid, block, args) -> tuple:
+    """What the launch takes from the program's command-line defaults: ((role, name, line), ...), role
+    ``"grid"``, ``"block"`` or the argument's index."""
+    out = [(role, name, line) for role, e in (("grid", grid), ("block", block), *enumerate(args))
+           for name, line in env.defaults(e)]
+    return tuple(out)
+
+
 def _argument(a: ir.Expr, env: _Env) -> Optional[int]:
     """A launch argument's value: an integer's where known, 0 for a null pointer written as such (``NULL``,
     ``nullptr``; a pointer variable's value is not followed: ``cudaMalloc`` writes it), else None."""
@@ -332,6 +398,7 @@ def collect_launches(tu: ir.TranslationUnit) -> list[LaunchSite]:
     for fn in tu.functions:
         if fn.kind != ir.FunctionKind.KERNEL and fn.body is not None:
             w.fn = fn.name
+            w.argv = frozenset(fn.params) if fn.name == "main" else frozenset()
             w.stmt(fn.body, _Env())
     return w.out
 
