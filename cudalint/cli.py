@@ -167,6 +167,8 @@ def _check(args: argparse.Namespace) -> int:
         Path(args.output_file).write_text(out, encoding="utf-8")
     else:
         sys.stdout.write(out)
+    if any(d.internal for d in diags):  # cudalint itself failed on a file: not a finding, whatever the options
+        return 2
     return 1 if failing(diags, Severity(args.fail_on)) and not args.exit_zero else 0
 
 

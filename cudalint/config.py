@@ -67,8 +67,9 @@ def code_problem(code: str, known: Optional[Iterable[str]] = None) -> Optional[s
 
 
 def parse_block_dim(value: Any) -> tuple[int, int, int]:
-    """``[x, y, z]`` (1 to 3 positive integers, at most 1024 threads) or ``"x,y,z"``. Raises ValueError (its
-    message is ``--block-dim``'s)."""
+    """``[x, y, z]`` (1 to 3 positive integers) or ``"x,y,z"``. Raises ValueError (its message is
+    ``--block-dim``'s).  A block over the hardware's 1024 threads is taken here and left out per kernel, with a
+    CL000 note (:data:`~cudalint.analysis.context.MAX_THREADS`): GPUVerify's suites give such blocks."""
     dims = None
     if isinstance(value, str):
         with contextlib.suppress(ValueError):
@@ -77,9 +78,24 @@ def parse_block_dim(value: Any) -> tuple[int, int, int]:
         dims = list(value)
     if dims is None:
         raise ValueError(f"expected X[,Y[,Z]] integers, got {value!r}")
-    if not 1 <= len(dims) <= 3 or any(d <= 0 for d in dims) or math.prod(dims) > 1024:
-        raise ValueError(f"expected 1-3 positive extents with at most 1024 threads, got {value!r}")
+    if not 1 <= len(dims) <= 3 or any(d <= 0 or d >= 1 << 31 for d in dims):
+        raise ValueError(f"expected 1-3 positive extents, got {value!r}")
     return (*dims, 1, 1)[:3]
+
+
+#: at most this many ``*`` in one path segment of a glob: pathspec's regexes backtrack polynomially in the
+#: segment's length to the power of its stars (``*a*a*a*a*a*a*a*a*b`` took minutes on a 70-character path)
+MAX_STARS = 3
+
+
+def tame_glob(pattern: str) -> tuple[str, Optional[str]]:
+    """``pattern`` with each run of ``*`` inside a path segment written once (``a**b`` is ``a*b`` to git; a
+    segment that is exactly ``**`` keeps its meaning), and why it is refused (more than :data:`MAX_STARS`
+    stars in one segment), else None."""
+    segs = [seg if seg == "**" else re.sub(r"\*{2,}", "*", seg) for seg in pattern.split("/")]
+    if any(seg != "**" and seg.count("*") > MAX_STARS for seg in segs):
+        return pattern, f"more than {MAX_STARS} `*` in one path segment"
+    return "/".join(segs), None
 
 
 @functools.lru_cache(maxsize=None)
@@ -123,6 +139,8 @@ def _read_toml(path: Path) -> dict:
         raise UsageError(f"cannot read configuration {path}: {e.strerror or e}") from e
     except tomllib.TOMLDecodeError as e:
         raise UsageError(f"{path}: invalid TOML: {e}") from e
+    except RecursionError:  # `a = [[[[...]]]]` thousands deep: tomllib recurses per level
+        raise UsageError(f"{path}: invalid TOML: nested too deeply") from None
 
 
 def _table(path: Path, data: dict) -> Optional[dict]:
@@ -158,6 +176,12 @@ def load_config(path: Path, data: Optional[dict] = None) -> Config:
         what = 'a list of rule codes such as ["CL101", "CL2"]'
         return [check(key, v.strip().upper()) for v in strings(key, value, what)]
 
+    def globs(key: str, glob: str) -> str:
+        tamed, problem = tame_glob(glob)
+        if problem:
+            raise UsageError(f"{where}: `{key}`: glob {_toml_repr(glob)} has {problem}")
+        return tamed
+
     def check(key: str, code: str) -> str:
         if problem := code_problem(code, known):
             raise UsageError(f"{where}: `{key}`: {problem}")
@@ -174,10 +198,12 @@ def load_config(path: Path, data: Optional[dict] = None) -> Config:
             value = strings(key, value)
             if key == "defines" and (bad := next((d for d in value if not _DEFINE.fullmatch(d)), None)) is not None:
                 raise fail(key, 'a list of "NAME" or "NAME=VALUE"', bad)
+            if key != "defines":
+                value = [globs(key, g) for g in value]
         elif key == "per-file-ignores":
             if not isinstance(value, dict):
                 raise fail(key, 'a table of glob = ["CODE", ...]', value)
-            value = [(glob, codes(f"{key}.{_toml_key(glob)}", cs)) for glob, cs in value.items()]
+            value = [(globs(key, glob), codes(f"{key}.{_toml_key(glob)}", cs)) for glob, cs in value.items()]
         elif key == "severity":
             if not isinstance(value, dict):
                 raise fail(key, 'a table of CODE = "info" | "warning" | "error"', value)
@@ -190,7 +216,7 @@ def load_config(path: Path, data: Optional[dict] = None) -> Config:
             try:
                 value = parse_block_dim(value)
             except ValueError:
-                raise fail(key, '[x, y, z] or "x,y,z" (1 to 3 positive integers, at most 1024 threads)',
+                raise fail(key, '[x, y, z] or "x,y,z" (1 to 3 positive integers)',
                            value) from None
         elif key == "extensions":
             value = tuple(e if e.startswith(".") else "." + e for e in strings(key, value) if e)
@@ -277,12 +303,19 @@ class Resolver:
         ignore = cfg.ignore + list(o.ignore) + [c for glob, cs in cfg.per_file_ignores if cfg.matches([glob], path)
                                                 for c in cs]
         extra = [f"-I{p}" for p in cfg.include_paths] + [f"-D{d}" for d in cfg.defines]
+        from .frontend.confine import inside, project_root
+        root = project_root(path, str(cfg.path.parent) if cfg.path is not None and self.forced is None else None)
+        trusted = [os.path.realpath(p) for p in cfg.include_paths
+                   if self.forced is not None or inside(p, (root,))]  # a repository's own: inside it only
+        if o.compile_db is not None:
+            trusted.append(os.path.realpath(o.compile_db.parent if o.compile_db.suffix == ".json" else o.compile_db))
         block_source = "--block-dim" if o.block_dim else f"`block-dim` in {cfg.path}"
         return RunOptions(select=select, ignore=ignore,
                           settings=Settings(block_dim=o.block_dim or cfg.block_dim, block_dim_source=block_source),
                           extra_args=extra, compile_db=o.compile_db, severity=dict(cfg.severity),
                           warn_unused_ignores=o.warn_unused_ignores,
-                          frontend=o.frontend if o.frontend != "auto" else cfg.frontend)
+                          frontend=o.frontend if o.frontend != "auto" else cfg.frontend,
+                          read_roots=(root, *trusted))
 
 
 # -- discovery
@@ -307,8 +340,11 @@ class _GitIgnore:
         # a match below a match of the path itself, so `!*/` after `*` did not re-include a folder; the walk
         # below has already kept every folder above the path, so only a match of the path itself decides
         # (gitignore(5): "the last matching pattern decides").
+        # A pattern with more stars in one segment than MAX_STARS is passed over (a repository's .gitignore could
+        # otherwise make discovery take hours); runs of stars are written once, as git reads them.
+        tamed = [t for t, problem in map(tame_glob, lines) if problem is None]
         return [(bool(p.include), re.compile(p.regex.pattern.replace("(?P<ps_d>/)", "(?P<ps_d>/$)")))
-                for p in pathspec.GitIgnoreSpec.from_lines(lines).patterns
+                for p in pathspec.GitIgnoreSpec.from_lines(tamed).patterns
                 if p.include is not None and p.regex is not None]
 
     def ignored(self, path: str, is_dir: bool) -> bool:

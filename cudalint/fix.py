@@ -82,6 +82,21 @@ def parse_errors(path: str, text: str, extra_args: list[str]) -> Counter:
     return Counter(msg for _, msg in errors) + Counter(f"'{h}' file not found" for h in missing)
 
 
+def _not_writable(path: str, opts: RunOptions) -> Optional[str]:
+    """Why ``--fix`` must leave ``path`` alone: a link to a file outside the project, not a regular file, or
+    a file without write permission (a read-only file stays untouched); None when it may be written."""
+    from .frontend.confine import inside, project_root
+    root = opts.read_roots[0] if opts.read_roots else project_root(path)
+    if not inside(path, (root,)):
+        return f"it is a link to `{os.path.realpath(path)}`, outside the project ({root})"
+    st = os.stat(path)
+    if not stat.S_ISREG(st.st_mode):
+        return "it is not a regular file"
+    if not st.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH) or not os.access(path, os.W_OK):
+        return "it is read-only"
+    return None
+
+
 def plan(diags: list[Diagnostic], options_for: Callable[[str], RunOptions]) -> list[FilePlan]:
     """Work out the fixes of every file that has fixable findings (nothing is written); a plan that is
     ``refused`` is not to be written."""
@@ -99,10 +114,12 @@ def plan(diags: list[Diagnostic], options_for: Callable[[str], RunOptions]) -> l
         if fixed == original:
             continue
         opts = options_for(path)
+        why = _not_writable(path, opts)
         args = opts.extra_args + compile_flags(path, opts.compile_db)
-        errors = sorted((parse_errors(path, fixed, args) - parse_errors(path, original, args)).elements())  # new ones
+        errors = [] if why else sorted(
+            (parse_errors(path, fixed, args) - parse_errors(path, original, args)).elements())  # new ones
         plans.append(FilePlan(path, original, fixed, fixed_diags, _BOM if raw.startswith(_BOM) else b"",
-                              f"the fixed text would not parse ({errors[0]})" if errors else None))
+                              why or (f"the fixed text would not parse ({errors[0]})" if errors else None)))
     return plans
 
 

@@ -63,14 +63,15 @@ def lint_many(tasks: Iterable[tuple[str, object]], jobs: Optional[int] = None,
             todo.append((path, opts, key))
     pool = ProcessPool(max_workers=min(jobs or os.cpu_count() or 1, len(todo))) if todo else None
     try:
-        futures = [(path, key, pool.schedule(_lint_worker, args=(path, opts), timeout=timeout))
+        futures = [(path, opts, key, pool.schedule(_lint_worker, args=(path, opts), timeout=timeout))
                    for path, opts, key in todo]
-        for path, key, fut in futures:
+        for path, opts, key, fut in futures:
             try:
                 diags, deps, cacheable = fut.result()
                 results.append((path, diags, deps))
                 if cache is not None and key is not None and cacheable:
-                    cache.put(key, diags, deps)
+                    from .cache import search_folders
+                    cache.put(key, diags, deps, search_folders(path, opts, deps))
                 continue
             except FutureTimeout:
                 why = f"it took longer than the {timeout:g} s per-file limit"

@@ -6,8 +6,10 @@ one file, becomes a CL000 diagnostic for that file and the other files are still
 
 from __future__ import annotations
 
+import errno
 import os
 import re
+import stat
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Iterable, Optional
@@ -43,6 +45,9 @@ class RunOptions:
     warn_unused_ignores: bool = False
     #: front-end: "clang", "tree-sitter", or "auto" (clang; tree-sitter for a file clang cannot model)
     frontend: str = "auto"
+    #: the folders besides the system headers the clang front-end may read (:mod:`cudalint.frontend.confine`);
+    #: None: the linted file's project root
+    read_roots: Optional[tuple[str, ...]] = None
 
 
 def selected(code: str, opts: RunOptions) -> bool:
@@ -64,11 +69,36 @@ def internal_error(path: str, component: str, e: BaseException) -> Diagnostic:
                  internal=True)
 
 
+#: the largest source file cudalint reads, in bytes: the front-ends' memory grows with the file (a 20 MB
+#: generated file took 5.4 GB), and no hand-written kernel file comes near it
+MAX_SOURCE_BYTES = 8 << 20
+
+
+def read_bytes(path: str) -> bytes:
+    """The bytes of a regular file of at most :data:`MAX_SOURCE_BYTES`.  Raises OSError for anything else: a
+    FIFO or a device (``x.cu`` linked to ``/dev/zero``), which are not read at all, a folder, a larger file, or
+    an unreadable one; its ``strerror`` says which."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))  # a FIFO opens without waiting for a writer
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            kind = "a FIFO" if stat.S_ISFIFO(st.st_mode) else "a device" if stat.S_ISCHR(st.st_mode) or \
+                stat.S_ISBLK(st.st_mode) else "a folder" if stat.S_ISDIR(st.st_mode) else "a socket or other"
+            raise OSError(errno.EINVAL, f"not a regular file ({kind}); not read")
+        with os.fdopen(os.dup(fd), "rb") as fh:
+            data = fh.read(MAX_SOURCE_BYTES + 1)
+        if len(data) > MAX_SOURCE_BYTES:
+            raise OSError(errno.EFBIG, f"larger than {MAX_SOURCE_BYTES >> 20} MiB ({st.st_size} bytes); not linted")
+        return data
+    finally:
+        os.close(fd)
+
+
 def read_source(path: str) -> str:
     """Read a file as UTF-8 (a BOM is dropped); a file that is not UTF-8 (a Latin-1 comment in an old source:
     Rodinia's myocyte) is read as Latin-1, one character per byte, as clang reads its bytes (``--fix`` leaves
-    such a file alone).  Raises OSError."""
-    raw = Path(path).read_bytes()
+    such a file alone).  Raises OSError (:func:`read_bytes`)."""
+    raw = read_bytes(path)
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -99,9 +129,12 @@ def lower(path: str, text: str, opts: RunOptions):
     args = opts.extra_args + compile_flags(path, opts.compile_db)
     text = _SPACED_LAUNCH.sub(lambda m: f"<<<{m[1]}{m[2]}>>>{m[3]}", text)  # same length: columns stay
     if opts.frontend != "tree-sitter":
+        from .frontend.confine import Refused
         try:
             from .frontend.libclang import lower as clang_lower
-            return clang_lower(path, text, args)
+            return clang_lower(path, text, args, opts.read_roots)
+        except Refused:
+            raise
         except Exception:
             if opts.frontend != "auto":
                 raise
@@ -220,12 +253,20 @@ def analyse_file(path: str, opts: RunOptions, rules: Optional[list[Rule]] = None
 
 def _lint_file(path: str, opts: RunOptions, rules: Optional[list[Rule]], text: Optional[str] = None):
     rules = rules if rules is not None else all_rules()
+    from .frontend.confine import inside, project_root
+    root = opts.read_roots[0] if opts.read_roots else project_root(path)
+    if text is None and not inside(path, (root,)):  # a committed link out of the tree: neither front-end reads it
+        return [cl000(path, f"not linted: `{path}` is a link to `{os.path.realpath(path)}`, outside the project "
+                            f"({root})")], None
     try:
         text = read_source(path) if text is None else text
     except OSError as e:
         return [cl000(path, f"cannot read {path}: {e.strerror or e}")], None
+    from .frontend.confine import Refused
     try:
         unit = lower(path, text, opts)
+    except Refused as e:
+        return [cl000(path, str(e), line=e.line)], None
     except Exception as e:  # noqa: BLE001 - an internal failure must not stop the run
         return [internal_error(path, f"front-end {'tree-sitter' if opts.frontend == 'tree-sitter' else 'clang'}",
                                e)], None
@@ -254,6 +295,8 @@ def _lint_file(path: str, opts: RunOptions, rules: Optional[list[Rule]], text: O
                     d.severity = Severity.INFO
                     d.assumptions.append(why)
             diags.extend(found)
+        diags += [cl000(k.span.path, shape.rejected, line=k.span.line, column=k.span.column, kernel=k.name)
+                  for k in kernels if (shape := ctx.launch_shape(k)).rejected and n == 0]
     # the file's findings and those in the user headers whose code it analysed (kernels, helpers)
     files = {path} | {f.span.path for f in unit.functions}
     diags = [d for d in diags if d.internal or (d.path in files and selected(d.code, opts))]

@@ -83,3 +83,50 @@ def test_entries_of_other_code_are_not_reused(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(cache_mod, "code_fingerprint", lambda: "0.1.0-edited")
     check(capsys, "--cache-dir", str(cache), str(f))
     assert (cache / "0.1.0-edited").is_dir()  # linted again into the new code's folder
+
+
+def test_stale_results_the_old_key_gave_now_miss(tmp_path, capsys):
+    """Issue 15: a compile command's new -D, a header that now shadows the one read, and a header edited with
+    its size and mtime kept each gave the old answer from the cache."""
+    import os
+    f, cache = tmp_path / "k.cu", tmp_path / "cache"
+    f.write_text('#include "stride.h"\n__global__ void k(float* a) {\n    a[STRIDE * LANE * threadIdx.x] = 0.0f;\n}\n')
+    (tmp_path / "late").mkdir()
+    (tmp_path / "early").mkdir()
+    (tmp_path / "late" / "stride.h").write_text("#define STRIDE 32\n")
+    db = tmp_path / "build" / "compile_commands.json"
+    db.parent.mkdir()
+
+    def entry(lane):
+        db.write_text(json.dumps([{"directory": str(tmp_path), "file": str(f), "command":
+                                   f"nvcc -I{tmp_path / 'early'} -I{tmp_path / 'late'} -DLANE={lane} -c {f}"}]))
+
+    def sectors():
+        _, got = check(capsys, "--cache-dir", str(cache), "-p", str(db.parent), str(f))
+        return [d["metrics"]["sectors_per_request"] for d in got]
+    entry(1)
+    assert sectors() == [32]
+    entry(0)                                                    # the compile command's macro changed
+    assert sectors() == []
+    entry(1)
+    assert sectors() == [32]
+    (tmp_path / "early" / "stride.h").write_text("#define STRIDE 2\n")  # shadows late/stride.h
+    assert sectors() == [8]
+    h = tmp_path / "early" / "stride.h"
+    st = h.stat()
+    h.write_text("#define STRIDE 4\n")                          # same size, same mtime
+    os.utime(h, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert sectors() == [16]
+
+
+def test_links_in_a_checkout_cannot_aim_the_cache_writes_elsewhere(tmp_path, capsys):
+    f, cache = setup(tmp_path)
+    target = tmp_path / "elsewhere" / "planted"
+    cache.mkdir()
+    (cache / ".gitignore").symlink_to(target)      # dangling: writing it would create `planted`
+    check(capsys, "--cache-dir", str(cache), str(f))
+    assert not target.exists() and not target.parent.exists()
+    linked = tmp_path / "linked_cache"
+    linked.symlink_to(tmp_path / "elsewhere2", target_is_directory=True)
+    check(capsys, "--cache-dir", str(linked), str(f))
+    assert not (tmp_path / "elsewhere2").exists()

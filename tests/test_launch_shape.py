@@ -3,6 +3,7 @@ instantiation analysed with its arguments (issue 10, causes 3, 8 and 9)."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -87,6 +88,28 @@ int main(int argc, char **argv) {
     d = lint_file(str(p), RunOptions())
     assert d[0].assumptions[0] == (f"blockDim = (512, 1, 1) from launch at {p}:14 (`blocksize`: the program's "
                                    "default; the command line can set it on line 12) (other launches use (128, 1, 1))")
+
+
+def test_a_block_over_1024_threads_is_a_note_for_its_kernels_not_a_usage_error(tmp_path, capsys):
+    # GPUVerify's suites give --blockDim=[64,32]: one CL000 per kernel it would apply to, the kernel analysed
+    # with an unknown block, the other kernels (launched with a block of their own) as before
+    from cudalint.cli import main
+    p = tmp_path / "k.cu"
+    p.write_text("__global__ void a(float *x) { x[threadIdx.x * 32] = 0; }\n"
+                 "// cudalint: block=(64,32,1)\n__global__ void b(float *x) { x[threadIdx.x * 32] = 0; }\n"
+                 "__global__ void c(float *x) { x[threadIdx.x * 32] = 0; }\n"
+                 "int main() { float *x; c<<<1, 64>>>(x); }\n")
+    assert main(["check", "--no-cache", "--format", "json", "--block-dim", "64,32", str(p)]) == 1
+    found = [(d["line"], d["code"], d["message"] if d["code"] == "CL000" else d["assumptions"][0][:28])
+             for d in json.loads(capsys.readouterr().out)]
+    assert found == [
+        (1, "CL000", "--block-dim (64, 32, 1) is not used for `a`: it has more than 1024 threads, which no GPU runs "
+                     "in one block"),
+        (1, "CL101", "blockDim unknown (no launch "),
+        (3, "CL000", "the hint on line 2, blockDim = (64, 32, 1) is not used for `b`: it has more than 1024 threads, "
+                     "which no GPU runs in one block"),
+        (3, "CL101", "blockDim unknown (no launch "),
+        (4, "CL101", "blockDim = (64, 1, 1) from l")]
 
 
 def test_a_run_time_block_is_a_launch_with_unknown_block(tmp_path):

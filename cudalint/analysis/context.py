@@ -11,6 +11,9 @@ from ..model import Access, Kernel, LaunchSite, TranslationUnitModel
 from .symbols import GDIM, Symbols
 from .warp import WARP, LaunchShape, NotModelled, WarpPicture, global_cost, picture
 
+#: threads per block a GPU runs at most (CUDA C++ Programming Guide, "Compute Capabilities", Table 21: 1024 on
+#: every compute capability since 2.0)
+MAX_THREADS = 1024
 _HINT = re.compile(r"//\s*cudalint:\s*block\s*=\s*\(\s*(\d+)\s*(?:,\s*(\d+)\s*)?(?:,\s*(\d+)\s*)?\)")
 
 
@@ -82,11 +85,15 @@ class AnalysisContext:
             if user and tuple(user) != tuple(site.block):
                 text += f"; {src} {tuple(user)} not used: the launch gives the block"
             shape = LaunchShape(tuple(site.block), text)  # type: ignore[arg-type]
-        else:
+        rejected = ""
+        if not known:
             for ln in range(max(1, kernel.span.line - 3), kernel.span.line + 1):
                 m = _HINT.search(self.lines[ln - 1]) if ln - 1 < len(self.lines) else None
                 if m:
                     dims = tuple(int(g) if g else 1 for g in m.groups())
+                    if math.prod(dims) > MAX_THREADS:
+                        rejected = f"the hint on line {ln}, blockDim = {dims}"
+                        break
                     shape = LaunchShape(dims, f"blockDim = {dims} from the hint on line {ln}")  # type: ignore[arg-type]
         s = sites[0] if sites else None
         why = (f"the launch at {s.span.path}:{s.span.line} has a run-time block"
@@ -99,11 +106,16 @@ class AnalysisContext:
             text = (f"blockDim = ({dims}) from launch at {part.span.path}:{part.span.line} ({names} known only at run "
                     "time; each warp lies in one row of the known axes)")
             shape = LaunchShape(tuple(v or 1 for v in part.block), text, free)  # type: ignore[arg-type]
-        if shape is None and user:
+        if shape is None and user and math.prod(user) > MAX_THREADS:
+            rejected = rejected or f"{src} {tuple(user)}"
+        elif shape is None and user:
             shape = LaunchShape(user, f"blockDim = {user} from {src}" + (f" ({why})" if sites else ""))
         if shape is None:
             shape = LaunchShape(None, f"blockDim unknown ({why}): blockDim.x assumed a multiple of 32; give "
                                       "`// cudalint: block=(x,y,z)` or --block-dim")
+        if rejected:
+            shape.rejected = (f"{rejected} is not used for `{kernel.name}`: it has more than {MAX_THREADS} threads, "
+                              "which no GPU runs in one block")
         grids = {s.grid for s in sites}
         self._grids[key] = {GDIM[i]: g for i, g in enumerate(next(iter(grids)))
                             if isinstance(g, int) and g > 0} if len(grids) == 1 else {}

@@ -42,6 +42,8 @@ class LaunchShape:
     block: Optional[tuple[int, int, int]]
     source: str
     free: tuple[int, ...] = ()
+    #: why a block the user gave was not used (over the hardware's threads per block), else ""
+    rejected: str = ""
 
     @property
     def known(self) -> dict:

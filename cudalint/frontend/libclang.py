@@ -26,6 +26,7 @@ from ..ir import nodes as ir
 from ..ir import types as irt
 from ..ir.consts import join_tokens
 from ..ir.nodes import Span
+from .confine import check_reads, check_text, project_root, summarise
 
 K = ci.CursorKind
 TK = ci.TypeKind
@@ -93,8 +94,9 @@ def parse(path: str, text: str, extra_args: list[str]) -> ci.TranslationUnit:
                                    unsaved_files=[(os.path.abspath(path), text)], options=PARSE_OPTIONS)
 
 
-def file_diagnostics(path: str, tu: ci.TranslationUnit) -> tuple[list[tuple[int, str]], list[str]]:
-    """(errors, missing includes) of the file itself: error-severity diagnostics located in ``path``."""
+def file_diagnostics(path: str, tu: ci.TranslationUnit, text: str = "") -> tuple[list[tuple[int, str]], list[str]]:
+    """(errors, missing includes) of the file itself: error-severity diagnostics located in ``path``, each
+    summarised against ``text``, the file's source (:func:`~cudalint.frontend.confine.summarise`)."""
     errors, missing = [], []
     abs_path = os.path.abspath(path)
     for d in tu.diagnostics:
@@ -102,8 +104,17 @@ def file_diagnostics(path: str, tu: ci.TranslationUnit) -> tuple[list[tuple[int,
             if m := re.match(r"'(.+)' file not found", d.spelling):
                 missing.append(m.group(1))
             else:
-                errors.append((d.location.line, d.spelling))
+                errors.append((d.location.line, summarise(d.spelling, text)))
     return errors, missing
+
+
+@functools.lru_cache(maxsize=64)
+def _header_text(name: str) -> str:
+    """A header's source (read under the allowed roots only: :func:`check_reads` ran first), "" if unreadable."""
+    try:
+        return Path(name).read_text(encoding="latin-1")
+    except OSError:
+        return ""
 
 
 def evaluate_int(c: ci.Cursor) -> Optional[int]:
@@ -738,18 +749,26 @@ def _shown(name: str, main: str) -> str:
     return name if os.path.isabs(main) or rel.startswith("..") else rel
 
 
-def lower(path: str, text: str, extra_args: Optional[list[str]] = None) -> ir.TranslationUnit:
-    """Parse ``text`` (the contents of ``path``) with libclang and lower it to the IR."""
+def lower(path: str, text: str, extra_args: Optional[list[str]] = None,
+          roots: Optional[tuple[str, ...]] = None) -> ir.TranslationUnit:
+    """Parse ``text`` (the contents of ``path``) with libclang and lower it to the IR.  ``roots``: the folders
+    besides the system headers it may read (:mod:`~cudalint.frontend.confine`; default: the file's project
+    root).  Raises :class:`~cudalint.frontend.confine.Refused` for a file that reads anything else or uses
+    ``#embed``."""
+    check_text(text)
     tu = parse(path, text, list(extra_args or []))
+    check_reads(((inc.include.name, inc.location.line if inc.depth == 1 else 1) for inc in tu.get_includes()
+                 if inc.include is not None),
+                roots if roots is not None else (project_root(path),), path)
     with ir.recursion_limit(RECURSION_LIMIT):
         unit = Lowering(path, text, tu).lower()
-    unit.errors, unit.missing_includes = file_diagnostics(path, tu)
+    unit.errors, unit.missing_includes = file_diagnostics(path, tu, text)
     header_kernels = [f for f in unit.functions if f.kind == ir.FunctionKind.KERNEL and not f.in_main_file]
     for d in tu.diagnostics if header_kernels else ():  # errors inside a header's kernel: partly modelled
         loc = d.location
         for f in header_kernels:
             if d.severity >= 3 and loc.file and _shown(loc.file.name, path) == f.span.path \
                     and f.span.line <= loc.line <= f.span.end_line:
-                f.incomplete.append(f"line {loc.line}: {d.spelling}")
+                f.incomplete.append(f"line {loc.line}: {summarise(d.spelling, _header_text(loc.file.name))}")
     unit.dependencies = sorted({inc.include.name for inc in tu.get_includes() if inc.include is not None})
     return unit
