@@ -145,3 +145,34 @@ def test_a_fifo_beside_the_file_does_not_block_the_run(tmp_path):
     r = subprocess.run([sys.executable, "-m", "cudalint", "check", "--format", "json", str(tmp_path / "src" / "k.cu")],
                        capture_output=True, text=True, timeout=120)
     assert [(d["code"], d["severity"]) for d in __import__("json").loads(r.stdout)] == [("CL101", "warning")]
+
+
+def test_huge_shifts_are_answered_at_once(tmp_path):
+    # `threadIdx.x << 4000000000` made sympy build 2**4000000000: the file ran into the per-file limit (issue 15)
+    p = tmp_path / "k.cu"
+    p.write_text("__global__ void k(float *a) { a[threadIdx.x << 4000000000] = 0; a[blockDim.x >> 4000000000] = 1;"
+                 " a[threadIdx.x << 5] = 2; }\n")
+    for fe in ("clang", "tree-sitter"):
+        d = lint_file(str(p), RunOptions(frontend=fe))
+        assert [(x.code, x.column, x.metrics["sectors_per_request"]) for x in d] == [("CL101", 98, 32)]
+
+
+def test_issue_15_crash_reproductions_are_modelled(tmp_path):
+    """A guard no lane of the launch satisfies (global: ZeroDivisionError; shared: max() of nothing), a
+    comparison used as an index (TypeError), a pointer walked in a loop: each lost the whole file. Now an access
+    no lane makes costs nothing, and a comparison is 1 or 0 where C++ reads it as a number."""
+    src = ROOT / "tests" / "data" / "issue15_crashes.cu"
+    for fe in ("clang", "tree-sitter"):
+        d = lint_file(str(src), RunOptions(frontend=fe))
+        assert not [x for x in d if x.internal]
+        assert [(x.code, x.line, x.column, x.severity.value) for x in d] == [("CL102", 5, 64, "info")]
+
+
+def test_host_code_nested_600_deep_is_walked(tmp_path):
+    # the fuzzer's "nest" mutation in a host function: the launch walk and CL601 recursed past Python's limit
+    p = tmp_path / "k.cu"
+    p.write_text("__global__ void k(float *a) { a[threadIdx.x * 32] = 0; }\nint main(int n) { float *a;\n"
+                 + "if (n) {" * 600 + "k<<<1, 32>>>(a);" + "}" * 600 + "\n}\n")
+    for fe in ("clang", "tree-sitter"):
+        d = lint_file(str(p), RunOptions(frontend=fe))
+        assert [(x.code, x.line, x.assumptions[0][:30]) for x in d] == [("CL101", 1, "blockDim = (32, 1, 1) from lau")]

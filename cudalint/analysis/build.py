@@ -9,7 +9,7 @@ from __future__ import annotations
 from ..ir import nodes as ir
 from ..ir.types import Type, TypeKind
 from ..model import Kernel, TranslationUnitModel
-from .interpreter import _SPACES, array_decl, interpret
+from .interpreter import _SPACES, RECURSION_LIMIT, array_decl, interpret
 from .host import collect_async_copies, strip_casts
 from .merge import merge_accesses
 from .launches import collect_launches, launched_once, template_arg_text, unlaunched_kernels
@@ -17,6 +17,13 @@ from .symbols import Symbols
 
 
 def build_model(tu: ir.TranslationUnit) -> TranslationUnitModel:
+    """The model of ``tu``; the host walks (launches, copies) and the kernels' interpretation may recurse as
+    deep as the code nests (600 nested blocks in a host function), under the IR's recursion limit."""
+    with ir.recursion_limit(RECURSION_LIMIT):
+        return _build_model(tu)
+
+
+def _build_model(tu: ir.TranslationUnit) -> TranslationUnitModel:
     symbols = Symbols()
     model = TranslationUnitModel(path=tu.path, frontend=tu.frontend, errors=list(tu.errors),
                                  missing_includes=list(tu.missing_includes), dependencies=list(tu.dependencies),

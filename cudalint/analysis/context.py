@@ -142,7 +142,8 @@ class AnalysisContext:
         return {**self.grid(kernel), **{self.symbols.param(n): v for n, v in kernel.launch_args.items()}}
 
     def picture(self, kernel: Kernel, access: Access) -> Optional[WarpPicture]:
-        """The warp picture of ``access`` under the kernel's launch shape, None when not modelled."""
+        """The warp picture of ``access`` under the kernel's launch shape, None when not modelled or when no lane
+        of the launch makes the access (``if (threadIdx.x >= 64)`` in a 32-thread launch)."""
         key = id(access)
         if key not in self._pictures:
             try:
@@ -151,6 +152,8 @@ class AnalysisContext:
                 self._pictures[key] = pic = picture(access.offset.xreplace(run), shape, self.symbols,
                                                     access.array.space.value, guards) \
                     if access.offset is not None else None
+                if pic is not None and not any(pic.warps):
+                    pic = self._pictures[key] = None  # no lane of the launch makes it: nothing to cost
                 if pic is not None:
                     pic.assumptions += self._bound_args(kernel, access)
             except NotModelled:

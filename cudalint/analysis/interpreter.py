@@ -88,8 +88,17 @@ def is_condition(v) -> bool:
                           sympy.logic.boolalg.BooleanAtom))
 
 
+def as_number(v):
+    """``v`` where C++ reads it as an integer (an index, an operand of arithmetic): a comparison or its and/or
+    is 1 where it holds and 0 elsewhere (``a[threadIdx.x > 16]``, ``c += (d <= 1.0f)``); any other value as it is."""
+    return sympy.Piecewise((1, v), (0, True)) if is_condition(v) else v
+
+
 _ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul}
 _RELATIONS = {"<": sympy.Lt, ">": sympy.Gt, "<=": sympy.Le, ">=": sympy.Ge, "==": sympy.Eq, "!=": sympy.Ne}
+#: shifts by at least this many bits are not modelled: C++ leaves a shift by the operand's width or more
+#: undefined (the widest integer is 64 bits), and ``2 ** 4000000000`` would not finish
+MAX_SHIFT = 64
 _COMPOUND = {op + "=": op for op in ("+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^")}
 
 
@@ -476,6 +485,7 @@ class KernelInterpreter:
             return self.opaque("load", base, idx)
         if not isinstance(idx, sympy.Basic):
             idx = self.opaque("index", idx)
+        idx = as_number(idx)
         esize, inner = base.elem_size, math.prod(d or 1 for d in base.dims)  # elements per step of idx
         ptr = Pointer(base.array, base.offset + idx * inner * esize, esize, base.dims[1:], base.subscripts + (idx,),
                       base.pointee)
@@ -567,13 +577,15 @@ class KernelInterpreter:
             return self.opaque("value", a, b)
         with contextlib.suppress(TypeError, ValueError):  # sympy refuses some operands
             if op in _ARITH:
-                return _ARITH[op](a, b)
+                return _ARITH[op](as_number(a), as_number(b))
             if op in ("/", "%") and b == 0:
                 return self.opaque("div" if op == "/" else "rem", a, b)
             if op == "/":
                 return a if b.is_Integer and b == 1 else sympy.floor(a / b)
             if op == "%":
                 return sympy.Mod(a, b)
+            if op in ("<<", ">>") and b.is_Integer and not 0 <= int(b) < MAX_SHIFT:
+                return self.opaque("value", a, b)  # undefined in C++ past the width (and 2**4000000000 never ends)
             if op == "<<" and b.is_Integer:
                 return a * 2 ** int(b)
             if op == ">>" and b.is_Integer:

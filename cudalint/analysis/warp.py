@@ -411,6 +411,8 @@ class SharedCost:
 def shared_cost(pic: WarpPicture, size: int) -> SharedCost:
     res = [(bank_ways(w, size), k) for w, k in _distinct_warps(pic, BANK_WIDTH)]
     n = sum(k for _, k in res)
+    if not n:  # no lane makes the access: no request
+        return SharedCost(0, 0.0)
     return SharedCost(max(r[0] for r, _ in res), sum(r[1] * k for r, k in res) / n)
 
 
