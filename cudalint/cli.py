@@ -19,7 +19,7 @@ from .reporters.github import format_github
 from .reporters.sarif import format_sarif
 from .rules import CL000, RuleError, all_rules, find_rule, rule_classes
 from .rules.pages import rule_page
-from .runner import CL001, RunOptions, UsageError, failing, lower, read_source, split_codes
+from .runner import CL001, CL002, RunOptions, UsageError, failing, lower, read_source, split_codes
 
 
 class _Parser(argparse.ArgumentParser):
@@ -105,10 +105,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def format_text(diags: list[Diagnostic], n_files: int) -> str:
+    """The findings, one line each, and a closing summary that counts the files with findings among the
+    ``n_files`` checked (``in 1 of 2 files``; ``in 2 files`` when every checked file has some)."""
     counts = Counter(d.severity for d in diags)
+    hit = len({d.path for d in diags})
+    where = f"{hit} of {n_files} files" if 0 < hit < n_files else f"{n_files} file{'s' if n_files != 1 else ''}"
     summary = (f"Found {len(diags)} finding{'s' if len(diags) != 1 else ''} "
                f"({counts[Severity.ERROR]} error, {counts[Severity.WARNING]} warning, "
-               f"{counts[Severity.INFO]} info) in {n_files} file{'s' if n_files != 1 else ''}.")
+               f"{counts[Severity.INFO]} info) in {where}.")
     return "".join(d.to_text() + "\n" for d in diags) + summary + "\n"
 
 
@@ -129,6 +133,8 @@ def _check(args: argparse.Namespace) -> int:
     given = {f.name for f in fields(Overrides)} & vars(args).keys()   # the options named as Overrides' fields
     resolver = Resolver(Overrides(compile_db=_compile_db(args), **{k: getattr(args, k) for k in given}))
     files = discover(args.paths, resolver)
+    if not files:  # as ruff does: say so, on stderr, and exit 0
+        sys.stderr.write(printable(f"cudalint: warning: no CUDA files found in {' '.join(args.paths)}") + "\n")
     from .cache import DEFAULT_DIR, Cache
     from .parallel import lint_many
     cache = None if args.no_cache else Cache(args.cache_dir or DEFAULT_DIR)
@@ -214,7 +220,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         if args.command == "dump-ir":
             return _dump_ir(args)
         # the one command left (a subcommand is required): rules
-        rows = [CL000, CL001] + [(r.code, r.name, r.default_severity, r.summary) for r in all_rules()]
+        rows = [CL000, CL001, CL002] + [(r.code, r.name, r.default_severity, r.summary) for r in all_rules()]
         sys.stdout.write("".join(f"{code}  {name:<32} {sev.value:<8} {summary}\n" for code, name, sev, summary in rows))
         return 0
     except (UsageError, RuleError) as e:

@@ -42,7 +42,7 @@ from .analysis.context import Settings
 from .diagnostics import Severity
 from .reporters import relative_posix
 from .rules import CL000, all_rules
-from .runner import CL001, RunOptions, UsageError
+from .runner import CL001, CL002, RunOptions, UsageError
 
 DEFAULT_EXTENSIONS = (".cu", ".cuh")
 FRONTENDS = ("auto", "clang", "tree-sitter")
@@ -53,7 +53,7 @@ _DEFINE = re.compile(r"[A-Za-z_]\w*(=.*)?", re.S)
 
 
 def known_codes() -> list[str]:
-    return sorted({CL000[0], CL001[0]} | {r.code for r in all_rules()})
+    return sorted({CL000[0], CL001[0], CL002[0]} | {r.code for r in all_rules()})
 
 
 def code_problem(code: str, known: Optional[Iterable[str]] = None) -> Optional[str]:

@@ -124,8 +124,12 @@ def plan(diags: list[Diagnostic], options_for: Callable[[str], RunOptions]) -> l
 
 
 def unified_diff(p: FilePlan) -> str:
+    """The plan as a unified diff that ``git apply`` takes: ``a/`` and ``b/`` before the path relative to the
+    working directory (``./k.cu`` is ``a/k.cu``); a file outside it keeps its absolute path."""
+    rel = os.path.relpath(os.path.abspath(p.path))
+    old, new = (p.path, p.path) if rel.startswith("..") else (f"a/{Path(rel).as_posix()}", f"b/{Path(rel).as_posix()}")
     lines = difflib.unified_diff(p.original.splitlines(keepends=True), p.fixed.splitlines(keepends=True),
-                                 fromfile=p.path, tofile=p.path)
+                                 fromfile=old, tofile=new)
     return "".join(ln if ln.endswith("\n") else ln + "\n\\ No newline at end of file\n" for ln in lines)
 
 

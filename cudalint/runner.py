@@ -15,17 +15,27 @@ from pathlib import Path
 from typing import Iterable, Optional
 
 from .analysis.context import AnalysisContext, Settings
+from .ir.nodes import recursion_limit
 from .diagnostics import Diagnostic, Severity
 from .model import TranslationUnitModel
 from .rules import CL000, Rule, all_rules
 
 # ``ignore[CODES]`` or a bare ``ignore`` (every code); not ``ignore-file``
-_IGNORE = re.compile(r"//\s*cudalint:\s*ignore(?:\[([A-Z0-9,\s]+)\]|(?![\w\[-]))")
+_IGNORE = re.compile(r"//\s*cudalint:\s*ignore(?:\[([A-Z0-9,\s]+)\]|(?![\w\[-]|\s*\[))")
 _IGNORE_FILE = re.compile(r"//\s*cudalint:\s*ignore-file\[([A-Z0-9,\s]+)\]")
 
 
+#: Python frames a rule may use (the IR's own limit: code nested 600 blocks deep)
+RULE_RECURSION_LIMIT = 50_000
 #: CL001 is emitted by the driver with ``--warn-unused-ignores``: a suppression comment that silenced nothing.
 CL001 = ("CL001", "unused-suppression", Severity.INFO, "A `cudalint: ignore` comment that suppresses no finding")
+#: CL002 is emitted by the driver: a ``// cudalint:`` comment it cannot read (``ignore [CL201]`` with a space,
+#: ``ignore[CL999]``, ``ignore[cl101]``, a missing ``]``), which silences nothing of what it names.
+CL002 = ("CL002", "invalid-suppression", Severity.WARNING,
+         "A `cudalint:` comment that is not a suppression or a hint cudalint reads")
+#: a ``// cudalint:`` comment and what follows it on the line
+_DIRECTIVE = re.compile(r"//\s*cudalint:\s*(?P<body>.*)")
+_CODE_TOKEN = re.compile(r"[A-Z][A-Z0-9]*")
 
 
 class UsageError(Exception):
@@ -183,6 +193,54 @@ def _suppressions(lines: list[str]):
     return files, here
 
 
+def invalid_suppressions(path: str, lines: list[str]) -> list[Diagnostic]:
+    """CL002 for each ``// cudalint:`` comment that tries a directive but is not one of the forms cudalint
+    reads: ``ignore`` (alone or followed by a space and prose), ``ignore[CODES]``, ``ignore-file[CODES]`` and
+    the ``block=(x,y,z)`` hint; and for each code in a list that is not a known code or prefix (the list's
+    other codes still apply).  A directive attempt is a body starting with ``ignore``, or a single word, or a
+    word followed by ``[``, ``=`` or ``(``; other text after ``cudalint:`` is prose and not reported."""
+    from .config import code_problem
+    code, name, sev, _ = CL002
+    out = []
+    for i, ln in enumerate(lines, 1):
+        for m in _DIRECTIVE.finditer(ln) if "cudalint" in ln else ():
+            body = m.group("body").rstrip()
+            why = None
+            if re.match(r"block\s*=", body):
+                continue
+            if (lm := re.match(r"(ignore-file|ignore)(\s*)\[", body)) is not None:
+                close = body.find("]", lm.end())
+                if lm.group(2):
+                    why = f"no space may stand before `[` (write `{lm.group(1)}[...]`); as written it silences nothing"
+                elif close < 0:
+                    why = "the code list has no closing `]`; it silences nothing"
+                else:
+                    codes = split_codes(body[lm.end():close])
+                    lower = [c for c in codes if c.upper() != c]
+                    if not codes:
+                        why = "the code list is empty; it silences nothing"
+                    elif lower:
+                        why = f"codes are written in capitals (`{lower[0].upper()}`); this list silences nothing"
+                    else:
+                        bad = [c for c in codes if not _CODE_TOKEN.fullmatch(c) or code_problem(c)]
+                        why = f"{code_problem(bad[0]) or f'invalid rule code: {bad[0]!r}'}" if bad else None
+            elif re.match(r"ignore(?![\w\[-])", body):
+                continue  # a bare `ignore`, maybe followed by prose
+            elif re.match(r"ignore-file(?![\w\[-])", body):
+                why = "`ignore-file` needs a code list (`ignore-file[CL601]`); it silences nothing"
+            elif re.fullmatch(r"[\w-]+|[\w-]+\s*[\[=(].*", body):  # one word, or a word and `[`, `=` or `(`
+                word = re.match(r"[\w-]+", body).group(0)  # type: ignore[union-attr]
+                why = (f"`{word}` is not a directive cudalint reads (`ignore`, `ignore[CODES]`, `ignore-file[CODES]`, "
+                       "`block=(x,y,z)`)")
+            # else: prose after `cudalint:` (a note to readers), not a directive
+            if why:
+                col = len(ln[:m.start()].encode("utf-8")) + 1
+                out.append(Diagnostic(code=code, name=name, severity=sev, path=path, line=i, column=col, end_line=i,
+                                      end_column=len(ln.rstrip().encode("utf-8")) + 1,
+                                      message=f"invalid suppression `{m.group(0).rstrip()}`: {why}"))
+    return out
+
+
 def suppressed(diags: list[Diagnostic], lines: list[str], used: Optional[set] = None) -> list[Diagnostic]:
     """Drop findings silenced by ``// cudalint: ignore[CODE]`` (a bare ``// cudalint: ignore``: every code)
     on their line or the line above, or by ``// cudalint: ignore-file[CODE]`` anywhere in the file.
@@ -284,7 +342,8 @@ def _lint_file(path: str, opts: RunOptions, rules: Optional[list[Rule]], text: O
         labels = {k.name: k.label for k in kernels if k.template_args}
         for rule in (r for r in rules if selected(r.code, opts)):
             try:
-                found = list(rule.check(view, ctx))
+                with recursion_limit(RULE_RECURSION_LIMIT):  # host rules walk functions as deep as they nest
+                    found = list(rule.check(view, ctx))
             except Exception as e:  # noqa: BLE001
                 found = [internal_error(path, f"rule {rule.code}", e)]
             for d in found:
@@ -307,6 +366,8 @@ def _lint_file(path: str, opts: RunOptions, rules: Optional[list[Rule]], text: O
     used: set = set()
     diags = suppressed([d for d in diags if d.path == path], lines, used) + [
         d for p in files - {path} for d in suppressed([d for d in diags if d.path == p], _lines(p))]
+    if selected(CL002[0], opts):
+        diags += invalid_suppressions(path, lines)
     if opts.warn_unused_ignores and selected(CL001[0], opts):
         ran = [CL000[0]] + [r.code for r in rules if selected(r.code, opts)]
         diags += unused_suppressions(path, lines, used, ran)

@@ -34,7 +34,7 @@ def test_text_output_and_exit_code_one(tree, capsys):
     assert code == 1
     lines = out.splitlines()
     assert lines[0].startswith(f"{tree / 'src' / 'b.cu'}:2:5: CL101 [uncoalesced-global-access] ")
-    assert lines[-1] == "Found 1 finding (0 error, 1 warning, 0 info) in 2 files."
+    assert lines[-1] == "Found 1 finding (0 error, 1 warning, 0 info) in 1 of 2 files."
 
 
 def test_json_output_matches_the_contract(tree, capsys):
@@ -127,7 +127,7 @@ def test_rules_table_lists_every_code(capsys):
     code, out, _ = run(["rules"], capsys)
     assert code == 0
     codes = [line.split()[0] for line in out.splitlines()]
-    assert codes == ["CL000", "CL001", "CL101", "CL102", "CL201", "CL301", "CL302", "CL401", "CL501", "CL601"]
+    assert codes == ["CL000", "CL001", "CL002", "CL101", "CL102", "CL201", "CL301", "CL302", "CL401", "CL501", "CL601"]
     assert {"CL101", "CL102", "CL201", "CL301", "CL302", "CL401", "CL501"} <= set(codes)
 
 
@@ -159,4 +159,11 @@ def test_statistics_keep_json_parseable(tree, capsys):
     assert [d["code"] for d in json.loads(out)] == ["CL101"]
     assert err == "    1\tCL101\t[uncoalesced-global-access]\n"
     code, out, err = run(["check", "--statistics", str(tree / "src")], capsys)
-    assert out.endswith("in 2 files.\n    1\tCL101\t[uncoalesced-global-access]\n")
+    assert out.endswith("in 1 of 2 files.\n    1\tCL101\t[uncoalesced-global-access]\n")
+
+
+def test_an_empty_folder_is_said_on_stderr(tmp_path, capsys):
+    (tmp_path / "notes.txt").write_text("not CUDA")
+    code, out, err = run(["check", str(tmp_path)], capsys)
+    assert (code, out, err) == (0, "Found 0 findings (0 error, 0 warning, 0 info) in 0 files.\n",
+                                f"cudalint: warning: no CUDA files found in {tmp_path}\n")

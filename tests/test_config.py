@@ -349,3 +349,39 @@ def test_a_deeply_nested_toml_array_is_a_one_line_error(tmp_path, capsys):
     f = write(tmp_path / "k.cu", STRIDE)
     code, _, err = check(capsys, f)
     assert (code, err) == (2, f"cudalint: error: {tmp_path / '.cudalint.toml'}: invalid TOML: nested too deeply\n")
+
+
+def test_invalid_suppressions_are_findings_and_silence_nothing(tmp_path, capsys):
+    """Issue 14: `ignore [CL101]` (a space) silenced every code; an unknown or lower-case code, a missing `]`
+    or an unknown directive silently did nothing. One strict grammar; anything else is CL002."""
+    lines = ["__global__ void k(float *a) {",
+             "    a[threadIdx.x * 32] = 0;  // cudalint: ignore [CL101]",
+             "}",
+             "__global__ void m(float *a) {",
+             "    a[threadIdx.x * 32] = 0;  // cudalint: ignore[CL101, CL999]",
+             "    a[threadIdx.x] = 1;  // cudalint: ignore[cl101]",
+             "    a[threadIdx.x] = 1;  // cudalint: ignore[CL101",
+             "    a[threadIdx.x] = 2;  // cudalint: disable",
+             "    a[threadIdx.x] = 3;  // cudalint: ignore because the layout is fixed",
+             "}",
+             "// cudalint: ignore-file"]
+    f = write(tmp_path / "k.cu", "\n".join(lines) + "\n")
+    _, diags, _ = check(capsys, f)
+    got = [(d["line"], d["column"], d["code"], d["severity"], d["message"]) for d in diags]
+    assert [g[:4] for g in got] == [(2, 5, "CL101", "warning"), (2, 31, "CL002", "warning"),
+                                    (5, 31, "CL002", "warning"), (6, 26, "CL002", "warning"),
+                                    (7, 26, "CL002", "warning"), (8, 26, "CL002", "warning"),
+                                    (11, 1, "CL002", "warning")]
+    assert [g[4] for g in got[1:]] == [
+        "invalid suppression `// cudalint: ignore [CL101]`: no space may stand before `[` (write `ignore[...]`); "
+        "as written it silences nothing",
+        "invalid suppression `// cudalint: ignore[CL101, CL999]`: unknown rule code or prefix: 'CL999'",
+        "invalid suppression `// cudalint: ignore[cl101]`: codes are written in capitals (`CL101`); this list "
+        "silences nothing",
+        "invalid suppression `// cudalint: ignore[CL101`: the code list has no closing `]`; it silences nothing",
+        "invalid suppression `// cudalint: disable`: `disable` is not a directive cudalint reads (`ignore`, "
+        "`ignore[CODES]`, `ignore-file[CODES]`, `block=(x,y,z)`)",
+        "invalid suppression `// cudalint: ignore-file`: `ignore-file` needs a code list (`ignore-file[CL601]`); it "
+        "silences nothing"]
+    _, diags, _ = check(capsys, "--ignore", "CL002", f)  # selectable like any code
+    assert [d["code"] for d in diags] == ["CL101"]

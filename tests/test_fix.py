@@ -182,3 +182,19 @@ def test_fix_keeps_a_byte_order_mark(kernel, capsys):
     kernel.write_bytes(b"\xef\xbb\xbf" + TRANSPOSE.encode())
     run(capsys, "check", "--fix", kernel)
     assert kernel.read_bytes() == b"\xef\xbb\xbf" + TRANSPOSE.replace("tile[32][32]", "tile[32][33]").encode()
+
+
+def test_diff_is_a_patch_git_apply_takes(tmp_path, capsys, monkeypatch):
+    import shutil
+    import subprocess
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "transpose.cu").write_text(TRANSPOSE)
+    code, out, _ = run(capsys, "check", "--diff", ".")
+    assert out.startswith("--- a/src/transpose.cu\n+++ b/src/transpose.cu\n@@ -1,5 +1,5 @@\n")
+    if shutil.which("git"):
+        (tmp_path / "fix.patch").write_text(out)
+        subprocess.run(["git", "init", "-q"], check=True)
+        r = subprocess.run(["git", "apply", "fix.patch"], capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr
+        assert "tile[32][33]" in (tmp_path / "src" / "transpose.cu").read_text()

@@ -92,7 +92,8 @@ def test_tool_driver_lists_every_rule_with_its_page(tmp_path, monkeypatch, capsy
     from cudalint import __version__
     assert (driver["name"], driver["version"]) == ("cudalint", __version__)
     assert driver["informationUri"].startswith("https://")
-    expected = [(CL000[0], CL000[1], CL000[2].value, CL000[3])] + \
+    from cudalint.runner import CL001, CL002
+    expected = [(c[0], c[1], c[2].value, c[3]) for c in (CL000, CL001, CL002)] + \
         [(r.code, r.name, r.default_severity.value, r.summary) for r in all_rules()]
     assert [r["id"] for r in driver["rules"]] == [e[0] for e in expected]
     level = {"error": "error", "warning": "warning", "info": "note"}
@@ -226,3 +227,27 @@ def test_text_output_cannot_start_a_workflow_command(tmp_path, monkeypatch, caps
         "./x\\n::error file=README.md,line=1::pwned\\x1b[31m\\u2028.cu:2:27: CL301 [barrier-in-divergent-branch] ")
     assert not any(line.startswith("::") for line in out.splitlines())
     assert len(out.splitlines()) == 2  # the finding and the summary
+
+
+def test_cl000_is_a_tool_notification_and_results_carry_fingerprints(tmp_path, monkeypatch, capsys, schema):
+    """Issue 14: "could not model" CL000s became code-scanning alerts, and results had no partialFingerprints
+    (an alert was closed and reopened as lines moved above it)."""
+    import jsonschema
+    monkeypatch.chdir(tmp_path)
+    body = "__global__ void k(float *a) {\n    a[threadIdx.x * 32] = 0;\n}\n"
+    (tmp_path / "k.cu").write_text(body)
+    (tmp_path / "bad.cu").write_text("__global__ void b(float *a) { a[threadIdx.x] = undeclared; }\n")
+    _, doc = sarif(capsys, "k.cu", "bad.cu")
+    jsonschema.validate(doc, schema)
+    run = doc["runs"][0]
+    assert [r["ruleId"] for r in run["results"]] == ["CL101"]
+    notes = run["invocations"][0]["toolExecutionNotifications"]
+    assert [(n["level"], n["associatedRule"]["id"], n["message"]["text"][:28]) for n in notes] == [
+        ("note", "CL000", "kernel `b` is only partly mo")]
+    assert run["invocations"][0]["executionSuccessful"] is True
+    first = run["results"][0]["partialFingerprints"]["cudalintLineHash/v1"]
+    (tmp_path / "k.cu").write_text("// a comment\n\n" + body)  # the finding moves two lines down
+    _, doc = sarif(capsys, "k.cu")
+    moved = doc["runs"][0]["results"][0]
+    assert moved["locations"][0]["physicalLocation"]["region"]["startLine"] == 4
+    assert moved["partialFingerprints"]["cudalintLineHash/v1"] == first

@@ -6,6 +6,12 @@ page's URL, default level), and one result per finding.  The object is built as 
 object-model package on PyPI (``sarif-om``) has not been released since 2019 and needs its own serializer,
 so the tests validate this output against the official 2.1.0 schema instead.
 
+CL000 (a file or kernel cudalint could not model, an internal error) is a fact about the run, not about the
+code, so it goes to ``invocations[0].toolExecutionNotifications`` (shown by code scanning as a tool status,
+never as an alert); ``executionSuccessful`` is false when one is an internal error.  Each result carries
+``partialFingerprints["cudalintLineHash/v1"]``, a hash of its rule, file, kernel and the text of its line (with
+the count of earlier results of the same text), so an alert survives lines moving above it.
+
 Locations are relative to the current directory with forward slashes and ``uriBaseId`` ``%SRCROOT%``
 (``originalUriBaseIds`` says what that is); a file outside it gets an absolute ``file://`` URI.  cudalint
 reports columns in bytes of the UTF-8 text (clang's columns); SARIF's default column kind is UTF-16 code
@@ -15,6 +21,7 @@ units, so columns are converted when the file can be read again (identical for A
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 import os
 import re
@@ -25,6 +32,7 @@ from urllib.parse import quote
 from .. import __version__
 from ..diagnostics import Diagnostic, Severity
 from ..rules import CL000, all_rules
+from ..runner import CL001, CL002
 from ..rules.pages import rule_page
 from . import relative_posix
 
@@ -86,17 +94,24 @@ def _artifact_location(path: str, cwd: Optional[str]) -> dict[str, Any]:
 
 def to_sarif(diags: Iterable[Diagnostic], cwd: Optional[str] = None) -> dict[str, Any]:
     """The SARIF log (a dict) for ``diags``; URIs are relative to ``cwd`` (default: the current directory)."""
-    rules = [_rule_descriptor(*CL000)] + [_rule_descriptor(r.code, r.name, r.default_severity, r.summary, r.page())
-                                          for r in all_rules()]   # CL000 first: the order ``ruleIndex`` refers to
+    rules = [_rule_descriptor(*c) for c in (CL000, CL001, CL002)] + [
+        _rule_descriptor(r.code, r.name, r.default_severity, r.summary, r.page())
+        for r in all_rules()]   # the driver's codes first: the order ``ruleIndex`` refers to
     index = {r["id"]: i for i, r in enumerate(rules)}
     read = functools.cache(_read_lines)   # each file read once
-    results = []
+    results, notes, seen = [], [], {}
     for d in diags:
         where, lines = _artifact_location(d.path, cwd), read(d.path)
+        if d.code == CL000[0]:
+            notes.append({"level": "error" if d.internal else "note", "message": {"text": d.message},
+                          "locations": [{"physicalLocation": {"artifactLocation": where, "region": _region(d, lines)}}],
+                          "associatedRule": {"id": d.code, "index": index[d.code]}})
+            continue
         result: dict[str, Any] = {
             "ruleId": d.code, **({"ruleIndex": index[d.code]} if d.code in index else {}),
             "level": LEVEL[Severity(d.severity)], "message": {"text": d.message},
             "locations": [{"physicalLocation": {"artifactLocation": where, "region": _region(d, lines)}}],
+            "partialFingerprints": {"cudalintLineHash/v1": _fingerprint(d, where, lines, seen)},
             "properties": {**({"kernel": d.kernel} if d.kernel else {}), "metrics": dict(d.metrics),
                            "assumptions": list(d.assumptions)}}
         if d.fix is not None and d.fix.edits:
@@ -107,9 +122,21 @@ def to_sarif(diags: Iterable[Diagnostic], cwd: Optional[str] = None) -> dict[str
     base = Path(os.path.abspath(cwd or os.getcwd())).as_uri().rstrip("/") + "/"
     driver = {"name": "cudalint", "version": __version__, "semanticVersion": __version__,
               "informationUri": INFORMATION_URI, "rules": rules}
+    invocation = {"executionSuccessful": not any(d.internal for d in diags if d.code == CL000[0]),
+                  **({"toolExecutionNotifications": notes} if notes else {})}
     return {"$schema": SCHEMA_URI, "version": "2.1.0",
-            "runs": [{"tool": {"driver": driver}, "originalUriBaseIds": {SRCROOT: {"uri": base}},
+            "runs": [{"tool": {"driver": driver}, "invocations": [invocation],
+                      "originalUriBaseIds": {SRCROOT: {"uri": base}},
                       "columnKind": "utf16CodeUnits", "results": results}]}
+
+
+def _fingerprint(d: Diagnostic, where: dict, lines: Optional[list[str]], seen: dict) -> str:
+    """A hash of the finding's rule, file, kernel and line text (whitespace squeezed), and how many earlier
+    findings had the same: stable while other lines move."""
+    text = " ".join(lines[d.line - 1].split()) if lines is not None and 1 <= d.line <= len(lines) else ""
+    key = (d.code, where.get("uri", ""), d.kernel or "", text)
+    seen[key] = n = seen.get(key, -1) + 1
+    return hashlib.sha256("\0".join((*key, str(n))).encode("utf-8")).hexdigest()[:32] + f":{n + 1}"
 
 
 def format_sarif(diags: Iterable[Diagnostic], cwd: Optional[str] = None) -> str:
