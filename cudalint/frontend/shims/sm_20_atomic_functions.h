@@ -1,0 +1,2 @@
+/* sm_20_atomic_functions.h -- the toolkit header of that name; its declarations are in device_functions.h */
+#include "device_functions.h"
