@@ -413,6 +413,14 @@ def _worst(kernels: list[dict[str, Any]], key: str) -> Optional[float]:
     return max((pl["derived"][key] for pl in _launches(kernels) if key in pl["derived"]), default=None)
 
 
+def _directions(message: str) -> list[str]:
+    """"ld", "st" or both: what a CL101/CL102/CL201 message says the access does ("... global store of `out`",
+    "... on store of `s`", "... global load and store of `data`": one finding for a read-modify-write)."""
+    head = message.split(" of `", 1)[0]
+    ops = [op for word, op in (("load", "ld"), ("store", "st")) if re.search(rf"\b{word}\b", head)]
+    return ops or ["ld"]
+
+
 def compare(fixture: str, measurement: dict[str, Any], diags: Sequence[Any],
             shared_width: Optional[dict[str, int]] = None, host_ref: Optional[dict[str, float]] = None) -> list[Row]:
     """Set each prediction (``diags``: ``code``, ``line``, ``kernel``, ``metrics``, ``message``) beside the
@@ -428,10 +436,8 @@ def compare(fixture: str, measurement: dict[str, Any], diags: Sequence[Any],
     for key, k in measurement["kernels"].items():
         by_base.setdefault(kernel_base(key), []).append(k)
     explained: dict[str, set[str]] = {}
-    for d in (d for d in diags if d.code in ("CL101", "CL102", "CL201")):
+    for d, op in ((d, op) for d in diags if d.code in ("CL101", "CL102", "CL201") for op in _directions(d.message)):
         ks = by_base.get(d.kernel or "", [])
-        m = re.search(r"\b(load|store)\b", d.message)   # "... global store of `out`: ...", "... on store of `s`"
-        op = "st" if m and m.group(1) == "store" else "ld"
         if d.code == "CL201":
             qty = f"shared_{op}_wavefronts_per_instruction"
             pred = d.metrics.get("wavefronts_per_request", d.metrics.get("bank_conflict_ways"))
