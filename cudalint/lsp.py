@@ -24,6 +24,7 @@ import logging
 import multiprocessing
 import os
 import re
+import sys
 from typing import Any, Optional, Sequence
 
 from lsprotocol import types as lsp
@@ -43,8 +44,11 @@ SOURCE = "cudalint"
 RULE_URL = "https://github.com/cudalint/cudalint/blob/main/rules/{code}.md"
 #: seconds of quiet after the last ``didChange`` before the buffer is linted
 DEBOUNCE_S = 0.3
-#: Seconds one lint of a buffer may take in the worker process before it is abandoned (CL000).
-LINT_TIMEOUT_S = 120.0
+#: Seconds one lint of a buffer may take in a worker process before it is abandoned (CL000): an editor's
+#: answer is worth little later, and `cudalint check` has the 300 s per-file limit for such a file
+LINT_TIMEOUT_S = 30.0
+#: worker processes linting buffers side by side (each holds one libclang parse at a time)
+WORKERS = 2
 CUDA_EXTENSIONS = (".cu", ".cuh", ".cuda")
 #: language ids linted whatever the file name (an untitled buffer, a header with another extension)
 CUDA_LANGUAGES = ("cuda-cpp", "cuda")
@@ -153,10 +157,11 @@ class CudalintServer(LanguageServer):
     def __init__(self, debounce: float = DEBOUNCE_S) -> None:
         super().__init__("cudalint", __version__, text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental)
         self.debounce = debounce
-        # one worker process: libclang parses one buffer at a time, stale requests queue behind nothing, and
-        # a buffer that crashes libclang (a native stack overflow) kills the worker, not the server
+        # worker processes: a buffer that crashes libclang (a native stack overflow) kills a worker, not the
+        # server; two of them, so that one slow buffer (bounded by LINT_TIMEOUT_S) does not hold back the
+        # diagnostics of every other document; a newer edit of a document cancels its running lint
         # ("spawn": a forked copy of a process running an asyncio loop and pygls's threads can deadlock)
-        self.executor = ProcessPool(max_workers=1, context=multiprocessing.get_context("spawn"))
+        self.executor = ProcessPool(max_workers=WORKERS, context=multiprocessing.get_context("spawn"))
         #: uri -> its lint; a change, a save or a close replaces or removes it, and a late result is dropped
         self.pending: dict[str, asyncio.Task] = {}
         #: uri -> the LSP diagnostics last published for it
@@ -295,8 +300,31 @@ def make_server(debounce: float = DEBOUNCE_S) -> CudalintServer:
     return server
 
 
+#: the largest LSP message body the server reads, in bytes: a header claiming more (``Content-Length:
+#: 99999999999``) would be allocated whole and end the server with a MemoryError
+MAX_MESSAGE_BYTES = 64 << 20
+
+
+class BoundedStdin:
+    """stdin as pygls reads it, bounded: a header line is at most 1 MiB, and a body longer than
+    :data:`MAX_MESSAGE_BYTES` is not read: pygls gets a byte that is not JSON, logs it and goes on reading
+    headers, so the client's next well-framed message is answered."""
+
+    def __init__(self, raw):
+        self.raw = raw
+
+    def readline(self) -> bytes:
+        return self.raw.readline(1 << 20)
+
+    def read(self, n: int = -1) -> bytes:
+        if n is None or n < 0 or n > MAX_MESSAGE_BYTES:
+            log.warning("a message of %s bytes is over the %d-byte limit: not read", n, MAX_MESSAGE_BYTES)
+            return b"\0"
+        return self.raw.read(n)
+
+
 def serve() -> int:
     """Run the language server on stdin/stdout until the client says exit."""
     logging.basicConfig(level=logging.WARNING, format="cudalint lsp: %(levelname)s %(message)s")
-    make_server().start_io()
+    make_server().start_io(stdin=BoundedStdin(sys.stdin.buffer), stdout=sys.stdout.buffer)
     return 0

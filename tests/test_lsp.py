@@ -273,3 +273,25 @@ def test_typing_lints_use_tree_sitter_and_saves_use_clang(tmp_path):
     (tmp_path / ".cudalint.toml").write_text('frontend = "clang"\n')  # a configured front-end wins
     (typed,) = lint_document(path, text, typing=True)
     assert not any("tree-sitter" in a for a in typed.assumptions)
+
+
+def test_a_huge_content_length_is_skipped_and_the_next_message_answered():
+    """Issue 15: `Content-Length: 99999999999` made the server allocate it and die (MemoryError)."""
+    import json
+    import subprocess
+    import sys
+
+    def frame(obj) -> bytes:
+        body = json.dumps(obj).encode()
+        return b"Content-Length: %d\r\n\r\n" % len(body) + body
+    init = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+            "params": {"capabilities": {}, "processId": None, "rootUri": None}}
+    data = (b'Content-Length: 99999999999\r\n\r\n{"jsonrpc":"2.0"}\r\n' + frame(init)
+            + frame({"jsonrpc": "2.0", "id": 2, "method": "shutdown", "params": None})
+            + frame({"jsonrpc": "2.0", "method": "exit", "params": None}))
+    r = subprocess.run([sys.executable, "-m", "cudalint", "lsp"], input=data, capture_output=True, timeout=60)
+    # each frame's body runs from its blank line to the next frame's header
+    bodies = [json.loads(chunk.split(b"Content-Length")[0]) for chunk in r.stdout.split(b"\r\n\r\n")[1:]]
+    assert [b.get("id") for b in bodies if "id" in b] == [1, 2]
+    assert bodies[[b.get("id") for b in bodies].index(1)]["result"]["serverInfo"]["name"] == "cudalint"
+    assert b"MemoryError" not in r.stderr
