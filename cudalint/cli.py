@@ -152,8 +152,15 @@ def _check(args: argparse.Namespace) -> int:
             sys.stdout.write("".join(fixes.unified_diff(plan) for plan in applied))
             sys.stderr.write(fixes.summary(applied, "Would fix"))
             return 1 if applied and not args.exit_zero else 0
+        written = []
         for plan in applied:
-            fixes.write_atomic(plan.path, plan.bom + plan.fixed.encode("utf-8"))
+            try:
+                fixes.write_atomic(plan.path, plan.bom + plan.fixed.encode("utf-8"))
+                written.append(plan)
+            except OSError as e:  # a read-only folder, a full disk: said, and the file stays as it was
+                sys.stderr.write(printable(f"cudalint: not fixing {plan.path}: cannot write it "
+                                           f"({e.strerror or e})") + "\n")
+        applied = written
         again = sorted({plan.path for plan in applied})
         diags = sorted([d for d in diags if d.path not in again] + lint(again), key=Diagnostic.sort_key)
         fixed_msg = fixes.summary(applied)

@@ -163,3 +163,21 @@ def test_fix_leaves_a_read_only_file_untouched(tmp_path, capsys, monkeypatch):
     err = capsys.readouterr().err
     assert err.startswith("cudalint: not fixing k.cu: it is read-only")
     assert f.read_text() == before and (f.stat().st_mode & 0o777) == 0o444
+
+
+def test_fix_in_a_folder_it_cannot_write_says_so_and_changes_nothing(tmp_path, capsys, monkeypatch):
+    import cudalint.fix as fix_mod
+    monkeypatch.chdir(tmp_path)
+    f = tmp_path / "k.cu"
+    src = ("__global__ void k(float *a) {\n    __shared__ float t[32][32];\n"
+           "    t[threadIdx.x][0] = a[threadIdx.x];\n    __syncthreads();\n"
+           "    a[threadIdx.x] = t[threadIdx.x][1];\n}\n")
+    f.write_text(src)
+
+    def full_disk(path, data):
+        raise OSError(28, "No space left on device")
+    monkeypatch.setattr(fix_mod, "write_atomic", full_disk)
+    main(["check", "--no-cache", "--fix", "k.cu"])
+    out, err = capsys.readouterr()
+    assert err == "cudalint: not fixing k.cu: cannot write it (No space left on device)\n"
+    assert out.startswith("Fixed 0 findings in 0 files.\n") and f.read_text() == src
