@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import difflib
+import glob
 import os
 import stat
 import tempfile
@@ -134,11 +135,18 @@ def unified_diff(p: FilePlan) -> str:
 
 
 def write_atomic(path: str, data: bytes) -> None:
-    """Replace the contents of ``path`` (a link's target) with ``data`` atomically, keeping its mode."""
+    """Replace the contents of ``path`` (a link's target) with ``data`` atomically, keeping its mode: the
+    data goes to ``.<name>.<random>.cudalint-fix`` beside it, then replaces it; such files left by a run that
+    was killed mid-write are removed first.  Raises OSError."""
     target = os.path.realpath(path)
     mode = stat.S_IMODE(os.stat(target).st_mode)
     folder = os.path.dirname(target) or "."
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix="." + os.path.basename(target) + ".", suffix=".cudalint-fix")
+    prefix = "." + os.path.basename(target) + "."
+    for stale in Path(folder).glob(glob.escape(prefix) + "*.cudalint-fix"):  # left by a killed earlier --fix
+        with contextlib.suppress(OSError):
+            if stale.is_file() and not stale.is_symlink():
+                stale.unlink()
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=prefix, suffix=".cudalint-fix")
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)

@@ -181,3 +181,16 @@ def test_fix_in_a_folder_it_cannot_write_says_so_and_changes_nothing(tmp_path, c
     out, err = capsys.readouterr()
     assert err == "cudalint: not fixing k.cu: cannot write it (No space left on device)\n"
     assert out.startswith("Fixed 0 findings in 0 files.\n") and f.read_text() == src
+
+
+def test_fix_removes_temporary_files_a_killed_run_left(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    f = tmp_path / "k.cu"
+    f.write_text("__global__ void k(float *a) {\n    __shared__ float t[32][32];\n"
+                 "    t[threadIdx.x][0] = a[threadIdx.x];\n    __syncthreads();\n"
+                 "    a[threadIdx.x] = t[threadIdx.x][1];\n}\n")
+    stale = tmp_path / ".k.cu.abc123.cudalint-fix"
+    stale.write_text("half a file")
+    main(["check", "--no-cache", "--fix", "k.cu"])
+    assert "t[32][33]" in f.read_text()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["k.cu"]
