@@ -344,10 +344,21 @@ class KernelInterpreter:
             else:
                 loop_env[var] = self.symbols.opaque(var.name, varying=True)
                 fresh.append(var)
-        # Second pass: a non-induction variable stays uniform when every value assigned to it is.
-        probe = loop_env.copy()
+        # Second pass: a non-induction variable stays uniform when every value assigned to it is, the others
+        # taken as they are found: a least fixpoint from the variables that start varying (`kbc += 1` in one
+        # path and `kbc += 2` in another, `stop = n - kbc` after either: both uniform; ggml's mul_mat_q loop).
+        varying = {var for var in fresh if self.symbols.is_varying(env[var])}
+        grew = True
+        while grew:
+            probe = loop_env.copy()
+            for var in fresh:
+                probe[var] = self.symbols.opaque(var.name, varying=var in varying)
+            found = {var for var in fresh if var not in varying
+                     and self._assigned_varying(updates[var], var, probe, modified)}
+            varying |= found
+            grew = bool(found)
         for var in fresh:
-            if not self.symbols.is_varying(env[var]) and not self._assigned_varying(updates[var], var, probe, modified):
+            if var not in varying:
                 loop_env[var] = self.symbols.opaque(var.name, varying=False)
         if s.kind == ir.LoopKind.RANGE:
             cond_val = self.expr(s.range, loop_env)

@@ -144,10 +144,25 @@ def _flip(f, t: tuple[int, int, int], limit: int = 1 << 31) -> tuple[bool, int]:
     return first, bisect.bisect_left(range(limit), True, key=lambda trip: bool(f(*t, trip)) != first)
 
 
+def depends_on_thread(value, symbols: Symbols) -> bool:
+    """Whether a condition's value can differ between threads: a comparison only when its two sides differ by a
+    thread-varying amount (``t < end + threadIdx.x`` with ``t = start + threadIdx.x + k * C``: the lanes' offsets
+    cancel, every thread runs the same trips: ggml's rwkv_wkv_f32), and/or/not when one of its parts does."""
+    if isinstance(value, (sympy.And, sympy.Or, sympy.Not)):
+        return any(depends_on_thread(a, symbols) for a in value.args)
+    if isinstance(value, sympy.core.relational.Relational) and symbols.is_varying(value):
+        try:
+            return symbols.is_varying(sympy.expand(value.lhs - value.rhs))
+        except (TypeError, ValueError):
+            return True
+    return symbols.is_varying(value)
+
+
 def divergent_guards(guards, block: Optional[tuple[int, int, int]], symbols: Symbols) -> list[int]:
     """Lines of the guards ``(value, line)`` (if/switch/?:/loop conditions enclosing a barrier or an exit)
-    that are thread-dependent and not shown to evaluate uniformly for the launch's ``block``."""
-    return [line for value, line in guards if value is not None and symbols.is_varying(value)
+    that are thread-dependent (:func:`depends_on_thread`) and not shown to evaluate uniformly for the launch's
+    ``block``."""
+    return [line for value, line in guards if value is not None and depends_on_thread(value, symbols)
             and not evaluates_uniformly(value, block, symbols)]
 
 
