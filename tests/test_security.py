@@ -194,3 +194,28 @@ def test_fix_removes_temporary_files_a_killed_run_left(tmp_path, capsys, monkeyp
     main(["check", "--no-cache", "--fix", "k.cu"])
     assert "t[32][33]" in f.read_text()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["k.cu"]
+
+
+def test_headers_that_are_fifos_devices_or_huge_are_refused_before_clang_opens_them(layout, capsys):
+    """A first user's trial: `#include "p.h"` of a FIFO hung the run (clang blocks opening it), an included link
+    to /dev/zero was read until the worker was killed, and a 9 MiB header was read; the checks covered only the
+    linted files themselves."""
+    proj, _ = layout
+    (proj / "g").mkdir()
+    os.mkfifo(proj / "g" / "p.h")
+    (proj / "zero.h").symlink_to("/dev/zero")
+    (proj / "g" / "big.h").write_bytes(b" " * (9 << 20))
+    for name, inc in (("a.cu", "p.h"), ("b.cu", "../zero.h"), ("c.cu", "big.h"), ("d.cu", "../.git/config")):
+        (proj / "g" / name).write_text(f'#include "{inc}"\n' + KERNEL)
+    _, found, _ = _check(capsys, "g")
+    assert [(d["path"], d["line"], d["code"], d["message"]) for d in found] == [
+        ("g/a.cu", 1, "CL000", f"not linted: it includes `{proj / 'g' / 'p.h'}`, not a regular file (a FIFO or a "
+                               "device: clang would block on it or read it without end); cudalint reads no such file"),
+        ("g/b.cu", 1, "CL000", f"not linted: it includes `{proj / 'zero.h'}` (a link to `/dev/zero`), outside the "
+                               f"project ({os.path.realpath(proj)}) and the system headers; cudalint reads no other "
+                               "file (add its folder to `include-paths` of a configuration given with --config to "
+                               "allow it)"),
+        ("g/c.cu", 1, "CL000", f"not linted: it includes `{proj / 'g' / 'big.h'}`, larger than 8 MiB (9437184 bytes); "
+                               "cudalint reads no such file"),
+        ("g/d.cu", 1, "CL000", f"not linted: it includes `{proj / '.git' / 'config'}`, inside a `.git` folder "
+                               "(repository metadata, which can hold credentials); cudalint reads no such file")]

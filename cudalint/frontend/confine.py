@@ -24,6 +24,7 @@ import functools
 import glob
 import os
 import re
+import stat
 from pathlib import Path
 from typing import Iterable, Optional
 
@@ -93,6 +94,67 @@ def check_text(text: str) -> None:
                       "reads no file the code names outside its headers", text.count("\n", 0, m.start()) + 1)
 
 
+#: ``#include "x.h"`` / ``#include <x.h>`` (a computed ``#include MACRO`` is left to the check after the parse)
+_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include(?:_next)?[ \t]*([<"])([^>"\n]+)[>"]', re.M)
+#: the largest header cudalint lets clang read, in bytes (the linted file's own limit)
+MAX_HEADER_BYTES = 8 << 20
+
+
+def check_includes(path: str, text: str, args: list[str], roots: tuple[str, ...]) -> None:
+    """Before clang opens anything: follow the ``#include`` lines of ``text`` (and of each header they reach,
+    outside the system roots) as clang would resolve them (the includer's folder for quoted names, then the
+    ``-iquote``/``-I``/``-isystem``/``-idirafter`` folders of ``args``), and raise :class:`Refused` for a header
+    clang must not open: not a regular file (a FIFO would block the run, a link to ``/dev/zero`` fill its
+    memory), over :data:`MAX_HEADER_BYTES`, or outside ``roots`` and the system roots (an absolute path, ``..``,
+    a link out).  A name no folder holds is clang's to report."""
+    dirs = include_dirs(args)
+    allowed = roots + system_roots()
+    todo, seen = [(os.path.abspath(path), text)], set()
+    while todo:
+        includer, src = todo.pop()
+        for m in _INCLUDE.finditer(src):
+            quoted, name = m.group(1) == '"', m.group(2).strip()
+            line = src.count("\n", 0, m.start()) + 1 if includer == os.path.abspath(path) else 1
+            cands = [name] if os.path.isabs(name) else \
+                [os.path.join(d, name) for d in ([os.path.dirname(includer)] if quoted else []) + dirs]
+            found = next((os.path.normpath(c) for c in cands if os.path.lexists(c)), None)
+            if found is None or os.path.realpath(found) in seen:
+                continue
+            seen.add(os.path.realpath(found))
+            if inside(found, system_roots()):
+                continue  # the toolkit's and the C library's headers: trusted, and not followed
+            why = None
+            try:
+                st = os.stat(found)  # follows a link: stat never blocks, even on a FIFO
+            except OSError:
+                continue
+            if ".git" in Path(os.path.realpath(found)).parts:
+                why = "inside a `.git` folder (repository metadata, which can hold credentials)"
+            elif not inside(found, allowed):
+                why = "outside the project"
+            elif not stat.S_ISREG(st.st_mode):
+                why = "not a regular file (a FIFO or a device: clang would block on it or read it without end)"
+            elif st.st_size > MAX_HEADER_BYTES:
+                why = f"larger than {MAX_HEADER_BYTES >> 20} MiB ({st.st_size} bytes)"
+            if why:
+                link = f" (a link to `{os.path.realpath(found)}`)" if os.path.realpath(found) != os.path.abspath(found) \
+                    else ""
+                if why == "outside the project":
+                    raise Refused(_outside(found, link, roots), line)
+                raise Refused(f"not linted: it includes `{found}`{link}, {why}; cudalint reads no such file", line)
+            try:
+                with open(found, encoding="latin-1") as fh:
+                    todo.append((os.path.abspath(found), fh.read(MAX_HEADER_BYTES)))
+            except OSError:
+                continue
+
+
+def _outside(f: str, link: str, roots: tuple[str, ...]) -> str:
+    return (f"not linted: it includes `{f}`{link}, outside the project ({roots[0] if roots else '?'}) and the system "
+            "headers; cudalint reads no other file (add its folder to `include-paths` of a configuration given with "
+            "--config to allow it)")
+
+
 def check_reads(files: Iterable[tuple[str, int]], roots: tuple[str, ...], main: str) -> None:
     """Raise :class:`Refused` when a file the translation unit read lies outside ``roots`` (and the system
     roots), or a header read under the project uses ``#embed``.  ``files``: (path, the line of the linted
@@ -106,9 +168,10 @@ def check_reads(files: Iterable[tuple[str, int]], roots: tuple[str, ...], main: 
             continue
         if not inside(f, allowed):
             link = f" (a link to `{os.path.realpath(f)}`)" if os.path.realpath(f) != os.path.abspath(f) else ""
-            raise Refused(f"not linted: it includes `{f}`{link}, outside the project ({roots[0] if roots else '?'}) and "
-                          "the system headers; cudalint reads no other file (add its folder to `include-paths` of a "
-                          "configuration given with --config to allow it)", line)
+            if ".git" in Path(os.path.realpath(f)).parts:
+                raise Refused(f"not linted: it includes `{f}`{link}, inside a `.git` folder (repository metadata, which "
+                              "can hold credentials); cudalint reads no such file", line)
+            raise Refused(_outside(f, link, roots), line)
         if not inside(f, system_roots()):
             try:
                 with open(f, encoding="latin-1") as fh:

@@ -26,7 +26,7 @@ from ..ir import nodes as ir
 from ..ir import types as irt
 from ..ir.consts import join_tokens
 from ..ir.nodes import Span
-from .confine import check_reads, check_text, project_root, summarise
+from .confine import check_includes, check_reads, check_text, project_root, summarise
 
 K = ci.CursorKind
 TK = ci.TypeKind
@@ -756,6 +756,8 @@ def lower(path: str, text: str, extra_args: Optional[list[str]] = None,
     root).  Raises :class:`~cudalint.frontend.confine.Refused` for a file that reads anything else or uses
     ``#embed``."""
     check_text(text)
+    check_includes(path, text, base_args() + list(extra_args or []),
+                   roots if roots is not None else (project_root(path),))
     tu = parse(path, text, list(extra_args or []))
     check_reads(((inc.include.name, inc.location.line if inc.depth == 1 else 1) for inc in tu.get_includes()
                  if inc.include is not None),
