@@ -140,3 +140,17 @@ int main() { k<<<64, 256>>>(0, 0, 0, 0, 0); s<<<64, 256>>>(0); }
     # struct {float x, y} (align 4): two LDG.E; through float*: two LDG.E; shared t[2t], t[2t+1]: LDS.64
     assert got == [("CL101", 6, 16), ("CL101", 6, 16), ("CL101", 7, 8), ("CL101", 7, 8),
                    ("CL101", 8, 8), ("CL101", 8, 8)]
+
+
+def test_an_8_byte_conflict_counts_wavefronts_over_its_two_phases(tmp_path):
+    # A first user's trial: `16-way ... takes 16 wavefronts instead of 1 at worst (32.00 ... on average)`, a worst
+    # below the average. An 8-byte request is served in 2 phases of 16 lanes: 16 ways in each, 32 wavefronts, 2 ideal.
+    d = lint(tmp_path, "__global__ void t(double *o) {\n  __shared__ double c[32][32];\n"
+                       "  c[threadIdx.x][threadIdx.y] = 1.0;\n  __syncthreads();\n"
+                       "  o[threadIdx.y * 32 + threadIdx.x] = c[threadIdx.y][threadIdx.x];\n}\n"
+                       "int main() { double *o; t<<<1, dim3(32, 32)>>>(o); }\n")
+    assert found(d, "CL201") == [("CL201", 3, {"bank_conflict_ways": 16, "wavefronts_per_request": 32})]
+    assert d[0].message == (
+        "16-way shared-memory bank conflict on store of `c`: lanes are 64 words apart, so 16 distinct words fall in "
+        "one bank in its worst phase (an 8-byte request is served in 2 phases) and the request takes 32 wavefronts "
+        "instead of 2; pad the row: `__shared__ double c[32][33];`")

@@ -404,16 +404,19 @@ def bank_ways(lanes: list[int], size: int) -> tuple[int, int]:
 
 @dataclass
 class SharedCost:
-    bank_conflict_ways: int           # worst warp
+    bank_conflict_ways: int           # worst warp, worst phase (an 8-byte access is 2 phases of 16 lanes)
     wavefronts_per_request: float     # averaged over the block's warps
+    worst_wavefronts: int = 0         # the worst warp's wavefronts, summed over its phases
+    ideal_wavefronts: int = 1         # one per phase: 1, 2 for 8-byte accesses, 4 for 16-byte
 
 
 def shared_cost(pic: WarpPicture, size: int) -> SharedCost:
     res = [(bank_ways(w, size), k) for w, k in _distinct_warps(pic, BANK_WIDTH)]
     n = sum(k for _, k in res)
     if not n:  # no lane makes the access: no request
-        return SharedCost(0, 0.0)
-    return SharedCost(max(r[0] for r, _ in res), sum(r[1] * k for r, k in res) / n)
+        return SharedCost(0, 0.0, 0, phases(size))
+    return SharedCost(max(r[0] for r, _ in res), sum(r[1] * k for r, k in res) / n, max(r[1] for r, _ in res),
+                      phases(size))
 
 
 def distinct_addresses(pic: WarpPicture, size: int) -> int:

@@ -105,9 +105,13 @@ class SharedBankConflict(Rule):
                 words = f"lanes are {apart if apart is not None else spell(stride / 4)} words apart"
             else:
                 words = "lanes map to the same banks"
+            article = "an" if acc.size == 8 else "a"
+            phased = (f" in its worst phase ({article} {acc.size}-byte request is served in "
+                      f"{cost.ideal_wavefronts} phases)" if cost.ideal_wavefronts > 1 else "")
             msg = (f"{ways}-way shared-memory bank conflict on {acc.kind} of `{arr.name}`: {words}, so {ways} "
-                   f"distinct words fall in one bank and the request takes {ways} wavefronts instead of 1")
-            if abs(cost.wavefronts_per_request - ways) > 1e-9:
+                   f"distinct words fall in one bank{phased} and the request takes {cost.worst_wavefronts} wavefronts "
+                   f"instead of {cost.ideal_wavefronts}")
+            if abs(cost.wavefronts_per_request - cost.worst_wavefronts) > 1e-9:
                 msg += (f" at worst ({cost.wavefronts_per_request:.2f} wavefronts per request on average "
                         f"over the block's warps{' and the loop trips' if pic.loop_values else ''})")
             msg += row_hint
