@@ -191,6 +191,8 @@ def load_config(path: Path, data: Optional[dict] = None) -> Config:
         if key not in KEYS:
             near = difflib.get_close_matches(key, KEYS, n=1)
             hint = f" (did you mean `{near[0]}`?)" if near else ""
+            if key == "tool" and path.name != "pyproject.toml":
+                hint = " (a `.cudalint.toml` holds the settings at its top level; `[tool.cudalint]` is for pyproject.toml)"
             raise UsageError(f"{where}: unknown key `{key}`{hint}")
         if key in ("select", "extend-select", "ignore"):
             value = codes(key, value)
