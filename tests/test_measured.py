@@ -37,6 +37,11 @@ FIXTURES = sorted(p for p in (ROOT / "fixtures").rglob("*.cu"))
 
 # (case, kernel) -> (the quantities that disagree, why); keep in step with fixtures/measured/NOTES.md
 KNOWN = {
+    ("sync__loop_carried", "threadSteps"): (
+        {"global_ld_sectors_per_request", "global_st_sectors_per_request"},
+        "the divergent control: its lanes step kbc by 2 or 3, so `bounds[kbc]` is read at lane-varying addresses "
+        "(1.08 sectors per request, a value cudalint leaves unknown rather than guess) and the lanes leave the loop "
+        "apart, so the final coalesced store is issued in pieces (4 sectors per request at 75 % efficiency)."),
     ("global__error_path", "fixRates"): (
         {"global_st_sectors_per_request"},
         "the three fix-up stores run only for a NaN or infinite rate, and the inputs are finite: 0 store requests "
@@ -159,6 +164,12 @@ KNOWN = {
 # Each kernel was checked in a run of its own (a reported barrier error aborts the program, so a whole-program
 # run checks only the kernels up to the first faulty one).
 SYNCCHECK_UNREPORTED = {
+    ("sync__loop_carried", 70): (
+        "threadSteps: odd lanes step kbc by 3, even lanes by 2, so lanes of a warp run different trips of the loop "
+        "(and take its `continue` on different trips); on the H200 the lanes that leave early exit the kernel and "
+        "count as arrived, and synccheck reports nothing (0 errors, measured twice). Undefined by the Programming "
+        "Guide all the same (every thread must reach each __syncthreads alike): the control of the two clean loops."),
+    ("sync__loop_carried", 72): ("threadSteps: the loop's second barrier, as line 70."),
     ("sync__divergent_barrier", 53): (
         "loopBoundSync, block of 64: the trip count threadIdx.x/32 is uniform per warp, so warp 1 waits at "
         "BAR.SYNC while warp 0 runs no trip and exits; exited warps count as arrived, and no two warps wait at "
