@@ -13,6 +13,10 @@ from cudalint.frontend.confine import summarise
 
 KERNEL = "__global__ void k(float *a) { a[threadIdx.x * 32] = 0; }\n"
 SECRET = "ghs_SECRETTOKEN"
+#: a 32-way column conflict whose fix pads the tile: a file --fix wants to write
+TILE = ("__global__ void k(float *a) {\n    __shared__ float t[32][32];\n"
+        "    t[threadIdx.x][0] = a[threadIdx.x];\n    __syncthreads();\n"
+        "    a[threadIdx.x] = t[threadIdx.x][1];\n}\n")
 
 
 @pytest.fixture
@@ -154,9 +158,7 @@ def test_links_out_of_the_project_are_not_read_by_either_front_end_nor_fixed(lay
 def test_fix_leaves_a_read_only_file_untouched(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
     f = tmp_path / "k.cu"
-    f.write_text("__global__ void k(float *a) {\n    __shared__ float t[32][32];\n"
-                 "    t[threadIdx.x][0] = a[threadIdx.x];\n    __syncthreads();\n"
-                 "    a[threadIdx.x] = t[threadIdx.x][1];\n}\n")
+    f.write_text(TILE)
     before = f.read_text()
     f.chmod(0o444)
     main(["check", "--no-cache", "--fix", "k.cu"])
@@ -169,9 +171,7 @@ def test_fix_in_a_folder_it_cannot_write_says_so_and_changes_nothing(tmp_path, c
     import cudalint.fix as fix_mod
     monkeypatch.chdir(tmp_path)
     f = tmp_path / "k.cu"
-    src = ("__global__ void k(float *a) {\n    __shared__ float t[32][32];\n"
-           "    t[threadIdx.x][0] = a[threadIdx.x];\n    __syncthreads();\n"
-           "    a[threadIdx.x] = t[threadIdx.x][1];\n}\n")
+    src = TILE
     f.write_text(src)
 
     def full_disk(path, data):
@@ -186,9 +186,7 @@ def test_fix_in_a_folder_it_cannot_write_says_so_and_changes_nothing(tmp_path, c
 def test_fix_removes_temporary_files_a_killed_run_left(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
     f = tmp_path / "k.cu"
-    f.write_text("__global__ void k(float *a) {\n    __shared__ float t[32][32];\n"
-                 "    t[threadIdx.x][0] = a[threadIdx.x];\n    __syncthreads();\n"
-                 "    a[threadIdx.x] = t[threadIdx.x][1];\n}\n")
+    f.write_text(TILE)
     stale = tmp_path / ".k.cu.abc123.cudalint-fix"
     stale.write_text("half a file")
     main(["check", "--no-cache", "--fix", "k.cu"])
