@@ -17,6 +17,7 @@ from typing import Optional
 
 import sympy
 
+from ..analysis.symbols import TID
 from ..analysis.warp import SECTOR, WARP, GlobalCost, aligned_residue, sibling_use
 from ..model import Access, AddressSpace, Kernel
 from . import (AnalysisContext, Findings, Rule, Severity, TranslationUnitModel, error_path, fmt, metric, one_block,
@@ -59,6 +60,28 @@ def walk_step(acc: Access, ctx: AnalysisContext) -> Optional[int]:
         if c.is_Integer and 0 < abs(int(c)) < SECTOR and k not in (acc.offset - c * k).free_symbols:
             return int(c)
     return None
+
+
+def run_time_layout(acc: Access, pic) -> Optional[str]:
+    """Why the cost rests on a guess: the lanes' distance (``4*s00``) or their pattern (``% ne0``) depends on a
+    run-time value the picture took as a large sample, and no other index of the address moves by one element,
+    so that value may be the array's unit stride (ggml's ``src[i3*s03 + i2*s02 + i1*s01 + i0*s00]`` with
+    ``s00 = nb00 / type_size``, 1 for every contiguous tensor: a judged false warning).  None when the address
+    shows its unit-stride index elsewhere (``od[y * w + x]``: ``w`` is a row pitch) or uses no such sample."""
+    if not any("a representative large run-time value" in a for a in pic.assumptions):
+        return None
+    stride, samples = pic.stride, {str(s).split("#")[0] for s in acc.offset.free_symbols} - {str(t) for t in TID}
+    lane = stride.free_symbols - set(TID) if isinstance(stride, sympy.Expr) and not stride.is_Number else set()
+    for t in sympy.Add.make_args(sympy.expand(acc.offset)):
+        c, rest = t.as_coeff_Mul()
+        if TID[0] in t.free_symbols or rest == 1 or rest.free_symbols & lane:
+            continue  # the lanes' own term (threadIdx.y of a 2-D block is another index, as a counter is)
+        if abs(c) == acc.size and rest.is_Symbol:  # another counter at unit stride: the lanes' value is a pitch
+            return None
+    names = ", ".join(f"`{n}`" for n in sorted(samples) if any(a.startswith(f"{n} = ") and "representative" in a
+                                                              for a in pic.assumptions))
+    return (f"the lanes' addresses rest on run-time values ({names}) taken as large samples, and no other index of "
+            "the address moves by one element: with a unit stride there the access is coalesced")
 
 
 class UncoalescedGlobalAccess(Rule):
@@ -155,6 +178,8 @@ class UncoalescedGlobalAccess(Rule):
             elif eff < 0.5 and (share := error_path(acc.guards) or one_block(kernel, acc.guards, ctx) or (
                     tiny_launch(kernel, ctx) or small_kernel(kernel, acc, ctx) if not acc.loop_depth else None)):
                 note = f"; {share}"
+            if not note and (sample := run_time_layout(acc, pic)) is not None:
+                note = f"; {sample}"
             msg = (f"uncoalesced global {acc.kind} of `{acc.array.name}`: {why}; a warp touches {fmt(sectors)} sectors "
                    f"per request{trips} instead of {fmt(cost.ideal_sectors_per_request)} ({used}% of fetched bytes "
                    f"used){note}; {fix}")
