@@ -35,6 +35,9 @@ CL002 = ("CL002", "invalid-suppression", Severity.WARNING,
          "A `cudalint:` comment that is not a suppression or a hint cudalint reads")
 #: a ``// cudalint:`` comment and what follows it on the line
 _DIRECTIVE = re.compile(r"//\s*cudalint:\s*(?P<body>.*)")
+#: near misses of it: a block comment, or another case (``/* cudalint: ignore */``, ``// CUDALINT: ignore``)
+_NEAR_DIRECTIVE = re.compile(r"/\*\s*[cC][uU][dD][aA][lL][iI][nN][tT]\s*:"
+                             r"|//\s*(?!cudalint:)[cC][uU][dD][aA][lL][iI][nN][tT]\s*:")
 _CODE_TOKEN = re.compile(r"[A-Z][A-Z0-9]*")
 
 
@@ -203,6 +206,13 @@ def invalid_suppressions(path: str, lines: list[str]) -> list[Diagnostic]:
     code, name, sev, _ = CL002
     out = []
     for i, ln in enumerate(lines, 1):
+        if (near := _NEAR_DIRECTIVE.search(ln)) is not None:
+            what = "a block comment" if near.group(0).startswith("/*") else "not in lower case"
+            col = len(ln[:near.start()].encode("utf-8")) + 1
+            out.append(Diagnostic(code=code, name=name, severity=sev, path=path, line=i, column=col, end_line=i,
+                                  end_column=len(ln.rstrip().encode("utf-8")) + 1,
+                                  message=f"invalid suppression `{ln[near.start():].strip()}`: it is {what}; cudalint "
+                                          "reads only `// cudalint: ...` line comments, so it silences nothing"))
         for m in _DIRECTIVE.finditer(ln) if "cudalint" in ln else ():
             body = m.group("body").rstrip()
             why = None

@@ -385,3 +385,13 @@ def test_invalid_suppressions_are_findings_and_silence_nothing(tmp_path, capsys)
         "silences nothing"]
     _, diags, _ = check(capsys, "--ignore", "CL002", f)  # selectable like any code
     assert [d["code"] for d in diags] == ["CL101"]
+    # near misses a first user tried: a block comment, capitals
+    g = write(tmp_path / "g.cu", "__global__ void k(float *a) {\n"
+                                 "    a[threadIdx.x * 32] = 0;  /* cudalint: ignore[CL101] */\n"
+                                 "    a[threadIdx.x * 64] = 0;  // CUDALINT: ignore[CL101]\n}\n")
+    _, diags, _ = check(capsys, "--select", "CL002", g)
+    assert [(d["line"], d["column"], d["message"]) for d in diags] == [
+        (2, 31, "invalid suppression `/* cudalint: ignore[CL101] */`: it is a block comment; cudalint reads only "
+                "`// cudalint: ...` line comments, so it silences nothing"),
+        (3, 31, "invalid suppression `// CUDALINT: ignore[CL101]`: it is not in lower case; cudalint reads only "
+                "`// cudalint: ...` line comments, so it silences nothing")]
