@@ -196,6 +196,12 @@ def _suppressions(lines: list[str]):
     return files, here
 
 
+def _comment(line: str, start: int) -> str:
+    """The comment that begins at ``start``: a block comment up to its ``*/``, a line comment to the end."""
+    end = line.find("*/", start) + 2 if line.startswith("/*", start) and "*/" in line[start:] else len(line)
+    return line[start:end].strip()
+
+
 def invalid_suppressions(path: str, lines: list[str]) -> list[Diagnostic]:
     """CL002 for each ``// cudalint:`` comment that tries a directive but is not one of the forms cudalint
     reads: ``ignore`` (alone or followed by a space and prose), ``ignore[CODES]``, ``ignore-file[CODES]`` and
@@ -211,7 +217,7 @@ def invalid_suppressions(path: str, lines: list[str]) -> list[Diagnostic]:
             col = len(ln[:near.start()].encode("utf-8")) + 1
             out.append(Diagnostic(code=code, name=name, severity=sev, path=path, line=i, column=col, end_line=i,
                                   end_column=len(ln.rstrip().encode("utf-8")) + 1,
-                                  message=f"invalid suppression `{ln[near.start():].strip()}`: it is {what}; cudalint "
+                                  message=f"invalid suppression `{_comment(ln, near.start())}`: it is {what}; cudalint "
                                           "reads only `// cudalint: ...` line comments, so it silences nothing"))
         for m in _DIRECTIVE.finditer(ln) if "cudalint" in ln else ():
             body = m.group("body").rstrip()
