@@ -82,6 +82,8 @@ class WarpPicture:
     masked: bool = False
     #: the picture of each trip of that loop (or of a loop whose counter a guard compares with threadIdx)
     trips: list = field(default_factory=list)
+    #: the run-time values of the lanes' part taken as large samples (REPRESENTATIVE_SCALE): ``{s00}``
+    samples: frozenset = frozenset()
 
 
 class NotModelled(Exception):
@@ -214,6 +216,7 @@ def picture(offset: sympy.Expr, shape: LaunchShape, symbols: Symbols, space: str
     expr = sympy.expand(sympy.expand(offset).subs(shape.known))  # blockDim substituted where known
     # blockDim unknown: blockDim.x assumed a multiple of 32, so threadIdx.y/z are the same for the whole warp
     tid = set(TID) if shape.block else {TID[0]}
+    samples: frozenset = frozenset()
     if (expr.free_symbols & symbols.varying) - set(TID):
         raise NotModelled("the index depends on a value loaded or computed per thread")
 
@@ -229,6 +232,7 @@ def picture(offset: sympy.Expr, shape: LaunchShape, symbols: Symbols, space: str
             raise NotModelled("the stride between lanes depends on a run-time value")
         subs = {s: REPRESENTATIVE_BLOCK_X if s == BDIM[0] else REPRESENTATIVE_SCALE
                 for s in sorted(scale_syms, key=str)}
+        samples = frozenset(s for s in subs if s not in BID)
         assumptions += [f"{str(s).split('#')[0]} = {v} (" + ("a sample block" if s in BID else
                         "a representative large run-time value") + ")" for s, v in subs.items()]
         thread_part = thread_part.subs(subs)
@@ -273,7 +277,7 @@ def picture(offset: sympy.Expr, shape: LaunchShape, symbols: Symbols, space: str
         assumptions.append(f"row pitch ({', '.join(sorted(pitch_syms))}) assumed a multiple of 32 bytes")
     residues, proven = (sorted({(const + k * g) % SECTOR for k in range(SECTOR // g)}) for g in (gcd, proven_gcd))
     return WarpPicture(warps=warps, residues=residues, exact_residue=len(residues) == 1, proven_residues=proven,
-                       stride=stride, assumptions=assumptions, shifted=shifted,
+                       stride=stride, assumptions=assumptions, shifted=shifted, samples=samples,
                        masked=any(0 < len(w) < WARP for w in warps) and active is not None)
 
 
@@ -294,7 +298,7 @@ def _trips(offset: sympy.Expr, sym, values: list[int], shape: LaunchShape, symbo
         proven_residues=sorted(set().union(*(p.proven_residues for p in pics))),
         stride=int(stride) if stride.is_Integer else stride,
         assumptions=[note, *pics[0].assumptions], loop_values=tuple(values), trips=pics,
-        masked=any(p.masked for p in pics))
+        masked=any(p.masked for p in pics), samples=frozenset().union(*(p.samples for p in pics)))
 
 
 # --- global memory -------------------------------------------------------------------------------

@@ -68,9 +68,9 @@ def run_time_layout(acc: Access, pic) -> Optional[str]:
     so that value may be the array's unit stride (ggml's ``src[i3*s03 + i2*s02 + i1*s01 + i0*s00]`` with
     ``s00 = nb00 / type_size``, 1 for every contiguous tensor: a judged false warning).  None when the address
     shows its unit-stride index elsewhere (``od[y * w + x]``: ``w`` is a row pitch) or uses no such sample."""
-    if not any("a representative large run-time value" in a for a in pic.assumptions):
+    if not pic.samples:
         return None
-    stride, samples = pic.stride, {str(s).split("#")[0] for s in acc.offset.free_symbols} - {str(t) for t in TID}
+    stride = pic.stride
     lane = stride.free_symbols - set(TID) if isinstance(stride, sympy.Expr) and not stride.is_Number else set()
     for t in sympy.Add.make_args(sympy.expand(acc.offset)):
         c, rest = t.as_coeff_Mul()
@@ -78,8 +78,7 @@ def run_time_layout(acc: Access, pic) -> Optional[str]:
             continue  # the lanes' own term (threadIdx.y of a 2-D block is another index, as a counter is)
         if abs(c) == acc.size and rest.is_Symbol:  # another counter at unit stride: the lanes' value is a pitch
             return None
-    names = ", ".join(f"`{n}`" for n in sorted(samples) if any(a.startswith(f"{n} = ") and "representative" in a
-                                                              for a in pic.assumptions))
+    names = ", ".join(sorted(f"`{spell(s)}`" for s in pic.samples))
     return (f"the lanes' addresses rest on run-time values ({names}) taken as large samples, and no other index of "
             "the address moves by one element: with a unit stride there the access is coalesced")
 
