@@ -217,3 +217,14 @@ def test_headers_that_are_fifos_devices_or_huge_are_refused_before_clang_opens_t
                                "cudalint reads no such file"),
         ("g/d.cu", 1, "CL000", f"not linted: it includes `{proj / '.git' / 'config'}`, inside a `.git` folder "
                                "(repository metadata, which can hold credentials); cudalint reads no such file")]
+
+
+def test_a_header_that_embeds_a_file_is_refused_before_the_parse(layout, capsys):
+    proj, outside = layout
+    (proj / "e.h").write_text(f'static const char bytes[] = {{\n#embed "{outside / "v"}"\n}};\n')
+    (proj / "k.cu").write_text('#include "e.h"\n' + KERNEL)
+    _, found, out = _check(capsys, "k.cu")
+    assert [(d["line"], d["message"]) for d in found] == [
+        (1, f"not linted: the header `{proj / 'e.h'}` uses `#embed`/`__has_embed`, which reads a file's bytes into "
+            "the program")]
+    assert "118" not in out

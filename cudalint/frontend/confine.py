@@ -100,13 +100,14 @@ _INCLUDE = re.compile(r'^[ \t]*#[ \t]*include(?:_next)?[ \t]*([<"])([^>"\n]+)[>"
 MAX_HEADER_BYTES = 8 << 20
 
 
-def check_includes(path: str, text: str, args: list[str], roots: tuple[str, ...]) -> None:
+def check_includes(path: str, text: str, args: list[str], roots: tuple[str, ...]) -> set[str]:
     """Before clang opens anything: follow the ``#include`` lines of ``text`` (and of each header they reach,
     outside the system roots) as clang would resolve them (the includer's folder for quoted names, then the
     ``-iquote``/``-I``/``-isystem``/``-idirafter`` folders of ``args``), and raise :class:`Refused` for a header
     clang must not open: not a regular file (a FIFO would block the run, a link to ``/dev/zero`` fill its
-    memory), over :data:`MAX_HEADER_BYTES`, or outside ``roots`` and the system roots (an absolute path, ``..``,
-    a link out).  A name no folder holds is clang's to report."""
+    memory), over :data:`MAX_HEADER_BYTES`, outside ``roots`` and the system roots (an absolute path, ``..``,
+    a link out), or using ``#embed``.  A name no folder holds is clang's to report.  Returns the headers read
+    (resolved), which :func:`check_reads` need not read again."""
     dirs = include_dirs(args)
     allowed = roots + system_roots()
     todo, seen = [(os.path.abspath(path), text)], set()
@@ -144,9 +145,16 @@ def check_includes(path: str, text: str, args: list[str], roots: tuple[str, ...]
                 raise Refused(f"not linted: it includes `{found}`{link}, {why}; cudalint reads no such file", line)
             try:
                 with open(found, encoding="latin-1") as fh:
-                    todo.append((os.path.abspath(found), fh.read(MAX_HEADER_BYTES)))
+                    header = fh.read(MAX_HEADER_BYTES)
             except OSError:
                 continue
+            try:
+                check_text(header)
+            except Refused as e:
+                raise Refused(f"not linted: the header `{found}` uses `#embed`/`__has_embed`, which reads a file's "
+                              "bytes into the program", line) from e
+            todo.append((os.path.abspath(found), header))
+    return seen
 
 
 def _outside(f: str, link: str, roots: tuple[str, ...]) -> str:
@@ -155,10 +163,11 @@ def _outside(f: str, link: str, roots: tuple[str, ...]) -> str:
             "--config to allow it)")
 
 
-def check_reads(files: Iterable[tuple[str, int]], roots: tuple[str, ...], main: str) -> None:
+def check_reads(files: Iterable[tuple[str, int]], roots: tuple[str, ...], main: str,
+                scanned: frozenset = frozenset()) -> None:
     """Raise :class:`Refused` when a file the translation unit read lies outside ``roots`` (and the system
-    roots), or a header read under the project uses ``#embed``.  ``files``: (path, the line of the linted
-    file that includes it, 1 for a nested include)."""
+    roots), or a header read under the project uses ``#embed`` (``scanned``: headers :func:`check_includes`
+    already read).  ``files``: (path, the line of the linted file that includes it, 1 for a nested include)."""
     allowed = roots + system_roots()
     if not inside(main, roots[:1] or allowed):
         raise Refused(f"not linted: `{main}` is a link to `{os.path.realpath(main)}`, outside the project "
@@ -172,7 +181,7 @@ def check_reads(files: Iterable[tuple[str, int]], roots: tuple[str, ...], main: 
                 raise Refused(f"not linted: it includes `{f}`{link}, inside a `.git` folder (repository metadata, which "
                               "can hold credentials); cudalint reads no such file", line)
             raise Refused(_outside(f, link, roots), line)
-        if not inside(f, system_roots()):
+        if not inside(f, system_roots()) and os.path.realpath(f) not in scanned:
             try:
                 with open(f, encoding="latin-1") as fh:
                     check_text(fh.read(1 << 22))

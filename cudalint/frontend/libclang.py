@@ -756,12 +756,11 @@ def lower(path: str, text: str, extra_args: Optional[list[str]] = None,
     root).  Raises :class:`~cudalint.frontend.confine.Refused` for a file that reads anything else or uses
     ``#embed``."""
     check_text(text)
-    check_includes(path, text, base_args() + list(extra_args or []),
-                   roots if roots is not None else (project_root(path),))
+    roots = roots if roots is not None else (project_root(path),)
+    scanned = check_includes(path, text, base_args() + list(extra_args or []), roots)
     tu = parse(path, text, list(extra_args or []))
     check_reads(((inc.include.name, inc.location.line if inc.depth == 1 else 1) for inc in tu.get_includes()
-                 if inc.include is not None),
-                roots if roots is not None else (project_root(path),), path)
+                 if inc.include is not None), roots, path, frozenset(scanned))
     with ir.recursion_limit(RECURSION_LIMIT):
         unit = Lowering(path, text, tu).lower()
     unit.errors, unit.missing_includes = file_diagnostics(path, tu, text)
