@@ -176,3 +176,18 @@ def test_host_code_nested_600_deep_is_walked(tmp_path):
     for fe in ("clang", "tree-sitter"):
         d = lint_file(str(p), RunOptions(frontend=fe))
         assert [(x.code, x.line, x.assumptions[0][:30]) for x in d] == [("CL101", 1, "blockDim = (32, 1, 1) from lau")]
+
+
+def test_a_divisor_the_samples_make_zero_is_not_an_internal_error(tmp_path):
+    # darknet's reorg indexing: `c / (s * s)` is 0 when both run-time values take the one large sample, and the
+    # `%` by it raised ZeroDivisionError in CL101, losing the file (field test, session 26). The access is not
+    # modelled; the coalesced store beside it still is.
+    p = tmp_path / "k.cu"
+    p.write_text("__global__ void k(float *a, float *b, int c, int s) {\n"
+                 "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                 "  int oc = c / (s * s);\n"
+                 "  a[(i % oc) * 32] = 0; b[32 * i] = 1;\n}\n"
+                 "void run(float *a, float *b, int c, int s) { k<<<64, 256>>>(a, b, c, s); }\n")
+    for fe in ("clang", "tree-sitter"):
+        d = lint_file(str(p), RunOptions(frontend=fe))
+        assert [(x.code, x.line, x.column, x.metrics.get("sectors_per_request")) for x in d] == [("CL101", 4, 25, 32)]

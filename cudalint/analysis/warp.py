@@ -189,6 +189,17 @@ def _trip_values(sym, guards: tuple, shape: LaunchShape) -> Optional[list[int]]:
 
 
 def picture(offset: sympy.Expr, shape: LaunchShape, symbols: Symbols, space: str, guards: tuple = ()) -> WarpPicture:
+    """:func:`_picture`; an offset that the sampled values divide by zero (``c % (c / (s * s))`` with the one
+    large sample for both ``c`` and ``s``: darknet's reorg kernel) is not modelled rather than an internal error.
+
+    Raises :class:`NotModelled` as :func:`_picture` does, and then."""
+    try:
+        return _picture(offset, shape, symbols, space, guards)
+    except ZeroDivisionError as e:
+        raise NotModelled(f"the sampled values divide by zero ({e})") from None
+
+
+def _picture(offset: sympy.Expr, shape: LaunchShape, symbols: Symbols, space: str, guards: tuple = ()) -> WarpPicture:
     """Enumerate the lanes of each warp of a block for a byte ``offset`` expression.
 
     ``guards`` are the conditions the access sits under: those that can be decided per lane decide which
