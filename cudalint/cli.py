@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import sys
 from collections import Counter
 from dataclasses import fields
@@ -56,7 +57,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     c = sub.add_parser("check", help="lint files and directories")
     c.add_argument("paths", nargs="*", default=["."], metavar="PATHS")
-    c.add_argument("--format", choices=["text", "json", "sarif", "github"], default="text")
+    c.add_argument("--format", "--output-format", dest="format", default="text",
+                   choices=["text", "concise", "full", "json", "sarif", "github"],
+                   help="text (= concise): one line per finding; full: as compilers print them, with the source "
+                        "line, the assumptions as notes and the fix; json, sarif, github")
+    c.add_argument("--color", choices=["auto", "always", "never"], default="auto",
+                   help="colour the full text output (auto: on a terminal, unless NO_COLOR is set)")
+    c.add_argument("--no-progress", action="store_true",
+                   help="no progress bar (shown on a terminal's stderr for runs longer than a second)")
     c.add_argument("--output-file", metavar="F")
     c.add_argument("--select", type=_codes, metavar="CODES", help="comma-separated codes or prefixes")
     c.add_argument("--extend-select", type=_codes, default=[], metavar="CODES",
@@ -105,15 +113,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def format_text(diags: list[Diagnostic], n_files: int) -> str:
-    """The findings, one line each, and a closing summary that counts the files with findings among the
-    ``n_files`` checked (``in 1 of 2 files``; ``in 2 files`` when every checked file has some)."""
-    counts = Counter(d.severity for d in diags)
-    hit = len({d.path for d in diags})
-    where = f"{hit} of {n_files} files" if 0 < hit < n_files else f"{n_files} file{'s' if n_files != 1 else ''}"
-    summary = (f"Found {len(diags)} finding{'s' if len(diags) != 1 else ''} "
-               f"({counts[Severity.ERROR]} error, {counts[Severity.WARNING]} warning, "
-               f"{counts[Severity.INFO]} info) in {where}.")
-    return "".join(d.to_text() + "\n" for d in diags) + summary + "\n"
+    """The findings, one line each, and a closing summary (:func:`cudalint.reporters.text.format_concise`)."""
+    from .reporters.text import format_concise
+    return format_concise(diags, n_files)
 
 
 def _compile_db(args: argparse.Namespace):
@@ -140,7 +142,10 @@ def _check(args: argparse.Namespace) -> int:
     cache = None if args.no_cache else Cache(args.cache_dir or DEFAULT_DIR)
 
     def lint(paths: list[str]) -> list[Diagnostic]:  # each file with its own configuration, in worker processes
-        return lint_many([(f, resolver.options_for(f)) for f in paths], jobs=args.jobs, cache=cache)
+        from .progress import Progress
+        with Progress(len(paths), enabled=not args.no_progress) as bar:
+            return lint_many([(f, resolver.options_for(f)) for f in paths], jobs=args.jobs, cache=cache,
+                             progress=bar.advance)
     diags = lint(files)
     fixed_msg = ""
     if args.fix or args.diff:
@@ -168,11 +173,17 @@ def _check(args: argparse.Namespace) -> int:
         out = json.dumps([d.to_json() for d in diags], indent=2) + "\n"
     elif args.format in ("sarif", "github"):
         out = (format_sarif if args.format == "sarif" else format_github)(diags)
+    elif args.format == "full":
+        from .reporters.text import format_full, use_color
+        from .runner import read_source
+        out = format_full(diags, len(files), lambda p: read_source(p).splitlines(),
+                          color=use_color(args.color, sys.stdout if not args.output_file else None),
+                          width=shutil.get_terminal_size((100, 24)).columns)
     else:
         out = format_text(diags, len(files))
     counts = Counter((d.code, d.name) for d in diags) if args.statistics else Counter()
     table = "".join(f"{n:5d}\t{code}\t[{name}]\n" for (code, name), n in sorted(counts.items()))
-    if args.format == "text":
+    if args.format in ("text", "concise", "full"):
         out = fixed_msg + out + table
     else:
         sys.stderr.write(table + fixed_msg)  # keep json/sarif/github output machine-readable

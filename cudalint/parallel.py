@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 from concurrent.futures import TimeoutError as FutureTimeout
-from typing import Iterable, Optional
+from typing import Callable, Iterable, Optional
 
 from pebble import ProcessExpired, ProcessPool
 
@@ -49,16 +49,39 @@ def merge_includes(results: list[tuple[str, list[Diagnostic], list[str]]]) -> li
     return out
 
 
+def _collect(path: str, opts, key, fut, timeout: Optional[float], cache) -> tuple[str, list[Diagnostic], list[str]]:
+    """The result of one file's worker: its findings and dependencies (stored in ``cache``), or a CL000 saying
+    why there are none (a time-out, a crashed worker, a worker-side exception)."""
+    try:
+        diags, deps, cacheable = fut.result()
+    except FutureTimeout:
+        why = f"it took longer than the {timeout:g} s per-file limit"
+    except ProcessExpired as e:
+        why = f"the front-end crashed on it (worker exit code {e.exitcode})"
+    except Exception as e:  # noqa: BLE001 - a worker-side failure must not stop the run
+        why = f"internal error ({type(e).__name__}: {e})"
+    else:
+        if cache is not None and key is not None and cacheable:
+            from .cache import search_folders
+            cache.put(key, diags, deps, search_folders(path, opts, deps))
+        return path, diags, deps
+    return path, [cl000(path, f"cannot lint {path}: {why}", internal=True)], []
+
+
 def lint_many(tasks: Iterable[tuple[str, object]], jobs: Optional[int] = None,
-              timeout: Optional[float] = DEFAULT_FILE_TIMEOUT, cache=None) -> list[Diagnostic]:
+              timeout: Optional[float] = DEFAULT_FILE_TIMEOUT, cache=None,
+              progress: Optional[Callable[[], None]] = None) -> list[Diagnostic]:
     """Lint every ``(path, RunOptions)`` task in worker processes (see the module docstring); return all findings,
-    sorted.  With a :class:`cudalint.cache.Cache`, files whose entry is still valid are not linted again."""
+    sorted.  With a :class:`cudalint.cache.Cache`, files whose entry is still valid are not linted again.
+    ``progress()`` is called once per file done (a cache hit included), in the calling process."""
+    progress = progress or (lambda: None)
     results: list[tuple[str, list[Diagnostic], list[str]]] = []
     todo = []
     for path, opts in tasks:
         key = cache.key(path, opts) if cache is not None else None
         if (hit := cache.get(key) if key is not None else None) is not None:
             results.append((path, *hit))
+            progress()
         else:
             todo.append((path, opts, key))
     pool = ProcessPool(max_workers=min(jobs or os.cpu_count() or 1, len(todo))) if todo else None
@@ -66,20 +89,8 @@ def lint_many(tasks: Iterable[tuple[str, object]], jobs: Optional[int] = None,
         futures = [(path, opts, key, pool.schedule(_lint_worker, args=(path, opts), timeout=timeout))
                    for path, opts, key in todo]
         for path, opts, key, fut in futures:
-            try:
-                diags, deps, cacheable = fut.result()
-                results.append((path, diags, deps))
-                if cache is not None and key is not None and cacheable:
-                    from .cache import search_folders
-                    cache.put(key, diags, deps, search_folders(path, opts, deps))
-                continue
-            except FutureTimeout:
-                why = f"it took longer than the {timeout:g} s per-file limit"
-            except ProcessExpired as e:
-                why = f"the front-end crashed on it (worker exit code {e.exitcode})"
-            except Exception as e:  # noqa: BLE001 - a worker-side failure must not stop the run
-                why = f"internal error ({type(e).__name__}: {e})"
-            results.append((path, [cl000(path, f"cannot lint {path}: {why}", internal=True)], []))
+            results.append(_collect(path, opts, key, fut, timeout, cache))
+            progress()  # done, timed out or crashed alike
     finally:
         if pool is not None:  # every result is in: stop the workers without waiting for pebble's join (polls)
             pool.stop()
