@@ -152,6 +152,9 @@ class LaunchSite:
     #: ``(("block", "blocksize", 135), (2, "n", 40))`` (role: "grid", "block" or the argument's index; the name
     #: of the variable; the line of the branch)
     defaults: tuple = ()
+    #: the indices of the arguments that are a variable a loop around the launch steps (``t`` of
+    #: ``for (t = 0; t < n; t++) k<<<g, b>>>(m, n, t);``): an index that walks the data, launch by launch
+    counters: tuple[int, ...] = ()
 
     @property
     def in_loop(self) -> bool:
@@ -175,6 +178,8 @@ class Kernel:
     #: the index of each of those parameters among the launch's arguments (to name the ones a launch takes
     #: from the program's command-line defaults: :attr:`LaunchSite.defaults`)
     default_args: dict = field(default_factory=dict)
+    #: the parameters a launch passes a loop's counter (:attr:`LaunchSite.counters`): indices that walk the data
+    counter_params: frozenset = frozenset()
     #: ``k<float, 256>`` for an instantiation, else the name
     label: str = ""
     incomplete_assumptions: list[str] = field(default_factory=list)

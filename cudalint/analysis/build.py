@@ -40,6 +40,8 @@ def _build_model(tu: ir.TranslationUnit) -> TranslationUnitModel:
             consts = _constant_args(fn, k.template_args, model.launches)
             k.launch_args = {p.name: consts[p.name] for p in fn.params if p.name in consts and p.type.is_integer}
             k.default_args = {p.name: i for i, p in enumerate(fn.params) if p.name in k.launch_args}
+            k.counter_params = frozenset(fn.params[i].name for s in model.launches if s.kernel == fn.name and (
+                not k.template_args or s.template_args == k.template_args) for i in s.counters if i < len(fn.params))
             null = {p.name for p in fn.params if p.type.kind == TypeKind.POINTER and consts.get(p.name) == 0}
             null &= _null_tested(fn)  # a null placeholder in a launch the kernel does not test is not followed
             k.accesses = [a for a in k.accesses if a.array.name not in null]  # under `if (p != NULL)`: never run

@@ -33,7 +33,7 @@ from ..ir import nodes as ir
 from ..ir.consts import fold
 from ..ir.types import Type, TypeKind
 from ..model import Access, AddressSpace, ArrayDecl, Barrier, Division, Exit, ExitKind, Kernel
-from .symbols import BUILTINS, WARP_SIZE, Symbols
+from .symbols import BUILTINS, WARP_SIZE, Symbols, recombine_divmod
 
 MAX_INLINE_DEPTH = 4
 #: Python recursion allowed while interpreting a kernel (long generated expressions nest deeply; a deeper
@@ -516,11 +516,11 @@ class KernelInterpreter:
                 parts = [(f.offset, self.size_of(f.type)) for f in t.fields if self.size_of(f.type)] or [(0, size)]
             guards = tuple(g for g, _ in self.guards if isinstance(g, sympy.Basic))
             for off, sz in parts:
-                if mode in ("read", "write") and self.reloads(ptr.array, sympy.expand(ptr.offset + off), sz, guards,
-                                                               store=mode == "write"):
+                offset = recombine_divmod(ptr.offset + off)
+                if mode in ("read", "write") and self.reloads(ptr.array, offset, sz, guards, store=mode == "write"):
                     continue
                 self.kernel.accesses.append(Access(
-                    array=ptr.array, offset=sympy.expand(ptr.offset + off), size=sz,
+                    array=ptr.array, offset=offset, size=sz,
                     is_read=mode in ("read", "rw"), is_write=mode in ("write", "rw"), span=e.span,
                     subscripts=ptr.subscripts, field_offset=field_offset + off,
                     elem_size=elem_size or ptr.elem_size, split=len(parts), guards=guards, region=self.region,

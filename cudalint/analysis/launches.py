@@ -233,6 +233,7 @@ class _Walker:
     def __init__(self):
         self.out: list[LaunchSite] = []
         self.fn, self.loops = "", ()  # the host function walked, the loops around the statement (their lines)
+        self.stepped: frozenset = frozenset()  # the variables the loops around the statement step
         self.argv: frozenset = frozenset()  # main's parameters (argc, argv) when walking main
 
     def _without_arguments(self, cond: ir.Expr, env: _Env) -> Optional[int]:
@@ -259,7 +260,10 @@ class _Walker:
                                        grid_text=e.grid.text if e.grid is not None else "", function=self.fn,
                                        loops=self.loops, threads=env.threads(e.grid, e.block),
                                        args=tuple(_argument(a, env) for a in e.args),
-                                       defaults=_launch_defaults(env, e.grid, e.block, e.args)))
+                                       defaults=_launch_defaults(env, e.grid, e.block, e.args),
+                                       counters=tuple(i for i, a in enumerate(e.args)
+                                                      if isinstance(r := strip_casts(a), ir.Ref)
+                                                      and r.var in self.stepped)))
             return
         if isinstance(e, ir.Cond):
             self.expr(e.cond, env)
@@ -354,10 +358,11 @@ class _Walker:
                 self.stmt(x, env)
             env.kill(s)
             outer, self.loops = self.loops, self.loops + ((s.span.line, s.span.column),) * isinstance(s, ir.Loop)
+            stepped, self.stepped = self.stepped, self.stepped | _stepped(s)
             for n in ir.children(s):
                 if n not in getattr(s, "init", []):
                     (self.expr if isinstance(n, ir.Expr) else self.stmt)(n, env)
-            self.loops = outer
+            self.loops, self.stepped = outer, stepped
             env.kill(s)
         else:  # a block, an expression statement, a return, a case or a label: its parts in order
             for n in ir.children(s):
@@ -381,6 +386,23 @@ def _launch_defaults(env: _Env, grid, block, args) -> tuple:
     out = [(role, name, line) for role, e in (("grid", grid), ("block", block), *enumerate(args))
            for name, line in env.defaults(e)]
     return tuple(out)
+
+
+def _stepped(s) -> frozenset:
+    """The variables a loop steps: those its step expressions assign or increment (``t`` of
+    ``for (t = 0; t < n - 1; t++)``), and a range-for's variable; none for other statements."""
+    if not isinstance(s, ir.Loop):
+        return frozenset()
+    out = {s.var} if s.var is not None else set()
+    todo = list(s.step)
+    while todo:
+        e = todo.pop()
+        target = e.target if isinstance(e, ir.Assign) else e.operand if isinstance(e, ir.Unary) and e.op in (
+            "pre++", "pre--", "post++", "post--") else None
+        if isinstance(target, ir.Ref):
+            out.add(target.var)
+        todo += [c for c in ir.children(e) if isinstance(c, ir.Expr)]
+    return frozenset(out)
 
 
 def _argument(a: ir.Expr, env: _Env) -> Optional[int]:

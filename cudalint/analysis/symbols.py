@@ -91,3 +91,39 @@ class Symbols:
     def is_varying(self, expr) -> bool:
         """Whether ``expr`` (a sympy value, or a pointer: its offset) differs between the lanes of a warp."""
         return bool(getattr(getattr(expr, "offset", expr), "free_symbols", set()) & self.varying)
+
+
+def recombine_divmod(expr: sympy.Expr, rounds: int = 8) -> sympy.Expr:
+    """``expr`` expanded, with each pair ``a*Mod(X, q) + a*q*floor(X/q)`` written as ``a*X``.
+
+    Code that splits a flat index into coordinates and puts them back (``k = id % c; b = id / c;
+    in[w*h*(k + b*c) + i]``: darknet's pooling kernels) addresses ``w*h*id + i``; without the identity the
+    lanes' pattern is a Mod and a floor of run-time values, priced from samples as "scattered".  The identity
+    ``q*(X/q) + X%q == X`` is exact for C's truncating division (C++ [expr.mul]/4) as for the floor and Mod
+    the interpreter writes, so nothing is assumed.  At most ``rounds`` pairs are joined (nested splits
+    ``id % c``, ``id / c % h``, ``id / c / h`` join one pair per round)."""
+    expr = sympy.expand(expr)
+    for _ in range(rounds):
+        if not (expr.has(sympy.Mod) and expr.has(sympy.floor)):
+            return expr
+        joined = _join_one(sympy.Add.make_args(expr))
+        if joined is None:
+            return expr
+        expr = joined
+    return expr
+
+
+def _join_one(terms: tuple) -> "sympy.Expr | None":
+    for i, t in enumerate(terms):
+        for m in (f for f in sympy.Mul.make_args(t) if isinstance(f, sympy.Mod)):
+            x, q = m.args
+            coeff = t / m
+            want = sympy.expand(coeff * q)
+            for j, u in enumerate(terms):
+                if j == i:
+                    continue
+                for f in (f for f in sympy.Mul.make_args(u) if isinstance(f, sympy.floor)):
+                    if sympy.expand(f.args[0] * q - x) == 0 and sympy.expand(u / f - want) == 0:
+                        rest = [v for k, v in enumerate(terms) if k not in (i, j)]
+                        return sympy.expand(sympy.Add(*rest) + coeff * x)
+    return None

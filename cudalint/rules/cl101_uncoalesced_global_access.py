@@ -17,7 +17,7 @@ from typing import Optional
 
 import sympy
 
-from ..analysis.symbols import TID
+from ..analysis.symbols import BID, TID
 from ..analysis.warp import SECTOR, WARP, GlobalCost, aligned_residue, sibling_use
 from ..model import Access, AddressSpace, Kernel
 from . import (AnalysisContext, Findings, Rule, Severity, TranslationUnitModel, error_path, fmt, metric, one_block,
@@ -62,7 +62,15 @@ def walk_step(acc: Access, ctx: AnalysisContext) -> Optional[int]:
     return None
 
 
-def run_time_layout(acc: Access, pic) -> Optional[str]:
+def is_counter(s, walking: frozenset = frozenset()) -> bool:
+    """Whether ``s`` is an index that walks through an array: blockIdx, threadIdx.y/z, a loop's trip counter
+    (``k@LINE.COL``), or one of ``walking``, the parameters a launch passes a host loop's counter (Rodinia
+    gaussian's column ``t``).  Another parameter added at unit stride (``Y[OFFY + i*INCY]``: darknet's BLAS
+    kernels) is a base offset, not a walking index: it says nothing about the lanes' stride."""
+    return s.is_Symbol and (s in BID or s in TID[1:] or str(s).startswith("k@") or s in walking)
+
+
+def run_time_layout(acc: Access, pic, walking: frozenset = frozenset()) -> Optional[str]:
     """Why the cost rests on a guess: the lanes' distance (``4*s00``) or their pattern (``% ne0``) depends on a
     run-time value the picture took as a large sample, and no other index of the address moves by one element,
     so that value may be the array's unit stride (ggml's ``src[i3*s03 + i2*s02 + i1*s01 + i0*s00]`` with
@@ -76,7 +84,7 @@ def run_time_layout(acc: Access, pic) -> Optional[str]:
         c, rest = t.as_coeff_Mul()
         if TID[0] in t.free_symbols or rest == 1 or rest.free_symbols & lane:
             continue  # the lanes' own term (threadIdx.y of a 2-D block is another index, as a counter is)
-        if abs(c) == acc.size and rest.is_Symbol:  # another counter at unit stride: the lanes' value is a pitch
+        if abs(c) == acc.size and is_counter(rest, walking):  # another index walks by one element: the lanes' is a pitch
             return None
     names = ", ".join(sorted(f"`{spell(s)}`" for s in pic.samples))
     return (f"the lanes' addresses rest on run-time values ({names}) taken as large samples, and no other index of "
@@ -177,7 +185,8 @@ class UncoalescedGlobalAccess(Rule):
             elif eff < 0.5 and (share := error_path(acc.guards) or one_block(kernel, acc.guards, ctx) or (
                     tiny_launch(kernel, ctx) or small_kernel(kernel, acc, ctx) if not acc.loop_depth else None)):
                 note = f"; {share}"
-            if not note and (sample := run_time_layout(acc, pic)) is not None:
+            walking = frozenset(ctx.symbols.param(n) for n in kernel.counter_params)
+            if not note and (sample := run_time_layout(acc, pic, walking)) is not None:
                 note = f"; {sample}"
             msg = (f"uncoalesced global {acc.kind} of `{acc.array.name}`: {why}; a warp touches {fmt(sectors)} sectors "
                    f"per request{trips} instead of {fmt(cost.ideal_sectors_per_request)} ({used}% of fetched bytes "
