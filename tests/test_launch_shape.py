@@ -391,3 +391,19 @@ void run(float *o, int n) {
 """)
     found = [(d.line, d.message.rsplit("(in ", 1)[-1]) for d in lint_file(str(p), RunOptions()) if d.code == "CL101"]
     assert found == [(5, "`k<float, 0>`)"), (6, "`k<float, 1>`)")]
+
+
+def test_arguments_a_host_loop_steps_are_counters(tmp_path):
+    # LaunchSite.counters: the arguments that a loop around the launch steps (Rodinia gaussian's column `t`),
+    # not a value the loop only reads, nor one stepped by a loop that has ended, nor an expression of the counter
+    p = tmp_path / "k.cu"
+    p.write_text("__global__ void c(float *m, int n, int t) { m[(blockIdx.x * blockDim.x + threadIdx.x) * n + t] = 0; }\n"
+                 "void run(float *m, int n, int off) {\n"
+                 "  for (int t = 0; t < n - 1; t++) { c<<<n / 256, 256>>>(m, n, t); c<<<1, 256>>>(m, n, off); }\n"
+                 "  for (int s = n; s > 1; s /= 2) c<<<1, 256>>>(m, s, s + 1);\n"
+                 "  for (int r = 0; r < 4; ++r) {}\n"
+                 "  int r = 3; c<<<1, 256>>>(m, n, r);\n}\n")
+    sites = build_model(str(p), p.read_text(), RunOptions()).launches
+    assert [s.counters for s in sites] == [(2,), (), (1,), ()]
+    k = build_model(str(p), p.read_text(), RunOptions()).kernels[0]
+    assert k.counter_params == frozenset({"t", "n"})
