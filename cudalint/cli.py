@@ -20,7 +20,7 @@ from .reporters.github import format_github
 from .reporters.sarif import format_sarif
 from .rules import CL000, RuleError, all_rules, find_rule, rule_classes
 from .rules.pages import rule_page
-from .runner import CL001, CL002, RunOptions, UsageError, failing, lower, read_source, split_codes
+from .runner import CL001, CL002, RunOptions, UsageError, failing, lower, read_source, selected, split_codes
 
 
 class _Parser(argparse.ArgumentParser):
@@ -63,6 +63,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "line, the assumptions as notes and the fix; json, sarif, github")
     c.add_argument("--color", choices=["auto", "always", "never"], default="auto",
                    help="colour the full text output (auto: on a terminal, unless NO_COLOR is set)")
+    c.add_argument("--show-settings", action="store_true",
+                   help="print the settings the first file found is linted with (its configuration file, the "
+                        "rules, severities, blockDim, compiler flags, folders read) and exit")
     c.add_argument("--no-progress", action="store_true",
                    help="no progress bar (shown on a terminal's stderr for runs longer than a second)")
     c.add_argument("--output-file", metavar="F")
@@ -118,6 +121,24 @@ def format_text(diags: list[Diagnostic], n_files: int) -> str:
     return format_concise(diags, n_files)
 
 
+def show_settings(path: str, resolver) -> str:
+    """What ``cudalint check --show-settings`` prints for ``path``: the configuration file in force and the
+    options it resolves to with the command line (:meth:`cudalint.config.Resolver.options_for`)."""
+    cfg = resolver.config_for_dir(str(Path(path).resolve().parent))
+    opts = resolver.options_for(path)
+    codes = ["CL000", "CL001", "CL002"] + [r.code for r in all_rules()]
+    on = [c for c in codes if c == "CL000" or (c != "CL001" or opts.warn_unused_ignores) and selected(c, opts)]
+    block = opts.settings.block_dim
+    rows = [("file", path), ("configuration file", str(cfg.path) if cfg.path else "none (defaults)"),
+            ("rules run", ", ".join(on)), ("ignore", ", ".join(opts.ignore) or "none"),
+            ("severity", ", ".join(f"{k} = {v.value}" for k, v in sorted(opts.severity.items())) or "rule defaults"),
+            ("block-dim", f"{block} ({opts.settings.block_dim_source})" if block else "from launches, else unknown"),
+            ("frontend", opts.frontend), ("compiler flags", " ".join(opts.extra_args) or "none"),
+            ("compile database", str(opts.compile_db) if opts.compile_db else "none"),
+            ("folders read", ", ".join(opts.read_roots or ()) + " and the system and toolkit headers")]
+    return "".join(printable(f"{k:<20} {v}") + "\n" for k, v in rows)
+
+
 def _compile_db(args: argparse.Namespace):
     """``-p BUILD_DIR``'s ``compile_commands.json`` (None without ``-p``); ``-p`` may also name the file."""
     db = None
@@ -135,6 +156,11 @@ def _check(args: argparse.Namespace) -> int:
     given = {f.name for f in fields(Overrides)} & vars(args).keys()   # the options named as Overrides' fields
     resolver = Resolver(Overrides(compile_db=_compile_db(args), **{k: getattr(args, k) for k in given}))
     files = discover(args.paths, resolver)
+    if args.show_settings:
+        if not files:
+            raise UsageError(f"no CUDA files found in {' '.join(args.paths)}")
+        sys.stdout.write(show_settings(files[0], resolver))
+        return 0
     if not files:  # as ruff does: say so, on stderr, and exit 0
         sys.stderr.write(printable(f"cudalint: warning: no CUDA files found in {' '.join(args.paths)}") + "\n")
     from .cache import DEFAULT_DIR, Cache

@@ -372,7 +372,8 @@ class _GitIgnore:
 
 
 def discover(paths: Iterable[str], resolver: Optional[Resolver] = None) -> list[str]:
-    """Expand directories into the files to lint (sorted per folder; each file once).
+    """Expand directories into the files to lint (sorted per folder; each file once), each path normalised
+    (``./src/../k.cu`` is ``k.cu``, as ruff and the SARIF/GitHub reporters write it).
 
     Without a resolver the defaults apply (``.cu``/``.cuh``, no include/exclude); ``.gitignore`` and hidden
     folders are always honoured.  Raises :class:`UsageError` for a path that does not exist."""
@@ -382,7 +383,7 @@ def discover(paths: Iterable[str], resolver: Optional[Resolver] = None) -> list[
         if not os.path.exists(p):
             raise UsageError(f"path does not exist: {p}")
         if not os.path.isdir(p):
-            out.setdefault(os.path.abspath(p), p)
+            out.setdefault(os.path.abspath(p), os.path.normpath(p))
             continue
         git = _GitIgnore(p)
         for root, dirs, files in os.walk(p):
@@ -393,5 +394,5 @@ def discover(paths: Iterable[str], resolver: Optional[Resolver] = None) -> list[
                 full = os.path.join(root, f)
                 if f.endswith(cfg.extensions) and (not cfg.include or cfg.matches(cfg.include, full)) \
                         and not cfg.matches(cfg.exclude, full) and not git.ignored(full, False):
-                    out.setdefault(os.path.abspath(full), full)
+                    out.setdefault(os.path.abspath(full), os.path.normpath(full))  # `k.cu`, not `./k.cu`
     return list(out.values())

@@ -224,7 +224,7 @@ def test_text_output_cannot_start_a_workflow_command(tmp_path, monkeypatch, caps
     assert main(["check", "--no-cache", "."]) == 1
     out = capsys.readouterr().out
     assert out.splitlines()[0].startswith(
-        "./x\\n::error file=README.md,line=1::pwned\\x1b[31m\\u2028.cu:2:27: CL301 [barrier-in-divergent-branch] ")
+        "x\\n::error file=README.md,line=1::pwned\\x1b[31m\\u2028.cu:2:27: CL301 [barrier-in-divergent-branch] ")
     assert not any(line.startswith("::") for line in out.splitlines())
     assert len(out.splitlines()) == 2  # the finding and the summary
 

@@ -105,3 +105,24 @@ def test_progress_bar_only_on_a_terminal_after_the_delay():
     with Progress(3, stream=quiet, delay=3600.0) as bar:  # a run shorter than the delay shows nothing
         bar.advance()
     assert quiet.getvalue() == ""
+
+
+def test_show_settings_names_the_configuration_and_what_it_resolves_to(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "inc").mkdir()
+    (tmp_path / ".cudalint.toml").write_text('ignore = ["CL501"]\ninclude-paths = ["inc"]\ndefines = ["GPU"]\n'
+                                             '[severity]\nCL102 = "warning"\n')
+    (tmp_path / "k.cu").write_text("__global__ void k(float *a) { a[threadIdx.x] = 0; }\n")
+    assert main(["check", "--show-settings", "--block-dim", "128", "--select", "CL1,CL5", "."]) == 0
+    rows = dict(line.split(None, 1) if not line.startswith(("configuration", "rules", "compiler", "folders"))
+                else line.split("  ", 1) for line in capsys.readouterr().out.splitlines())
+    rows = {k.strip(): v.strip() for k, v in rows.items()}
+    assert rows["file"] == "k.cu"
+    assert rows["configuration file"] == str(tmp_path / ".cudalint.toml")
+    assert rows["rules run"] == "CL000, CL101, CL102"  # --select CL1,CL5 with CL501 ignored
+    assert rows["ignore"] == "CL501"
+    assert rows["severity"] == "CL102 = warning"
+    assert rows["block-dim"] == "(128, 1, 1) (--block-dim)"
+    assert rows["compiler flags"] == f"-I{tmp_path / 'inc'} -DGPU"
+    assert rows["folders read"] == f"{tmp_path}, {tmp_path / 'inc'} and the system and toolkit headers"
