@@ -191,3 +191,24 @@ def test_a_divisor_the_samples_make_zero_is_not_an_internal_error(tmp_path):
     for fe in ("clang", "tree-sitter"):
         d = lint_file(str(p), RunOptions(frontend=fe))
         assert [(x.code, x.line, x.column, x.metrics.get("sectors_per_request")) for x in d] == [("CL101", 4, 25, 32)]
+
+
+def test_values_recomputed_from_themselves_in_unrolled_code_stay_small(tmp_path):
+    # SHOC MaxFlops' pattern: a register updated from itself hundreds of times in unrolled macros, in a template
+    # (`T` float) and in float code; followed symbolically, `s = s*s*v` doubled the expression at each step and
+    # the file ran into the 300 s per-file limit (field test, session 26). Such values become opaque; the
+    # addresses beside them are modelled as before.
+    ops = "s = s * s * v; s = (w - v * s) * s; " * 150
+    p = tmp_path / "k.cu"
+    p.write_text("template <class T> __global__ void k(T *d, int *o, T v, T w, int n) {\n"
+                 "  int i = blockIdx.x * blockDim.x + threadIdx.x; T s = d[i];\n"
+                 f"  for (int j = 0; j < n; ++j) {{ {ops} }}\n"
+                 "  d[i] = s; o[32 * i] = 1;\n}\n"
+                 "__global__ void f(float *d, float v, float w) {\n"
+                 "  int i = blockIdx.x * blockDim.x + threadIdx.x; float s = v;\n"
+                 f"  for (int j = 0; j < 5; ++j) {{ {ops} }}\n"
+                 "  d[32 * i] = s;\n}\n"
+                 "void run(float *d, int *o) { k<float><<<64, 256>>>(d, o, 1.0f, 2.0f, 8); f<<<64, 256>>>(d, 1, 2); }\n")
+    d = lint_file(str(p), RunOptions(frontend="clang"))
+    assert [(x.code, x.line, x.column, x.metrics.get("sectors_per_request")) for x in d] == [
+        ("CL101", 4, 13, 32), ("CL101", 9, 3, 32)]

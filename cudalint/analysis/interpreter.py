@@ -123,6 +123,7 @@ class KernelInterpreter:
         self.globals = globals_          # Variable -> ArrayDecl of file-scope arrays
         self.bindings = bindings          # template type parameter -> size in bytes
         self.values = values              # template non-type parameter -> int
+        self.sizes: dict = {}             # value -> the operations it was built from (:data:`MAX_OPERATIONS`)
         self.guards: list[tuple[Value, int]] = []
         self.depth = 0
         self.returns: list[Value] = []
@@ -566,7 +567,25 @@ class KernelInterpreter:
         a, b = (self.expr(x, env, record=record) for x in (e.lhs, e.rhs))
         if e.op in ("/", "%") and record:
             self.division(e.op, e, e.rhs, b, a)
-        return self.arith(e.op, a, b)
+        if e.type is not None and e.type.kind == TypeKind.FLOAT and e.op in _FLOAT_OPS:
+            # floating-point arithmetic is never an address: only its uniformity is kept. Followed symbolically,
+            # SHOC MaxFlops' 32 registers updated 6,400 times (`s0 = s10*s0 + s1`) grew sympy expressions past the
+            # per-file time limit
+            return self.opaque("float", a, b)
+        return self.bounded(self.arith(e.op, a, b), a, b)
+
+    def bounded(self, v: Value, a: Value, b: Value) -> Value:
+        """``v``, the result of an operation on ``a`` and ``b``, or a fresh opaque value (as varying as they are)
+        once it has been built from more than :data:`MAX_OPERATIONS` operations: a value recomputed from itself
+        in unrolled code (SHOC MaxFlops' ``s = s*s*v`` 240 times a loop, in a template whose ``T`` is float)
+        doubles in size at each step, and is no address anyone writes."""
+        if not isinstance(v, sympy.Basic) or v.is_Atom:
+            return v
+        n = self.sizes.get(a, 0) + self.sizes.get(b, 0) + 1
+        if n > MAX_OPERATIONS:
+            return self.opaque("value", a, b)
+        self.sizes[v] = max(n, self.sizes.get(v, 0))
+        return v
 
     def division(self, op: str, e: ir.Expr, divisor: ir.Expr, b: Value, a: Value) -> None:
         if e.type.kind != TypeKind.INT or isinstance(a, sympy.Basic) and a.is_Integer:
@@ -738,6 +757,13 @@ class KernelInterpreter:
 _EXPR_METHODS = {ir.Ref: KernelInterpreter.ref, ir.Member: KernelInterpreter.member, ir.Unary: KernelInterpreter.unary,
                  ir.Index: KernelInterpreter.subscript, ir.Binary: KernelInterpreter.binary,
                  ir.Assign: KernelInterpreter.assign, ir.Call: KernelInterpreter.call}
+
+
+#: operations a value may be built from before it is an opaque value (:meth:`KernelInterpreter.bounded`); the
+#: deepest value of the fixtures takes 13 (tileTranspose's guard)
+MAX_OPERATIONS = 400
+#: the operators whose floating-point result is a fresh opaque value (comparisons stay relations)
+_FLOAT_OPS = frozenset(("+", "-", "*", "/"))
 
 
 def is_memory(var: ir.Variable) -> bool:
