@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from cudalint.analysis.context import Settings
+from cudalint.analysis.symbols import BDIM
 from cudalint.parallel import lint_many
 from cudalint.runner import RunOptions, build_model, lint_file
 
@@ -326,7 +327,19 @@ void run(float *out, int block_size) { %s }
     assert cl201("dim3 b(32, block_size / 32); k<<<1, b>>>(out);") == [
         (4, 8, f"blockDim = (32, ?, 1) from launch at {tmp_path / 'w.cu'}:7 (blockDim.y known only at run time; each "
                "warp lies in one row of the known axes)")]
-    assert [w for _, w, _ in cl201("dim3 b(2, block_size / 2); k<<<1, b>>>(out);")] == [8]  # warps span y: unknown
+    # warps span y (session 26): a warp is 16 consecutive threadIdx.y of the 2 x, so s[x][y] takes words 8x + y,
+    # and the words two lanes share a bank with are the same word (a broadcast): no conflict. Read before as
+    # "blockDim.x assumed a multiple of 32", 8-way
+    assert cl201("dim3 b(2, block_size / 2); k<<<1, b>>>(out);") == []
+    from cudalint.analysis.context import AnalysisContext
+    p = tmp_path / "w.cu"
+    model = build_model(str(p), p.read_text(), RunOptions())
+    shape = AnalysisContext(model=model, lines=p.read_text().splitlines(), settings=Settings()).launch_shape(
+        model.kernels[0])
+    assert (shape.block, shape.free, shape.known) == ((2, 16, 1), (1,), {BDIM[0]: 2, BDIM[2]: 1})
+    assert shape.source == (
+        f"blockDim = (2, ?, 1) from launch at {tmp_path / 'w.cu'}:7 (blockDim.y known only at run time: a warp is "
+        "16 consecutive threadIdx.y of the known x extent, blockDim.y assumed a multiple of 16)")
 
 
 def test_constant_launch_arguments(tmp_path):

@@ -25,6 +25,17 @@ def _whole(block: tuple) -> int:
         else 3
 
 
+def _short(block: tuple) -> Optional[tuple[int, int]]:
+    """For a launch whose leading known axes hold less than whole warps and whose next axis is a run-time value
+    (``dim3(1, n)``, ``dim3(16, n)``: SHOC's stencil2d): (the threads of those known axes, the run-time axis's
+    index); else None."""
+    n = next((i for i, v in enumerate(block) if v is None), 3)
+    if not 0 < n < 3 or not all(isinstance(v, int) and v > 0 for v in block[:n]):
+        return None
+    lead = math.prod(block[:n])
+    return (lead, n) if lead % WARP else None
+
+
 @dataclass
 class Settings:
     """Run-wide options rules may read (from the command line / configuration)."""
@@ -106,6 +117,17 @@ class AnalysisContext:
             text = (f"blockDim = ({dims}) from launch at {part.span.path}:{part.span.line} ({names} known only at run "
                     "time; each warp lies in one row of the known axes)")
             shape = LaunchShape(tuple(v or 1 for v in part.block), text, free)  # type: ignore[arg-type]
+        short = next((s for s in sites if _short(s.block) is not None), None) if shape is None else None
+        if short is not None:  # `dim3(1, n)`: the warp runs along the first run-time axis
+            lead, axis = _short(short.block)
+            block = list(v or 1 for v in short.block)
+            block[axis] = WARP // math.gcd(lead, WARP)  # the fewest threads along it that make whole warps
+            dims = ", ".join("?" if v is None else str(v) for v in short.block)
+            name = f"blockDim.{'xyz'[axis]}"
+            text = (f"blockDim = ({dims}) from launch at {short.span.path}:{short.span.line} ({name} known only at "
+                    f"run time: a warp is {block[axis]} consecutive threadIdx.{'xyz'[axis]} of the known "
+                    f"{'x' if axis == 1 else 'x, y'} extent, {name} assumed a multiple of {block[axis]})")
+            shape = LaunchShape(tuple(block), text, tuple(i for i, v in enumerate(short.block) if v is None))
         if shape is None and user and math.prod(user) > MAX_THREADS:
             rejected = rejected or f"{src} {tuple(user)}"
         elif shape is None and user:
