@@ -389,3 +389,25 @@ def test_a_bounds_check_the_launch_values_align_is_info_and_one_they_split_says_
     assert "unless `n` is a multiple of `128`; with the launch's `n` = 1000 a block straddles it; move the barrier" \
         in got[(54, "warning")].message
     assert got[(54, "warning")].assumptions[1].startswith("`n` = 1000 from the launch at ")
+
+
+def test_the_tail_past_a_bounds_check_is_info(tmp_path):
+    # SHOC's scan reads a uint4 when `4*gid + 3 < n` and single elements only in the `else`, which the threads
+    # past the bound take: the tail of the one block that straddles it (session 26). The same stride outside
+    # such a branch stays a warning.
+    src = """
+__global__ void k(const float *in, float *out, int n) {
+  int gid = blockIdx.x * blockDim.x + threadIdx.x;
+  int i = gid * 4;
+  if (i + 3 < n) { out[gid] = in[gid]; }
+  else { out[gid] = (i < n) ? in[i] : 0.0f; }
+  out[i] = 1.0f;
+}
+void run(const float *in, float *out, int n) { k<<<(n / 4 + 255) / 256, 256>>>(in, out, n); }
+"""
+    d = [(x.line, x.column, x.severity.value, x.metrics["sectors_per_request"]) for x in lint(tmp_path, src)
+         if x.code == "CL101"]
+    assert d == [(6, 31, "info", 16), (7, 3, "warning", 16)]
+    tail = next(x for x in lint(tmp_path, src) if x.line == 6)
+    assert "only the threads past the bound (`4*blockDim.x*blockIdx.x + 4*threadIdx.x + 3 >= n`) run it: the tail " \
+           "of the one block that straddles it" in tail.message

@@ -24,7 +24,7 @@ from typing import Iterable, Iterator, Optional
 import sympy
 
 from ..analysis.context import AnalysisContext
-from ..analysis.symbols import BID, GDIM, TID
+from ..analysis.symbols import BDIM, BID, GDIM, TID
 from ..analysis.warp import BANK_WIDTH, SECTOR, WARP, WarpPicture
 from ..diagnostics import Diagnostic, Fix, Severity
 from ..model import Access, AddressSpace, Kernel, TranslationUnitModel
@@ -150,6 +150,29 @@ def one_block(kernel: Kernel, guards: tuple, ctx: AnalysisContext) -> Optional[s
         for b, n in zip(BID, GDIM):
             if abs(d.coeff(b)) == 1 and not (d - d.coeff(b) * b).free_symbols & {*TID, *BID} and grid.get(n) != 1:
                 return f"only the block with `{spell(c.lhs)} == {spell(c.rhs)}` runs it, one block of the grid"
+    return None
+
+
+def bounds_tail(guards: tuple) -> Optional[str]:
+    """Why a site that only threads past a run-time bound reach (the ``else`` of ``if (4*gid + 3 < n)``: SHOC's
+    scan, which reads a uint4 when it can and single elements only at the array's end) is a small share of the
+    work: the grid is sized to the bound, so only the block that straddles it has such threads.  None
+    otherwise."""
+    for g in guards:
+        if not isinstance(g, sympy.Basic) or not isinstance(g, sympy.logic.boolalg.Boolean):
+            continue
+        nnf = sympy.to_nnf(g)
+        for c in (nnf.args if isinstance(nnf, sympy.And) else (nnf,)):
+            if not isinstance(c, (sympy.GreaterThan, sympy.StrictGreaterThan, sympy.LessThan, sympy.StrictLessThan)):
+                continue
+            d = sympy.expand(c.lhs - c.rhs if isinstance(c, (sympy.GreaterThan, sympy.StrictGreaterThan))
+                             else c.rhs - c.lhs)  # d >= 0 (or > 0) past the bound
+            ct, cb = d.coeff(TID[0]), d.coeff(BID[0])
+            rest = d - ct * TID[0] - cb * BID[0]
+            if ct.is_positive and ct.is_Number and (cb / ct).free_symbols == {BDIM[0]} and rest.free_symbols and \
+                    not rest.free_symbols & {*TID, *BID}:
+                return (f"only the threads past the bound (`{spell(c)}`) run it: the tail of the one block that "
+                        "straddles it")
     return None
 
 

@@ -20,8 +20,8 @@ import sympy
 from ..analysis.symbols import BID, TID
 from ..analysis.warp import SECTOR, WARP, GlobalCost, aligned_residue, sibling_use
 from ..model import Access, AddressSpace, Kernel
-from . import (AnalysisContext, Findings, Rule, Severity, TranslationUnitModel, error_path, fmt, metric, one_block,
-               one_shot, outside, pictured, small_kernel, spell, tiny_launch)
+from . import (AnalysisContext, Findings, Rule, Severity, TranslationUnitModel, bounds_tail, error_path, fmt, metric,
+               one_block, one_shot, outside, pictured, small_kernel, spell, tiny_launch)
 
 
 def sector_metrics(cost: GlobalCost, sectors: float) -> tuple[float, dict]:
@@ -182,7 +182,8 @@ class UncoalescedGlobalAccess(Rule):
                                           for x in (b.offset - acc.offset).free_symbols}))
                 note = (f"; the thread's {moves} of `{acc.array.name}` on line{'s' * (',' in lines)} {lines} lie at a "
                         f"distance from this one that depends on {names}, so they may use the rest of those sectors")
-            elif eff < 0.5 and (share := error_path(acc.guards) or one_block(kernel, acc.guards, ctx) or (
+            elif eff < 0.5 and (share := error_path(acc.guards) or bounds_tail(acc.guards) or one_block(
+                    kernel, acc.guards, ctx) or (
                     tiny_launch(kernel, ctx) or small_kernel(kernel, acc, ctx) if not acc.loop_depth else None)):
                 note = f"; {share}"
             walking = frozenset(ctx.symbols.param(n) for n in kernel.counter_params)
