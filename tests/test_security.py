@@ -116,8 +116,8 @@ def test_a_linted_file_that_links_out_of_the_project_is_refused(layout, capsys):
     proj, outside = layout
     (proj / "x.cu").symlink_to(outside / "secret.h")
     _, found, out = _check(capsys, ".")
-    assert [(d["path"], d["code"]) for d in found] == [("./x.cu", "CL000")]
-    assert found[0]["message"] == (f"not linted: `./x.cu` is a link to `{outside / 'secret.h'}`, outside "
+    assert [(d["path"], d["code"]) for d in found] == [("x.cu", "CL000")]
+    assert found[0]["message"] == (f"not linted: `x.cu` is a link to `{outside / 'secret.h'}`, outside "
                                    f"the project ({os.path.realpath(proj)})")
     assert SECRET not in out
 
@@ -131,10 +131,10 @@ def test_fifos_devices_and_huge_files_are_not_read(layout, capsys):
     (proj / "ok.cu").write_text(KERNEL)
     _, found, _ = _check(capsys, ".")
     assert [(d["path"], d["code"], d["message"]) for d in found] == [
-        ("./big.cu", "CL000", f"cannot read ./big.cu: larger than 8 MiB ({MAX_SOURCE_BYTES + 1} bytes); not linted"),
-        ("./fifo.cu", "CL000", "cannot read ./fifo.cu: not a regular file (a FIFO); not read"),
-        ("./ok.cu", "CL101", found[2]["message"]),
-        ("./zero.cu", "CL000", f"not linted: `./zero.cu` is a link to `/dev/zero`, outside the project "
+        ("big.cu", "CL000", f"cannot read big.cu: larger than 8 MiB ({MAX_SOURCE_BYTES + 1} bytes); not linted"),
+        ("fifo.cu", "CL000", "cannot read fifo.cu: not a regular file (a FIFO); not read"),
+        ("ok.cu", "CL101", found[2]["message"]),
+        ("zero.cu", "CL000", f"not linted: `zero.cu` is a link to `/dev/zero`, outside the project "
                                f"({os.path.realpath(proj)})")]
     from cudalint.runner import read_bytes
     with pytest.raises(OSError, match=r"not a regular file \(a device\); not read"):
@@ -151,7 +151,7 @@ def test_links_out_of_the_project_are_not_read_by_either_front_end_nor_fixed(lay
     for front in ("clang", "tree-sitter"):
         main(["check", "--no-cache", "--fix", "--frontend", front, "."])
         out = capsys.readouterr().out
-        assert "\n./v.cu:1:1: CL000 [analysis-incomplete] not linted: `./v.cu` is a link to " in "\n" + out
+        assert "\nv.cu:1:1: CL000 [analysis-incomplete] not linted: `v.cu` is a link to " in "\n" + out
     assert victim.read_text() == before
 
 

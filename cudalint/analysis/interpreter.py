@@ -582,6 +582,8 @@ class KernelInterpreter:
         if not isinstance(v, sympy.Basic) or v.is_Atom:
             return v
         n = self.sizes.get(a, 0) + self.sizes.get(b, 0) + 1
+        if n > MAX_OPERATIONS:  # the estimate only grows (`i + 1 + 1 ...` folds to `i + 501`): count the nodes
+            n = sum(1 for _ in itertools.islice(sympy.preorder_traversal(v), MAX_OPERATIONS + 1))
         if n > MAX_OPERATIONS:
             return self.opaque("value", a, b)
         self.sizes[v] = max(n, self.sizes.get(v, 0))
