@@ -115,12 +115,6 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def format_text(diags: list[Diagnostic], n_files: int) -> str:
-    """The findings, one line each, and a closing summary (:func:`cudalint.reporters.text.format_concise`)."""
-    from .reporters.text import format_concise
-    return format_concise(diags, n_files)
-
-
 def show_settings(path: str, resolver) -> str:
     """What ``cudalint check --show-settings`` prints for ``path``: the configuration file in force and the
     options it resolves to with the command line (:meth:`cudalint.config.Resolver.options_for`)."""
@@ -201,12 +195,12 @@ def _check(args: argparse.Namespace) -> int:
         out = (format_sarif if args.format == "sarif" else format_github)(diags)
     elif args.format == "full":
         from .reporters.text import format_full, use_color
-        from .runner import read_source
         out = format_full(diags, len(files), lambda p: read_source(p).splitlines(),
                           color=use_color(args.color, sys.stdout if not args.output_file else None),
                           width=shutil.get_terminal_size((100, 24)).columns)
     else:
-        out = format_text(diags, len(files))
+        from .reporters.text import format_concise
+        out = format_concise(diags, len(files))
     counts = Counter((d.code, d.name) for d in diags) if args.statistics else Counter()
     table = "".join(f"{n:5d}\t{code}\t[{name}]\n" for (code, name), n in sorted(counts.items()))
     if args.format in ("text", "concise", "full"):

@@ -372,8 +372,9 @@ class _GitIgnore:
 
 
 def discover(paths: Iterable[str], resolver: Optional[Resolver] = None) -> list[str]:
-    """Expand directories into the files to lint (sorted per folder; each file once), each path normalised
-    (``./src/../k.cu`` is ``k.cu``, as ruff and the SARIF/GitHub reporters write it).
+    """Expand directories into the files to lint (sorted per folder; each file once), each path without its
+    ``.`` parts (``./src/k.cu`` is ``src/k.cu``, as ruff and the SARIF/GitHub reporters write it; ``..`` is kept,
+    since ``link/..`` need not be the folder the link is in).
 
     Without a resolver the defaults apply (``.cu``/``.cuh``, no include/exclude); ``.gitignore`` and hidden
     folders are always honoured.  Raises :class:`UsageError` for a path that does not exist."""
@@ -383,7 +384,7 @@ def discover(paths: Iterable[str], resolver: Optional[Resolver] = None) -> list[
         if not os.path.exists(p):
             raise UsageError(f"path does not exist: {p}")
         if not os.path.isdir(p):
-            out.setdefault(os.path.abspath(p), os.path.normpath(p))
+            out.setdefault(os.path.abspath(p), str(Path(p)))
             continue
         git = _GitIgnore(p)
         for root, dirs, files in os.walk(p):
@@ -394,5 +395,5 @@ def discover(paths: Iterable[str], resolver: Optional[Resolver] = None) -> list[
                 full = os.path.join(root, f)
                 if f.endswith(cfg.extensions) and (not cfg.include or cfg.matches(cfg.include, full)) \
                         and not cfg.matches(cfg.exclude, full) and not git.ignored(full, False):
-                    out.setdefault(os.path.abspath(full), os.path.normpath(full))  # `k.cu`, not `./k.cu`
+                    out.setdefault(os.path.abspath(full), str(Path(full)))  # `k.cu`, not `./k.cu`
     return list(out.values())

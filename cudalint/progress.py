@@ -1,7 +1,6 @@
 """A progress bar on stderr for long runs (rich), as ruff and clang-tidy's run scripts show one.
 
-Shown only when stderr is a terminal, ``NO_COLOR``/``TERM=dumb`` do not ask for plain output, and the run has
-lasted a second: a pre-commit run over a few files, CI logs and pipes never see it.  Transient: the bar is
+Shown only when stderr is a terminal other than ``TERM=dumb`` and the run has lasted a second: a pre-commit run over a few files, CI logs and pipes never see it.  Transient: the bar is
 erased when the run ends, so the findings printed after it are all that stays on the screen."""
 
 from __future__ import annotations

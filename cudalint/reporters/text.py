@@ -3,8 +3,8 @@ diagnostics: the severity, the source line with the access underlined, then one 
 the fix), with an optional ANSI colour (rich) and a closing summary that counts the files with findings.
 
 Every piece of text that comes from the linted code or its paths goes through
-:func:`cudalint.diagnostics.printable` (a file name cannot start a terminal escape or a CI workflow command)
-and, when coloured, through rich's markup escaping."""
+:func:`cudalint.diagnostics.printable` (a file name cannot start a terminal escape or a CI workflow command),
+and rich prints it with markup off: a ``[bold]`` in a file name is printed as written."""
 
 from __future__ import annotations
 
