@@ -193,6 +193,19 @@ def test_a_divisor_the_samples_make_zero_is_not_an_internal_error(tmp_path):
         assert [(x.code, x.line, x.column, x.metrics.get("sectors_per_request")) for x in d] == [("CL101", 4, 25, 32)]
 
 
+def test_a_nan_from_the_samples_is_not_an_internal_error(tmp_path):
+    # HeCBench's lut-gemm: `blockDim.x / (T / 8)` with a template parameter no launch binds is 0 for the samples,
+    # and `threadIdx.x / 0` made a NaN that int() refused in CL101 (ValueError), losing the file (field test,
+    # session 27). The access is not modelled; the store beside it still is.
+    p = tmp_path / "k.cu"
+    p.write_text("template <int T>\n__global__ void k(float *a, float *b) {\n"
+                 "  const int w = blockDim.x / (T / 8);\n"
+                 "  a[16 * (threadIdx.x / w)] = 0; b[32 * (blockIdx.x * blockDim.x + threadIdx.x)] = 1;\n}\n")
+    for fe in ("clang", "tree-sitter"):
+        d = lint_file(str(p), RunOptions(frontend=fe))
+        assert [(x.code, x.line, x.column, x.metrics.get("sectors_per_request")) for x in d] == [("CL101", 4, 34, 32)]
+
+
 def test_values_recomputed_from_themselves_in_unrolled_code_stay_small(tmp_path):
     # SHOC MaxFlops' pattern: a register updated from itself hundreds of times in unrolled macros, in a template
     # (`T` float) and in float code; followed symbolically, `s = s*s*v` doubled the expression at each step and

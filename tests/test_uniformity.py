@@ -191,3 +191,24 @@ def test_warp_uniform_conditions(tmp_path, cond, block, uniform):
     (v,) = [v for v, _ in k.barriers[0].guards if v is not None]
     assert warp_uniform(v, block, syms) is uniform
     assert warp_uniform(v, None, syms) is False  # blockDim unknown: not shown
+
+
+@pytest.mark.parametrize("cond,block,varying", [
+    ("threadIdx.x / 256 + blockIdx.x < n", (256, 1, 1), False),     # a group of one block: 0 in every thread
+    ("threadIdx.x / 256 + blockIdx.x < n", (512, 1, 1), True),      # two groups in a block
+    ("threadIdx.y < n", (256, 1, 1), False),                         # a one-row block
+    ("threadIdx.y < n", (32, 8, 1), True),
+    ("a[threadIdx.x / 256] > 0.0f", (256, 1, 1), False),            # a load at a block-uniform address
+    ("a[threadIdx.x / 128] > 0.0f", (256, 1, 1), True),
+    ("atomicAdd(&a[threadIdx.x / 256], 1.0f) > 0.0f", (256, 1, 1), True),  # atomics' results still vary
+])
+def test_uniformity_decided_again_for_the_launched_block(tmp_path, cond, block, varying):
+    # HeCBench's word2vec: `word = threadIdx.x / 128 + ...` in blocks of 128 threads is the block's word, and values
+    # loaded at it are block-uniform; without the block they are thread-dependent
+    src = "__global__ void k(float* a, int n, bool flag) {\n" + f"if ({cond}) __syncthreads();" + "\n}\n"
+    p = tmp_path / "v.cu"
+    p.write_text(src)
+    model = build_model(str(p), src, RunOptions())
+    (value, _), = model.kernels[0].barriers[0].guards
+    assert model.symbols.varies_in_block(value, block) is varying
+    assert model.symbols.varies_in_block(value, None) is True

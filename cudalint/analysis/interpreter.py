@@ -164,7 +164,8 @@ class KernelInterpreter:
         """A fresh opaque value, thread-varying when any of ``deps`` is proven to be (an unknown dependency
         is not)."""
         values = [d.ptr.offset if isinstance(d, Alias) else d.offset if isinstance(d, Pointer) else d for d in deps]
-        return self.symbols.opaque(hint, any(isinstance(v, sympy.Basic) and self.symbols.is_varying(v) for v in values))
+        varying = any(isinstance(v, sympy.Basic) and self.symbols.is_varying(v) for v in values)
+        return self.symbols.opaque(hint, varying, sources=tuple(v for v in values if isinstance(v, sympy.Basic)))
 
     def size_of(self, t: Optional[Type]) -> Optional[int]:
         return t.size_with(self.bindings) if t is not None else None
@@ -361,6 +362,11 @@ class KernelInterpreter:
         for var in fresh:
             if var not in varying:
                 loop_env[var] = self.symbols.opaque(var.name, varying=False)
+            elif isinstance(loop_env[var], sympy.Symbol):  # varying: through its start or the values assigned
+                assigned = [self.expr(rhs, loop_env.copy(), record=False) for form, rhs, _ in updates[var]
+                            if form != "incdec"]
+                if all(isinstance(v, sympy.Basic) for v in [env[var], *assigned]):
+                    self.symbols.sources[loop_env[var]] = (env[var], *assigned)
         if s.kind == ir.LoopKind.RANGE:
             cond_val = self.expr(s.range, loop_env)
             if s.var is not None:

@@ -14,6 +14,8 @@ Every value the front-end cannot reduce to a constant is a sympy ``Symbol``:
 from __future__ import annotations
 
 import itertools
+from functools import lru_cache
+from typing import Optional
 
 import sympy
 
@@ -44,6 +46,9 @@ class Symbols:
         #: halving each trip, the loop condition); their values are enumerable once blockDim is known
         self.pow2_loops: dict[sympy.Symbol, tuple[int, int, object]] = {}
         self.loop_spans: dict = {}  # power-of-two loop variable -> its loop's span (for `#pragma unroll`)
+        #: varying opaque value -> the values it was made from (a load: its address), to decide it again for a
+        #: launch's block (:meth:`varies_in_block`); a varying value without sources (an atomic, a lane id) stays so
+        self.sources: dict[sympy.Symbol, tuple] = {}
         self._counter = itertools.count()
 
     def mark(self) -> int:
@@ -70,10 +75,12 @@ class Symbols:
         syms = getattr(value, "free_symbols", set()) & self.trip_counters
         return any(self.loop_conds.get(t) == value for t in syms)
 
-    def opaque(self, hint: str, varying: bool, pow2: bool = False) -> sympy.Symbol:
+    def opaque(self, hint: str, varying: bool, pow2: bool = False, sources: Optional[tuple] = None) -> sympy.Symbol:
         s = sympy.Symbol(f"{hint}#{next(self._counter)}", integer=True)
         if varying:
             self.varying.add(s)
+            if sources is not None:
+                self.sources[s] = tuple(sources)
         if pow2:
             self.pow2.add(s)
         return s
@@ -91,6 +98,52 @@ class Symbols:
     def is_varying(self, expr) -> bool:
         """Whether ``expr`` (a sympy value, or a pointer: its offset) differs between the lanes of a warp."""
         return bool(getattr(getattr(expr, "offset", expr), "free_symbols", set()) & self.varying)
+
+    def varies_in_block(self, expr, block: Optional[tuple[int, int, int]]) -> bool:
+        """:meth:`is_varying` decided again for a launch's ``block`` (its shape, numbers): thread terms that take one
+        value in every thread of it (:func:`pin_threads`: ``threadIdx.x / 128`` with 128 threads, ``threadIdx.y`` in
+        a one-row block) are not thread dependence, and an opaque value made from varying values (a load, a
+        loop-carried value) varies only when one of its :attr:`sources` still does (HeCBench's word2vec:
+        ``word = threadIdx.x / 128 + blockIdx.x`` with 128 threads, ``seed = seeds[word]`` is block-uniform).
+        ``block`` None: :meth:`is_varying`."""
+        if block is None or not self.is_varying(expr):
+            return self.is_varying(expr)
+        return self._varies(getattr(expr, "offset", expr), tuple(block), frozenset())
+
+    def _varies(self, expr, block: tuple, seen: frozenset) -> bool:
+        if not isinstance(expr, sympy.Basic):
+            return self.is_varying(expr)
+        for s in pin_threads(expr, block).free_symbols & self.varying:
+            if s in TID or s not in self.sources:
+                return True
+            # a value that depends on itself (a loop-carried one) through no other varying value does not vary
+            if s not in seen and any(self._varies(getattr(v, "offset", v), block, seen | {s}) for v in self.sources[s]):
+                return True
+        return False
+
+
+@lru_cache(maxsize=4096)
+def pin_threads(expr: sympy.Basic, block: tuple[int, int, int]) -> sympy.Basic:
+    """``expr`` for the threads of one block of shape ``block`` (numbers): blockDim as numbers, a threadIdx member
+    of extent 1 as 0, and ``floor(a + g)`` as ``a`` when ``a`` is a thread-free integer and the thread part ``g``
+    (threadIdx members with nonnegative number factors) is in ``[0, 1)`` for every thread of the block
+    (``floor(threadIdx.x / 128)`` with 128 threads: 0).  Exact: C's truncating division of nonnegative values is
+    the floor the interpreter writes."""
+    e = expr.xreplace(dict(zip(BDIM, block))).xreplace({t: 0 for t, n in zip(TID, block) if n == 1})
+
+    def fold(x):
+        x = sympy.expand(x)
+        g = sympy.Add(*(t for t in sympy.Add.make_args(x) if t.free_symbols & set(TID)))
+        a = x - g
+        top = 0
+        for t in sympy.Add.make_args(g):
+            c, rest = t.as_coeff_Mul()
+            if rest not in TID or not c.is_Number or c < 0:
+                return sympy.floor(x)
+            top += c * (block[TID.index(rest)] - 1)
+        return a if a.is_integer and top < 1 else sympy.floor(x)
+
+    return e.replace(sympy.floor, fold) if e.has(sympy.floor) else e
 
 
 def recombine_divmod(expr: sympy.Expr, rounds: int = 8) -> sympy.Expr:

@@ -144,26 +144,47 @@ def _flip(f, t: tuple[int, int, int], limit: int = 1 << 31) -> tuple[bool, int]:
     return first, bisect.bisect_left(range(limit), True, key=lambda trip: bool(f(*t, trip)) != first)
 
 
-def depends_on_thread(value, symbols: Symbols) -> bool:
-    """Whether a condition's value can differ between threads: a comparison only when its two sides differ by a
-    thread-varying amount (``t < end + threadIdx.x`` with ``t = start + threadIdx.x + k * C``: the lanes' offsets
-    cancel, every thread runs the same trips: ggml's rwkv_wkv_f32), and/or/not when one of its parts does."""
+def depends_on_thread(value, symbols: Symbols, block: Optional[tuple[int, int, int]] = None) -> bool:
+    """Whether a condition's value can differ between threads (of a block of shape ``block``, when known:
+    :meth:`Symbols.varies_in_block`): a comparison only when its two sides differ by a thread-varying amount
+    (``t < end + threadIdx.x`` with ``t = start + threadIdx.x + k * C``: the lanes' offsets cancel, every thread
+    runs the same trips: ggml's rwkv_wkv_f32), and/or/not when one of its parts does."""
     if isinstance(value, (sympy.And, sympy.Or, sympy.Not)):
-        return any(depends_on_thread(a, symbols) for a in value.args)
+        return any(depends_on_thread(a, symbols, block) for a in value.args)
     if isinstance(value, sympy.core.relational.Relational) and symbols.is_varying(value):
         try:
-            return symbols.is_varying(sympy.expand(value.lhs - value.rhs))
+            return symbols.varies_in_block(sympy.expand(value.lhs - value.rhs), block)
         except (TypeError, ValueError):
             return True
-    return symbols.is_varying(value)
+    return symbols.varies_in_block(value, block)
 
 
 def divergent_guards(guards, block: Optional[tuple[int, int, int]], symbols: Symbols) -> list[int]:
     """Lines of the guards ``(value, line)`` (if/switch/?:/loop conditions enclosing a barrier or an exit)
     that are thread-dependent (:func:`depends_on_thread`) and not shown to evaluate uniformly for the launch's
     ``block``."""
-    return [line for value, line in guards if value is not None and depends_on_thread(value, symbols)
-            and not evaluates_uniformly(value, block, symbols)]
+    return [line for value, line in guards if value is not None and depends_on_thread(value, symbols, block)
+            and not evaluates_uniformly(value, block, symbols) and not bounds_between_blocks(value, symbols, block)]
+
+
+def bounds_between_blocks(value: sympy.Basic, symbols: Symbols, block: Optional[tuple] = None) -> bool:
+    """Whether ``value`` is a bounds check (:func:`bound_checks`) whose every edge is, whatever the run-time values,
+    a multiple of the span of the index one block covers, so that it never splits a block: a tile loop
+    ``j = threadIdx.x; j < SDIV(width, 128) * 128; j += 128`` with 128 threads (HeCBench's bmf), a grid-stride loop
+    over a size rounded up to the whole grid (``((n - 1) / (B * G * 4) + 1) * B * G * 4``: HeCBench's dropout).
+    The edge's quotient by the span must be an integer for sympy (a sum of integer multiples of integer symbols,
+    ``floor`` and ``ceiling``); a bound that merely happens to be a multiple (``n`` = 4096) is
+    :func:`bounds_aligned`'s question."""
+    if not bound_checks(value, symbols, block):
+        return False
+    known = dict(zip(BDIM, block)) if block else {}
+    for c in (value.args if isinstance(value, (sympy.And, sympy.Or)) else (value,)):
+        if not c.free_symbols & set(TID):
+            continue
+        found = _edge(c, known)
+        if found is None or sympy.expand(found[1].xreplace(known) / found[2]).is_integer is not True:
+            return False
+    return True
 
 
 def bound_checks(value: sympy.Basic, symbols: Symbols, block: Optional[tuple] = None) -> list[tuple[str, str]]:
@@ -221,12 +242,16 @@ def _edge(c: sympy.Basic, known: dict) -> Optional[tuple[sympy.Expr, sympy.Expr,
         if bound.free_symbols & set(TID) or not idx.free_symbols & set(TID):
             continue
         idx = sympy.expand(idx.xreplace(known))
-        span = _span(idx, known)
-        if span is None:
-            return None
         # idx < B, idx >= B: edge B; idx <= B, idx > B: B + 1
-        edge = bound + (1 if inclusive == idx_below else 0) - idx.as_coeff_Add()[0]
-        return idx, sympy.expand(edge), span
+        edge = sympy.expand(bound + (1 if inclusive == idx_below else 0) - idx.as_coeff_Add()[0])
+        span = _span(idx, known)
+        if span is None:  # a scaled global index (`4 * gid < n`: ans' decoder): c*p >= E exactly when p >= ceil(E / c)
+            scale, idx = (idx - idx.as_coeff_Add()[0]).as_content_primitive()
+            span = _span(idx, known) if scale.is_Integer and scale > 1 else None
+            if span is None:
+                return None
+            edge = sympy.ceiling(edge / scale)
+        return idx, edge, span
     return None
 
 

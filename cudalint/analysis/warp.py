@@ -190,7 +190,8 @@ def _trip_values(sym, guards: tuple, shape: LaunchShape) -> Optional[list[int]]:
 
 def picture(offset: sympy.Expr, shape: LaunchShape, symbols: Symbols, space: str, guards: tuple = ()) -> WarpPicture:
     """:func:`_picture`; an offset that the sampled values divide by zero (``c % (c / (s * s))`` with the one
-    large sample for both ``c`` and ``s``: darknet's reorg kernel) is not modelled rather than an internal error.
+    large sample for both ``c`` and ``s``: darknet's reorg kernel; a NaN from ``x / (k - 4096)`` with ``k`` sampled
+    as 4096: HeCBench's lut-gemm) is not modelled rather than an internal error.
 
     Raises :class:`NotModelled` as :func:`_picture` does, and then."""
     try:
@@ -247,6 +248,8 @@ def _picture(offset: sympy.Expr, shape: LaunchShape, symbols: Symbols, space: st
         assumptions += [f"{str(s).split('#')[0]} = {v} (" + ("a sample block" if s in BID else
                         "a representative large run-time value") + ")" for s, v in subs.items()]
         thread_part = thread_part.subs(subs)
+        if thread_part.has(sympy.nan, sympy.zoo, sympy.oo, -sympy.oo):  # `x / (k - 4096)` with k sampled 4096
+            raise ZeroDivisionError("a divisor is zero for the samples")
 
     active = _active_lanes(guards, shape)
 
