@@ -22,7 +22,7 @@ from typing import Optional
 
 import sympy
 
-from .symbols import BDIM, BID, TID, Symbols
+from .symbols import BDIM, BID, TID, Symbols, int_function
 
 #: threads of a warp
 WARP = 32
@@ -103,7 +103,7 @@ def _uniform(cond: sympy.Basic, block: tuple[int, int, int], trip_counter: Optio
     trips = trip_counter is not None
     k = trip_counter if trips else sympy.Symbol("k")
     try:
-        f = sympy.lambdify([*TID, k], cond, modules="math")
+        f = int_function([*TID, k], cond)
         threads = [(x, y, z) for z in range(block[2]) for y in range(block[1]) for x in range(block[0])]
         group = group or len(threads)
         groups = [threads[i:i + group] for i in range(0, len(threads), group)]

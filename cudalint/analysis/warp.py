@@ -25,7 +25,7 @@ from typing import Optional
 
 import sympy
 
-from .symbols import BDIM, BID, REPRESENTATIVE_BLOCK_X, REPRESENTATIVE_SCALE, TID, Symbols
+from .symbols import BDIM, BID, REPRESENTATIVE_BLOCK_X, REPRESENTATIVE_SCALE, TID, Symbols, int_function
 
 WARP = 32
 SECTOR = 32
@@ -84,14 +84,14 @@ class WarpPicture:
     trips: list = field(default_factory=list)
     #: the run-time values of the lanes' part taken as large samples (REPRESENTATIVE_SCALE): ``{s00}``
     samples: frozenset = frozenset()
+    #: when guards leave lanes out: the lane number (0-31) of each entry of each warp of ``warps``; a shared
+    #: request of 8 or 16 bytes is split by lane number (half-warps, quarter-warps), not by active-lane order
+    lane_ids: list = field(default_factory=list)
 
 
 class NotModelled(Exception):
     """The offset cannot be turned into lane addresses (a thread-varying loaded value, a symbolic stride
     in shared memory...).  Rules stay silent on such accesses."""
-
-
-_MODULES = [{"floor": math.floor, "Mod": lambda a, b: a % b, "Min": min, "Max": max}, "math"]
 
 
 @functools.lru_cache(maxsize=4096)
@@ -112,7 +112,7 @@ def _lane_function(thread_part: sympy.Expr):
         fn = lambda x, y, z: cx * x + cy * y + cz * z + c0  # noqa: E731
         fn.affine = (cx, cy, cz, c0)  # type: ignore[attr-defined]
         return fn
-    return sympy.lambdify(TID, thread_part, modules=_MODULES)
+    return int_function(TID, thread_part)
 
 
 def _loop_values(sym, shape: LaunchShape, symbols: Symbols) -> Optional[list[int]]:
@@ -162,7 +162,7 @@ def _active_lanes(guards: tuple, shape: LaunchShape) -> Optional[list[bool]]:
         if not isinstance(g, sympy.logic.boolalg.Boolean) or not fs & tids or fs - tids - set(BID):
             continue
         try:
-            fn = sympy.lambdify(TID + BID, g, modules=_MODULES)
+            fn = int_function(TID + BID, g)
             masks = {tuple(bool(fn(x, y, z, *b)) for x, y, z in coords)
                      for b in (_SAMPLE_BLOCKS if fs & set(BID) else _SAMPLE_BLOCKS[:1])}
         except (TypeError, ValueError, ZeroDivisionError, NameError):
@@ -264,9 +264,12 @@ def _picture(offset: sympy.Expr, shape: LaunchShape, symbols: Symbols, space: st
         warps, shifted = [[b + d for d in pattern] for b in bases], (pattern, bases)
     else:
         warps, shifted = [], None
+    lane_ids = []
     for w in range(len(warps), (len(coords) + WARP - 1) // WARP):
-        warps.append([int(f(*coords[lin])) for lin in range(w * WARP, min((w + 1) * WARP, len(coords)))
-                      if active is None or active[lin]])
+        lanes = [lin - w * WARP for lin in range(w * WARP, min((w + 1) * WARP, len(coords)))
+                 if active is None or active[lin]]
+        warps.append([int(f(*coords[w * WARP + lane])) for lane in lanes])
+        lane_ids.append(lanes if active is not None else None)
 
     # The uniform part: residues modulo 32 bytes.
     const = 0
@@ -292,7 +295,8 @@ def _picture(offset: sympy.Expr, shape: LaunchShape, symbols: Symbols, space: st
     residues, proven = (sorted({(const + k * g) % SECTOR for k in range(SECTOR // g)}) for g in (gcd, proven_gcd))
     return WarpPicture(warps=warps, residues=residues, exact_residue=len(residues) == 1, proven_residues=proven,
                        stride=stride, assumptions=assumptions, shifted=shifted, samples=samples,
-                       masked=any(0 < len(w) < WARP for w in warps) and active is not None)
+                       masked=any(0 < len(w) < WARP for w in warps) and active is not None,
+                       lane_ids=lane_ids if active is not None else [])
 
 
 def _trips(offset: sympy.Expr, sym, values: list[int], shape: LaunchShape, symbols: Symbols, space: str,
@@ -406,14 +410,21 @@ def phases(size: int) -> int:
     return max(1, size // BANK_WIDTH)
 
 
-def bank_ways(lanes: list[int], size: int) -> tuple[int, int]:
+def bank_ways(lanes: list[int], size: int, ids: Optional[list[int]] = None) -> tuple[int, int]:
     """(conflict ways, wavefronts) of one warp's shared-memory request: the largest count of distinct 4-byte words
-    in one bank, of the worst phase and summed over the phases."""
+    in one bank, of the worst phase and summed over the phases.  ``ids``: the lane number of each entry of
+    ``lanes`` when some lanes are inactive; a phase is a fixed group of lane numbers (lanes 0-15 and 16-31 for
+    8-byte accesses), and a phase with no active lane costs nothing (measured on the H200 by a field judge: a
+    64-bit load by two half-warps of 14 active lanes each, one 16-double row each, takes 2 wavefronts, not the 3
+    that active lanes taken in order would give)."""
     per_phase = WARP // phases(size)
+    groups: list[list[int]] = [[] for _ in range(phases(size))]
+    for i, off in enumerate(lanes):
+        groups[(ids[i] if ids is not None else i) // per_phase].append(off)
     ways = []
-    for p in range(phases(size)):
+    for group in groups:
         banks: dict[int, set[int]] = {}
-        for off in lanes[p * per_phase:(p + 1) * per_phase]:
+        for off in group:
             for word in range(off // BANK_WIDTH, (off + size - 1) // BANK_WIDTH + 1):
                 banks.setdefault(word % BANKS, set()).add(word)
         ways.append(max(map(len, banks.values()), default=0))
@@ -429,7 +440,10 @@ class SharedCost:
 
 
 def shared_cost(pic: WarpPicture, size: int) -> SharedCost:
-    res = [(bank_ways(w, size), k) for w, k in _distinct_warps(pic, BANK_WIDTH)]
+    if pic.lane_ids and phases(size) > 1:  # lanes left out: each warp's phases by lane number
+        res = [(bank_ways(w, size, ids), 1) for w, ids in zip(pic.warps, pic.lane_ids) if w]
+    else:
+        res = [(bank_ways(w, size), k) for w, k in _distinct_warps(pic, BANK_WIDTH)]
     n = sum(k for _, k in res)
     if not n:  # no lane makes the access: no request
         return SharedCost(0, 0.0, 0, phases(size))
