@@ -154,3 +154,57 @@ def test_an_8_byte_conflict_counts_wavefronts_over_its_two_phases(tmp_path):
         "16-way shared-memory bank conflict on store of `c`: lanes are 64 words apart, so 16 distinct words fall in "
         "one bank in its worst phase (an 8-byte request is served in 2 phases) and the request takes 32 wavefronts "
         "instead of 2; pad the row: `__shared__ double c[32][33];`")
+
+
+def test_field_updates_merge_when_the_stores_between_cannot_overlap(tmp_path):
+    # HeCBench's f16sp (judged false: "2-way"): `v[l].x += v[l + i].x; v[l].y += v[l + i].y;` on a float2 is
+    # LDS.64 + STS.64 (fixtures/shared/field_update.cu); the store to `v[l].x` lies 8*i + 4 bytes from `v[l + i].y`
+    src = """
+__global__ void k(const float2 *in, float *out, int i) {
+  __shared__ float2 v[256];
+  const int l = threadIdx.x;
+  v[l] = in[blockIdx.x * 256 + l];
+  __syncthreads();
+  v[l].x += v[l + i].x;
+  v[l].y += v[l + i].y;
+  __syncthreads();
+  out[blockIdx.x * 256 + l] = v[l].x;
+}
+__global__ void m(float *f, float *out, int i) {
+  __shared__ float v[512];
+  const int l = threadIdx.x;
+  v[2 * l] = f[l];
+  __syncthreads();
+  v[2 * l] += v[2 * l + i];
+  v[2 * l + 1] += v[2 * l + 1 + i];
+  __syncthreads();
+  out[l] = v[2 * l];
+}
+int main() { k<<<64, 256>>>(0, 0, 1); m<<<64, 256>>>(0, 0, 1); }
+"""
+    # k: the updates on lines 7-8 merge (no finding); `v[l].x` alone on line 10 is a 4-byte load at an 8-byte
+    # stride (2-way, as nvcc issues it). m: the load at `2*l + i` may start mid-pair (no LDS.64), and the store to
+    # `v[2*l]` may be what `v[2*l + 1 + i]` reads (i = -1): every access stays 4 bytes, 2 words apart (2-way)
+    got = [(d.line, d.column, d.metrics.get("bank_conflict_ways")) for d in lint(tmp_path, src) if d.code == "CL201"]
+    assert got == [(10, 31, 2), (15, 3, 2), (17, 3, 2), (17, 15, 2), (18, 3, 2), (18, 19, 2), (20, 12, 2)]
+
+
+def test_disjoint_offsets():
+    import sympy
+
+    from cudalint.analysis.merge import disjoint
+    from cudalint.model import Access, AddressSpace, ArrayDecl
+    from cudalint.analysis.symbols import TID
+
+    t, i = TID[0], sympy.Symbol("i", integer=True)
+    arr = ArrayDecl("v", AddressSpace.SHARED, "float", 4)
+
+    def acc(off, size=4):
+        return Access(array=arr, offset=sympy.sympify(off), size=size, is_read=True, is_write=False, span=None)
+
+    assert disjoint(acc(8 * t), acc(8 * t + 4))                      # the next field
+    assert not disjoint(acc(8 * t), acc(8 * t + 2))                  # overlapping bytes
+    assert disjoint(acc(8 * t), acc(8 * t + 8 * i + 4))              # 8*i + 4: never 0 .. 3
+    assert not disjoint(acc(8 * t), acc(8 * t + 8 * i))              # i may be 0
+    assert disjoint(acc(8 * t), acc(8 * t + 8 * i), frozenset({i}))  # i at least 1
+    assert not disjoint(acc(8 * t, 8), acc(8 * t + 8 * i + 4))       # an 8-byte access covers the 4

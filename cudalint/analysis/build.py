@@ -87,5 +87,5 @@ def _kernel(fn: ir.Function, targs: tuple, symbols: Symbols, globals_: dict) -> 
             f"template parameter {tp.name} assumed 4 bytes (no instantiation in this file)")
     kernel.incomplete.extend(fn.incomplete)
     interpret(fn, kernel, symbols, globals_, bindings, values)
-    merge_accesses(kernel)
+    merge_accesses(kernel, frozenset(symbols.pow2))
     return kernel

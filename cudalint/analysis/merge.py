@@ -2,8 +2,12 @@
 
 Rules, each from nvcc 13 ``-arch=sm_90 -O3`` SASS (``cuobjdump -sass``; fixtures/global/vector_merge.cu):
 
-* accesses under the same guards, of the same array, loads with loads and stores with stores, with no
-  store to that memory space, barrier, atomic or loop boundary between them, whose byte offsets differ by
+* accesses under the same guards, of the same array, loads with loads, stores with stores and load-and-stores
+  (``v[t].x += ..``) with load-and-stores, with no barrier, atomic or loop boundary between them and no store
+  between them that may overlap the bytes a later member loads (:func:`disjoint`: ``v[t].x += v[t + i].x;
+  v[t].y += v[t + i].y;`` of a ``float2`` is ``LDS.64`` + ``STS.64``, as ``v[t].x`` lies ``8*i + 4`` bytes from
+  ``v[t + i].y``: fixtures/shared/field_update.cu; a store to another array of the space, which may alias, ends the
+  group), whose byte offsets differ by
   constants, are packed greedily into contiguous chunks of 2, 4, 8 or 16 bytes, on one line or on several
   (``dst[i].x = ..; dst[i].y = ..; dst[i].z = ..; dst[i].w = ..;`` of a ``uchar4`` on four lines -> one
   ``STG.E``, of a ``float4`` -> one ``STG.E.128``: fixtures/global/component_lines.cu, measured 4.0 and 16.0
@@ -34,8 +38,30 @@ import sympy
 from ..model import Access, AddressSpace, Kernel
 
 
-def merge_accesses(kernel: Kernel) -> None:
-    """Replace, in ``kernel.accesses``, each group of accesses nvcc moves as one vector access by it."""
+def disjoint(a: Access, b: Access, positive: frozenset = frozenset()) -> bool:
+    """Whether ``a`` and ``b`` (of one array) provably touch no common byte, whatever the run-time values: their
+    offsets differ by a constant at least the earlier one's size, by ``g*k + c`` with integer ``k`` and ``c mod g``
+    clear of both sizes (``v[t].y`` and ``v[t + i].x`` of a ``float2``: ``8*i + 4``), or by a multiple of a value in
+    ``positive`` (a power-of-two loop variable, at least 1) at least both sizes apart (``v[t]`` and ``v[t + i]``)."""
+    if a.offset is None or b.offset is None:
+        return False
+    d = sympy.expand(b.offset - a.offset)
+    c, rest = d.as_coeff_Add()
+    if rest == 0:
+        return c >= a.size or -c >= b.size
+    terms = [t.as_coeff_Mul() for t in sympy.Add.make_args(rest)]
+    if not all(k.is_Integer and x.is_integer for k, x in terms):
+        return False
+    if len(terms) == 1 and c == 0 and terms[0][1] in positive:
+        return abs(int(terms[0][0])) >= max(a.size, b.size)
+    g = math.gcd(*(int(k) for k, _ in terms))
+    r = int(c) % g if c.is_Integer else -1
+    return r >= a.size and g - r >= b.size
+
+
+def merge_accesses(kernel: Kernel, positive: frozenset = frozenset()) -> None:
+    """Replace, in ``kernel.accesses``, each group of accesses nvcc moves as one vector access by it.
+    ``positive``: symbols known to be at least 1 (:func:`disjoint`)."""
     accs = kernel.accesses
     shared = len({id(a.array) for a in accs if a.array.space == AddressSpace.SHARED})
     out: list[Access] = []
@@ -44,16 +70,25 @@ def merge_accesses(kernel: Kernel) -> None:
         if id(a) in used:
             continue
         group = [a]
-        if a.is_read != a.is_write and a.offset is not None:
+        if a.offset is not None:
+            stores = [a] if a.is_write else []  # the stores of the window, members included
             for b in accs[i + 1:]:
                 if b.region != a.region:
                     break  # a barrier, an atomic or a loop boundary between them
                 if b.guards == a.guards and b.array is a.array and (b.is_read, b.is_write) == \
                         (a.is_read, a.is_write) and b.offset is not None and (b.offset - a.offset).is_Integer \
-                        and id(b) not in used:
-                    group.append(b)
-                elif b.is_write and b.array.space == a.array.space:
-                    break  # a store between them: nvcc keeps the order
+                        and id(b) not in used and all(disjoint(w, b, positive) for w in stores) \
+                        and (not b.is_write or all(disjoint(m, b, positive) for m in group)):
+                    group.append(b)  # (a load and store, `v[t].x += ..`, with the next field's)
+                elif b.is_write and b.array.space == a.array.space and (b.array is not a.array or (
+                        a.is_write and not all(disjoint(m, b, positive) for m in group))):
+                    break  # a store that may overlap them: nvcc keeps the order (a later load is checked against
+                    # the stores before it when it joins: it moves up past them)
+                elif a.is_write and b.is_read and b.array.space == a.array.space and (
+                        b.array is not a.array or not all(disjoint(m, b, positive) for m in group)):
+                    break  # a load that may read what the group stores: the stores cannot wait for the merge
+                if b.is_write:  # `v[t].x += v[t + i].x;` between the loads of `.x` and `.y` of `v[t + i]`
+                    stores.append(b)
         used.update(id(g) for g in group)
         # the only shared array of the kernel, or an `extern __shared__` one, starts 16-byte aligned
         sole = a.array.space == AddressSpace.SHARED and (shared == 1 or a.array.dims[:1] == (None,))
@@ -82,7 +117,7 @@ def _pack(group: list[Access], align: int) -> list[Access]:
             # a load of a contiguous run from the chunk's start is widened to the chunk (x, y, z of a
             # float4 -> LDG.E.128); a store never writes bytes it was not given (x, y, z of a uchar4 ->
             # STG.E.U16 + STG.E.U8)
-            widen = acc.is_read and end - off > chunk // 2 and n - k > 1 and (n == len(parts) or parts[n][0][0] != end)
+            widen = acc.is_read and not acc.is_write and end - off > chunk // 2 and n - k > 1 and (n == len(parts) or parts[n][0][0] != end)
             if end == off + chunk or widen:
                 step, merged = n - k, replace(acc, size=chunk, split=1)
                 break
