@@ -43,6 +43,10 @@ def _cost(copy: AsyncCopy) -> tuple[str, bool]:
 
 #: calls that queue more work on the copy's stream without the host waiting on the GPU
 _QUEUED = ("MemcpyAsync", "Memcpy2DAsync", "Memcpy3DAsync", "MemsetAsync", "FreeAsync", "EventRecord", "LaunchHostFunc")
+#: calls that block the host until the device's earlier work is done (a blocking copy on the legacy default stream
+#: waits for every blocking stream's work; cudaFree synchronizes the device): CUDA Runtime API, "API
+#: synchronization behavior" and "Implicit Synchronization" in the Programming Guide
+_BLOCKING = ("Memcpy", "Memcpy2D", "Memcpy3D", "MemcpyToSymbol", "MemcpyFromSymbol", "Free", "FreeHost", "DeviceReset")
 #: host calls that take microseconds (a line of output): nothing worth overlapping with a copy
 _BRIEF = ("printf", "fprintf", "puts", "fputs", "fflush")
 
@@ -80,7 +84,8 @@ def waited_at(unit: Optional[ir.TranslationUnit], copy: AsyncCopy) -> Optional[S
     past the end of an enclosing loop over more such copies) synchronize its stream or the device, with only
     work queued on that stream (copies, memsets, event records, kernel launches, other libraries' calls that take
     the stream), error checks, output lines and statements that call nothing before.  Nothing could overlap the
-    copy then, so the staging costs only its slower bandwidth."""
+    copy then, so the staging costs only its slower bandwidth.  A blocking call (:data:`_BLOCKING`: ``cudaMemcpy``,
+    ``cudaFree``) is such a wait too."""
     stream = _stream(copy.stream)
     for f in (f for f in (unit.functions if unit else ()) if f.name == copy.function):
         path: list = []
@@ -97,7 +102,8 @@ def waited_at(unit: Optional[ir.TranslationUnit], copy: AsyncCopy) -> Optional[S
                 call = next((c for c in calls if c.name.startswith(("cuda", "hip"))), None)
                 name = call.name[4:] if call and call.name.startswith("cuda") else call.name[3:] if call else ""
                 args = [_stream(a.text) for a in call.args] if call else []
-                if name == "DeviceSynchronize" or name == "StreamSynchronize" and (args or ["0"])[0] == stream:
+                if name == "DeviceSynchronize" or name == "StreamSynchronize" and (args or ["0"])[0] == stream \
+                        or name in _BLOCKING:  # HeCBench's tqs: copy, launch, then a blocking cudaMemcpy back
                     return st.span
                 if call is None and all(stream != "0" and stream in (_stream(a.text) for a in c.args) for c in calls):
                     continue  # host bookkeeping, or another library queueing on the stream (`cudlaSubmitTask`)
