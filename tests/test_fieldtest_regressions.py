@@ -411,3 +411,32 @@ void run(const float *in, float *out, int n) { k<<<(n / 4 + 255) / 256, 256>>>(i
     tail = next(x for x in lint(tmp_path, src) if x.line == 6)
     assert "only the threads past the bound (`4*blockDim.x*blockIdx.x + 4*threadIdx.x + 3 >= n`) run it: the tail " \
            "of the one block that straddles it" in tail.message
+
+
+def test_neighbouring_stores_under_their_own_bounds_checks_fill_the_sectors(tmp_path):
+    # HeCBench's segsort (judged debatable as warnings): each thread writes its 4 keys with 4 stores, each under its
+    # own check `(tid << 2) + j < n`; the checks differ only for the thread at the end, so the 4 stores fill every
+    # sector they touch (the waste is requests): info, naming the sibling lines. Stores under conditions on loaded
+    # values (`r0 > flag`) are not known to be made together: warnings.
+    src = """
+__global__ void k(const int *a, int *keyB, int n, int s) {
+  int tid = threadIdx.x;
+  int k = blockIdx.x * 1024;
+  int r0 = a[k + tid], r1 = a[k + tid + 256], r2 = a[k + tid + 512], r3 = a[k + tid + 768];
+  if ((tid << 2) + 0 - s < n) keyB[k + (tid << 2) + 0 - s] = r0;
+  if ((tid << 2) + 1 - s < n) keyB[k + (tid << 2) + 1 - s] = r1;
+  if ((tid << 2) + 2 - s < n) keyB[k + (tid << 2) + 2 - s] = r2;
+  if ((tid << 2) + 3 - s < n) keyB[k + (tid << 2) + 3 - s] = r3;
+}
+__global__ void c(const int *a, int *keyB, int flag) {
+  int tid = threadIdx.x;
+  int r0 = a[tid], r1 = a[tid + 256];
+  if (r0 > flag) keyB[(tid << 2) + 0] = r0;
+  if (r1 > flag) keyB[(tid << 2) + 1] = r1;
+}
+int main() { k<<<64, 256>>>(0, 0, 1 << 20, 0); c<<<64, 256>>>(0, 0, 3); }
+"""
+    d = [x for x in lint(tmp_path, src) if x.code == "CL101"]
+    assert [(x.line, x.severity.value, x.metrics["sectors_per_request"]) for x in d] == [
+        (6, "info", 16), (7, "info", 16), (8, "info", 16), (9, "info", 16), (14, "warning", 16), (15, "warning", 16)]
+    assert "the thread's stores of the same element on lines 7, 8, 9 use 100% of those sectors" in d[0].message
