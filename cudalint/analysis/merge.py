@@ -118,7 +118,8 @@ def _pack(group: list[Access], align: int) -> list[Access]:
             # a load of a contiguous run from the chunk's start is widened to the chunk (x, y, z of a
             # float4 -> LDG.E.128); a store never writes bytes it was not given (x, y, z of a uchar4 ->
             # STG.E.U16 + STG.E.U8)
-            widen = acc.is_read and not acc.is_write and end - off > chunk // 2 and n - k > 1 and (n == len(parts) or parts[n][0][0] != end)
+            widen = acc.is_read and not acc.is_write and end - off > chunk // 2 and n - k > 1 and (
+                n == len(parts) or parts[n][0][0] != end)
             if end == off + chunk or widen:
                 step, merged = n - k, replace(acc, size=chunk, split=1)
                 break

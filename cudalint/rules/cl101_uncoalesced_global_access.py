@@ -42,7 +42,8 @@ def neighbours(kernel: Kernel, acc: Access, ctx: AnalysisContext) -> tuple[list[
     for b in kernel.accesses:
         d = b.offset - acc.offset if b is not acc and b.array is acc.array and b.offset is not None else None
         if d is not None and d.is_Integer and ((acc.is_write and b.is_write) if not acc.is_read else b.is_read) \
-                and all(g in acc.guards or _shifted_bound(g, acc.guards) for g in b.guards if ctx.symbols.is_varying(g)):
+                and all(g in acc.guards or _shifted_bound(g, acc.guards)
+                        for g in b.guards if ctx.symbols.is_varying(g)):
             same.append(b)
         elif d is not None and not d.is_Integer and (b.is_read, b.is_write) == (acc.is_read, acc.is_write) \
                 and not ctx.symbols.is_varying(d) and not d.free_symbols & ctx.symbols.trip_counters:

@@ -103,7 +103,7 @@ def waited_at(unit: Optional[ir.TranslationUnit], copy: AsyncCopy) -> Optional[S
                 name = call.name[4:] if call and call.name.startswith("cuda") else call.name[3:] if call else ""
                 args = [_stream(a.text) for a in call.args] if call else []
                 if name == "DeviceSynchronize" or name == "StreamSynchronize" and (args or ["0"])[0] == stream \
-                        or name in _BLOCKING:  # HeCBench's tqs: copy, launch, then a blocking cudaMemcpy back
+                        or name in _BLOCKING:  # a copy, launches on its stream, then a blocking copy back
                     return st.span
                 if call is None and all(stream != "0" and stream in (_stream(a.text) for a in c.args) for c in calls):
                     continue  # host bookkeeping, or another library queueing on the stream (`cudlaSubmitTask`)
