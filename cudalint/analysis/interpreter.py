@@ -636,6 +636,10 @@ class KernelInterpreter:
             # loop bound per trip; their uniformity is that of their free symbols, as for any value.
             if (rel := _RELATIONS.get(op)) is not None and not is_condition(a) and not is_condition(b):
                 return rel(a, b)
+            if op in ("==", "!=") and is_condition(a) != is_condition(b):  # `flag == 0` of `bool flag = t >= 128`
+                c, n = (a, b) if is_condition(a) else (b, a)
+                if n.is_Integer and int(n) in (0, 1):
+                    return c if (int(n) == 1) == (op == "==") else sympy.Not(c)
             if op in ("&&", "||") and all(is_condition(v) or v.is_Symbol for v in (a, b)):
                 return (sympy.And if op == "&&" else sympy.Or)(a, b)
         return self.opaque("value", a, b)

@@ -20,7 +20,10 @@ from __future__ import annotations
 
 from typing import Optional
 
+import sympy
+
 from ..analysis import uniformity
+from ..analysis.interpreter import negate
 from ..model import Barrier, Kernel
 from . import AnalysisContext, Findings, Rule, Severity, TranslationUnitModel
 
@@ -49,6 +52,40 @@ def aligned_today(guards, lines: list[int], ctx: AnalysisContext, kernel: Kernel
     found = [uniformity.bounds_aligned(v, ctx.symbols, block, run) for v, line in guards
              if line in lines and v is not None]
     return False if False in found else None if None in found else True
+
+
+def warp_split(b: Barrier, lines: list[int], ctx: AnalysisContext, kernel: Kernel) -> Optional[tuple[int, int]]:
+    """``(line, n)`` when the barrier's only divergent guard is a condition uniform within every warp of the
+    launch's block (:func:`cudalint.analysis.uniformity.warp_uniform`: ``threadIdx.x >= 128`` in 256 threads) whose
+    other branch holds barriers too, ``n`` in each: warp specialisation, where the block's warps meet at different
+    ``__syncthreads()`` calls (``bar.sync 0`` counts the warps that arrive, whatever the instruction).  None
+    otherwise: a split inside warps, barriers in one branch only or a different number in each."""
+    block = ctx.launch_shape(kernel).full
+    if block is None or len(set(lines)) != 1:
+        return None
+    line = lines[0]
+    mine = [v for v, ln in b.guards if ln == line and v is not None]
+    if len(mine) != 1 or not uniformity.warp_uniform(mine[0], block, ctx.symbols):
+        return None
+    cond = mine[0]
+
+    def branch(other: Barrier) -> Optional[bool]:
+        for v, ln in other.guards:
+            if ln == line and v is not None:
+                return True if v == cond else False if opposite(v, cond) else None
+        return None
+
+    sides = [branch(o) for o in kernel.barriers]
+    same, other = sides.count(True), sides.count(False)
+    return (line, same) if same == other else None
+
+
+def opposite(a, b) -> bool:
+    """Whether the guard values ``a`` and ``b`` are a condition and its negation (an if's two branches)."""
+    try:
+        return sympy.Not(a) == b or sympy.Not(b) == a or negate(a) == b or negate(b) == a
+    except TypeError:
+        return False
 
 
 def chain_text(kernel: Kernel, b: Barrier) -> str:
@@ -96,6 +133,18 @@ class BarrierInDivergentBranch(Rule):
                             severity=Severity.INFO, assumptions=[f"condition on line {where} is thread-dependent",
                                                                  *values])
                         continue
+                elif (split := warp_split(b, lines, ctx, kernel)) is not None:
+                    msg = (f"`{b.name}` is in one branch of line {split[0]}, a condition uniform within each warp"
+                           f"{chain_text(kernel, b)}: the block's warps meet at different barriers ({split[1]} in each "
+                           f"branch); `bar.sync 0` counts the warps that arrive, so this runs while both branches "
+                           f"execute the same number of barriers, but the Programming Guide allows `__syncthreads()` in "
+                           f"conditional code only when the condition is the same across the block; synchronise the "
+                           f"two groups with a named barrier (`cuda::barrier`, `bar.sync id, count`) or hoist the "
+                           f"barriers out of the branch")
+                    yield self.diagnostic(kernel, b, msg, severity=Severity.WARNING,
+                                          assumptions=[f"condition on line {split[0]} is uniform within each warp of "
+                                                       f"the launch's block"])
+                    continue
                 elif in_loop:
                     msg = (f"`{b.name}` is in a loop whose trips depend on the thread (line {where})"
                            f"{chain_text(kernel, b)}: the block's threads run it a different number of times, so "
