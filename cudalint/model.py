@@ -148,6 +148,9 @@ class LaunchSite:
     threads: Optional[sympy.Expr] = None
     #: each argument's value where a constant integer (``n`` bound to 1024), else None
     args: tuple[Optional[int], ...] = ()
+    #: each gridDim member as an upper bound in the launch's integer arguments (``arg2/64``: the third argument
+    #: over 64), None where it reads a value not passed (:func:`cudalint.analysis.launches._grid_bound`)
+    grid_bound: tuple = ()
     #: the values taken from the program's defaults, which a command-line branch of ``main`` can override:
     #: ``(("block", "blocksize", 135), (2, "n", 40))`` (role: "grid", "block" or the argument's index; the name
     #: of the variable; the line of the branch)
@@ -180,6 +183,9 @@ class Kernel:
     default_args: dict = field(default_factory=dict)
     #: the parameters a launch passes a loop's counter (:attr:`LaunchSite.counters`): indices that walk the data
     counter_params: frozenset = frozenset()
+    #: gridDim members every launch bounds alike from above, in the kernel's parameters: ``{gridDim.x: num/32}``
+    #: (:attr:`LaunchSite.grid_bound`)
+    grid_bound: dict = field(default_factory=dict)
     #: ``k<float, 256>`` for an instantiation, else the name
     label: str = ""
     incomplete_assumptions: list[str] = field(default_factory=list)

@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
+import sympy
 
 from cudalint.analysis.context import Settings
 from cudalint.analysis.symbols import BDIM
@@ -420,3 +421,22 @@ def test_arguments_a_host_loop_steps_are_counters(tmp_path):
     assert [s.counters for s in sites] == [(2,), (), (1,), ()]
     k = build_model(str(p), p.read_text(), RunOptions()).kernels[0]
     assert k.counter_params == frozenset({"t", "n"})
+
+
+@pytest.mark.parametrize("grid,bound", [
+    ("n / 256", "n/256"),                        # truncated: at most n / 256
+    ("(n + 255) / 256", "n/256 + 255/256"),      # rounded up
+    ("(int)ceil(n / 256)", "ceiling(n/256)"),    # ceil is kept, never dropped (it is not an upper bound)
+    ("(int)ceil(n / 256.0)", "None"),            # a floating-point quotient is not followed
+    ("dim3(n / (2 * 16), 1)", "n/32"),
+    ("n - m", "None"),                            # a difference of run-time values: no upper bound
+    ("m / 4", "None"),                            # m is not passed to the kernel
+])
+def test_grid_bound_in_the_kernels_parameters(tmp_path, grid, bound):
+    """Each gridDim member as an upper bound in the kernel's integer parameters (the launch passes `n` as `n`)."""
+    src = ("#include <cmath>\n__global__ void k(float *a, int n) { a[blockIdx.x] = 0; }\n"
+           f"void run(float *a, int n, int m) {{ k<<<{grid}, 256>>>(a, n); }}\n")
+    p = tmp_path / "g.cu"
+    p.write_text(src)
+    kernel = build_model(str(p), src, RunOptions()).kernels[0]
+    assert str(kernel.grid_bound.get(sympy.Symbol("gridDim.x", integer=True, positive=True))) == bound

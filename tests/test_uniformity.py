@@ -212,3 +212,37 @@ def test_uniformity_decided_again_for_the_launched_block(tmp_path, cond, block, 
     (value, _), = model.kernels[0].barriers[0].guards
     assert model.symbols.varies_in_block(value, block) is varying
     assert model.symbols.varies_in_block(value, None) is True
+
+
+def test_min_macro_is_min_and_its_comparison_splits(tmp_path):
+    """`a < b ? a : b` is Min(a, b), and `m < Min(n, s + 16)` is `m < n && m < s + 16`, each judged alone."""
+    _, k, _ = guards_of_barriers(tmp_path, """
+    int s = blockIdx.x * 32 + threadIdx.y * 16;
+    int stop = n < s + 16 ? n : s + 16;
+    if (threadIdx.x < stop) __syncthreads();
+    int top = n > s ? n : s;
+    if (threadIdx.x < top) __syncthreads();""")
+    first, second = (b.guards[-1][0] for b in k.barriers)
+    assert str(first) == "(threadIdx.x < n) & (threadIdx.x < 32*blockIdx.x + 16*threadIdx.y + 16)"
+    assert str(second) == "(threadIdx.x < n) | (threadIdx.x < 32*blockIdx.x + 16*threadIdx.y)"
+
+
+def test_a_comparison_every_thread_of_the_grid_meets_is_dropped():
+    """With gridDim.x at most num / 32 (the launch's grid in the kernel's parameters), a chunk of 16 at
+    `start = 32*blockIdx.x + 16*threadIdx.y` in a block of 2 rows never reaches past num: the loop's trips are
+    the chunk's, the same in every thread (HeCBench's hexciton); with num / 16 blocks it can."""
+    import sympy
+
+    from cudalint.analysis import uniformity
+    from cudalint.analysis.symbols import BDIM, BID, GDIM, TID, Symbols
+    syms = Symbols()
+    k, num = syms.trip(7), syms.param("num")
+    m = 32 * BID[0] + 16 * TID[1] + 2 * k
+    past, chunk = sympy.Lt(m, num), sympy.Lt(m, 32 * BID[0] + 16 * TID[1] + 16)
+    known = {BDIM[1]: 2, BDIM[2]: 1}
+    assert uniformity.holds_in_grid(past, [chunk], known, syms, {GDIM[0]: num / 32})
+    assert not uniformity.holds_in_grid(past, [chunk], known, syms, {GDIM[0]: num / 16})
+    assert not uniformity.holds_in_grid(past, [chunk], known, syms, {})  # no launch: gridDim unknown
+    assert not uniformity.holds_in_grid(past, [], known, syms, {GDIM[0]: num / 32})  # the trips unbounded
+    assert not uniformity.holds_in_grid(past, [chunk], {}, syms, {GDIM[0]: num / 32})  # blockDim.y unknown
+    assert uniformity.without_grid_facts(sympy.And(past, chunk), known, syms, {GDIM[0]: num / 32}) == chunk

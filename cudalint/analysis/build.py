@@ -6,6 +6,8 @@
 
 from __future__ import annotations
 
+import sympy
+
 from ..ir import nodes as ir
 from ..ir.types import Type, TypeKind
 from ..model import Kernel, TranslationUnitModel
@@ -13,7 +15,7 @@ from .interpreter import _SPACES, RECURSION_LIMIT, array_decl, interpret
 from .host import collect_async_copies, strip_casts
 from .merge import merge_accesses
 from .launches import collect_launches, launched_once, template_arg_text, unlaunched_kernels
-from .symbols import Symbols
+from .symbols import GDIM, Symbols
 
 
 def build_model(tu: ir.TranslationUnit) -> TranslationUnitModel:
@@ -42,10 +44,29 @@ def _build_model(tu: ir.TranslationUnit) -> TranslationUnitModel:
             k.default_args = {p.name: i for i, p in enumerate(fn.params) if p.name in k.launch_args}
             k.counter_params = frozenset(fn.params[i].name for s in model.launches if s.kernel == fn.name and (
                 not k.template_args or s.template_args == k.template_args) for i in s.counters if i < len(fn.params))
+            k.grid_bound = _grid_bound(fn, k.template_args, model.launches, symbols)
             null = {p.name for p in fn.params if p.type.kind == TypeKind.POINTER and consts.get(p.name) == 0}
             null &= _null_tested(fn)  # a null placeholder in a launch the kernel does not test is not followed
             k.accesses = [a for a in k.accesses if a.array.name not in null]  # under `if (p != NULL)`: never run
     return model
+
+
+def _grid_bound(fn: ir.Function, targs: tuple, launches: list, symbols: Symbols) -> dict:
+    """gridDim members that every launch of ``fn`` (of that instantiation) bounds alike from above
+    (:attr:`LaunchSite.grid_bound`), with the launch's arguments read as the kernel's integer parameters:
+    ``{gridDim.x: num/32}``; empty when it is not launched here."""
+    sites = [s for s in launches if s.kernel == fn.name and (not targs or s.template_args == targs)]
+    if not sites or any(len(s.args) != len(fn.params) or len(s.grid_bound) != 3 for s in sites):
+        return {}
+    params = {sympy.Symbol(f"arg{i}", positive=True, integer=True): symbols.param(p.name)
+              for i, p in enumerate(fn.params) if p.type.is_integer}
+    out = {}
+    for axis in range(3):
+        found = {s.grid_bound[axis] for s in sites}
+        g = found.pop() if len(found) == 1 else None
+        if isinstance(g, sympy.Expr) and g.free_symbols <= set(params):
+            out[GDIM[axis]] = g.xreplace(params)
+    return out
 
 
 def _constant_args(fn: ir.Function, targs: tuple, launches: list) -> dict:

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from ..model import Access, Kernel, LaunchSite, TranslationUnitModel
-from .symbols import GDIM, Symbols
+from .symbols import BDIM, GDIM, Symbols
 from .warp import WARP, LaunchShape, NotModelled, WarpPicture, global_cost, picture
 
 #: threads per block a GPU runs at most (CUDA C++ Programming Guide, "Compute Capabilities", Table 21: 1024 on
@@ -152,6 +152,17 @@ class AnalysisContext:
         """The launches of ``kernel`` (of its instantiation) in the translation unit."""
         return [s for s in self.model.launches if s.kernel == kernel.name
                 and (not kernel.template_args or s.template_args == kernel.template_args)]
+
+    def block_known(self, kernel: Kernel) -> dict:
+        """The blockDim members known for ``kernel``: the launch shape's (:attr:`LaunchShape.known`), else each
+        member on which all its launches agree (``dim3 b(n, 2)``: ``{blockDim.y: 2, blockDim.z: 1}``)."""
+        known = self.launch_shape(kernel).known
+        sites = self.sites(kernel)
+        if known or not sites:
+            return known
+        return {BDIM[i]: vals.pop() for i in range(3)
+                if len(vals := {s.block[i] for s in sites}) == 1 and isinstance(next(iter(vals)), int)
+                and next(iter(vals)) > 0}
 
     def grid(self, kernel: Kernel) -> dict:
         """gridDim of the kernel's launches where they agree on a constant: ``{gridDim.x: 4096}``."""

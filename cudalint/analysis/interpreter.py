@@ -455,7 +455,9 @@ class KernelInterpreter:
             self.push_guard(cond, e.span.line)
             a, b = (self.expr(x, env, record=record) for x in (e.then, e.else_))
             self.guards.pop()
-            return a if isinstance(a, sympy.Basic) and a == b else self.opaque("select", cond, a, b)
+            if isinstance(a, sympy.Basic) and a == b:
+                return a
+            return picked if (picked := min_max(cond, a, b)) is not None else self.opaque("select", cond, a, b)
         if isinstance(e, ir.Construct):
             vals = [self.expr(a, env, record=record) for a in e.args]
             if e.type.name in ("dim3", "uint3"):
@@ -635,7 +637,7 @@ class KernelInterpreter:
             # Conditions stay symbolic so that a guard can be evaluated per lane (active lanes) and a
             # loop bound per trip; their uniformity is that of their free symbols, as for any value.
             if (rel := _RELATIONS.get(op)) is not None and not is_condition(a) and not is_condition(b):
-                return rel(a, b)
+                return relation(rel, a, b)
             if op in ("==", "!=") and is_condition(a) != is_condition(b):  # `flag == 0` of `bool flag = t >= 128`
                 c, n = (a, b) if is_condition(a) else (b, a)
                 if n.is_Integer and int(n) in (0, 1):
@@ -783,6 +785,36 @@ def is_memory(var: ir.Variable) -> bool:
     file-scope variable), not in a thread's registers."""
     return var.type.kind != TypeKind.ARRAY and (var.space not in (ir.Space.LOCAL, ir.Space.CONSTANT)
                                                 or var.storage in (ir.Storage.FILE, ir.Storage.STATIC))
+
+
+def min_max(cond: Value, a: Value, b: Value) -> Optional[sympy.Expr]:
+    """``cond ? a : b`` as ``Min(a, b)`` or ``Max(a, b)`` when ``cond`` compares ``a`` with ``b`` (``x < y ? x :
+    y``, a ``MIN`` macro), else None."""
+    if not isinstance(cond, (sympy.StrictLessThan, sympy.LessThan, sympy.StrictGreaterThan, sympy.GreaterThan)) \
+            or not isinstance(a, sympy.Expr) or not isinstance(b, sympy.Expr):
+        return None
+    below = isinstance(cond, (sympy.StrictLessThan, sympy.LessThan))
+    if (cond.lhs, cond.rhs) == (a, b):
+        return sympy.Min(a, b) if below else sympy.Max(a, b)
+    if (cond.lhs, cond.rhs) == (b, a):
+        return sympy.Max(a, b) if below else sympy.Min(a, b)
+    return None
+
+
+def relation(rel, a: sympy.Expr, b: sympy.Expr) -> sympy.Basic:
+    """``rel(a, b)`` with a ``Min``/``Max`` side written as the and/or of the comparisons with its arguments
+    (``m < Min(n, s + 16)``: ``m < n && m < s + 16``), so each can be judged on its own (a bound every thread
+    meets, a trip count that is the same for all)."""
+    if rel in (sympy.Eq, sympy.Ne):
+        return rel(a, b)
+    below = rel in (sympy.Lt, sympy.Le)
+    if isinstance(b, (sympy.Min, sympy.Max)):  # a < Min: all; a < Max: any (a > Min: any; a > Max: all)
+        every = isinstance(b, sympy.Min) == below
+        return (sympy.And if every else sympy.Or)(*(relation(rel, a, x) for x in b.args))
+    if isinstance(a, (sympy.Min, sympy.Max)):  # Min < b: any; Max < b: all (Min > b: all; Max > b: any)
+        every = isinstance(a, sympy.Max) == below
+        return (sympy.And if every else sympy.Or)(*(relation(rel, x, b) for x in a.args))
+    return rel(a, b)
 
 
 def negate(v: Value) -> Value:

@@ -57,6 +57,8 @@ class _Env:
 
     def __init__(self, vals: Optional[dict] = None, absent: frozenset = frozenset()):
         self.vals = dict(vals or {})
+        #: :meth:`sym` gives an upper bound (:meth:`upper`): ``ceil`` exact, no difference of run-time values
+        self.strict = False
         #: ``main``'s parameters while evaluating a condition as the program runs without arguments: a call
         #: reading them (``checkCmdLineFlag(argc, argv, "n")``) is 0, ``argc`` is 1
         self.absent = absent
@@ -126,13 +128,15 @@ class _Env:
             v = self.vals.get(e.var) if bind is None else bind.get(e.var)
             if bind is not None or isinstance(v, (int, float)):
                 return sympy.nsimplify(v) if isinstance(v, (int, float)) else v
-            if ("sym", e.var) in self.vals:
-                return self.vals[("sym", e.var)]
+            if (key := ("upper" if self.strict else "sym", e.var)) in self.vals:
+                return self.vals[key]
             if isinstance(v, tuple):
                 return tuple(sympy.Integer(c) if isinstance(c, int) else None for c in v)
             if e.var.storage == ir.Storage.FILE and e.var.init is not None:
                 return rec(e.var.init)
             return sympy.Symbol(e.var.name, positive=True) if e.var.type.kind in _NUMBERS else None
+        if self.strict and isinstance(e, ir.Unary) and e.op == "-":
+            return None
         if isinstance(e, ir.Cast) or isinstance(e, ir.Unary) and e.op in ("+", "-"):
             x = rec(e.operand)
             return -x if isinstance(x, sympy.Expr) and getattr(e, "op", "") == "-" else x
@@ -147,6 +151,8 @@ class _Env:
                 return None
             if e.op in ("<<", ">>"):
                 return (x * 2 ** y if e.op == "<<" else x / 2 ** y) if y.is_Integer and 0 <= y < 64 else None
+            if self.strict and e.op == "-" and not y.is_number:
+                return None  # an upper bound of x - y needs a lower bound of y
             return _FLOAT_OPS[e.op](x, y)
         if isinstance(e, ir.Cond):
             a, b = rec(e.then), rec(e.else_)
@@ -157,13 +163,24 @@ class _Env:
                 return rec(args[0])
             return tuple([rec(a) for a in args[:3]] + [sympy.Integer(1)] * (3 - len(args[:3])))
         if isinstance(e, ir.Call) and e.name in ("ceil", "ceilf", "floor", "floorf") and len(e.args) == 1:
-            return rec(e.args[0])
+            x = rec(e.args[0])
+            return sympy.ceiling(x) if self.strict and e.name.startswith("ceil") and isinstance(x, sympy.Expr) else x
         f = e.func if isinstance(e, ir.Call) else None
         body = f.body.body if f is not None and f.body is not None and len(f.params) == len(e.args) else []
         if len(body) == 1 and isinstance(body[0], ir.Return) and f.kind != ir.FunctionKind.KERNEL:
             args = [rec(a) for a in e.args]
             return self.sym(body[0].value, dict(zip(f.params, args)), depth + 1) if None not in args else None
         return None
+
+    def upper(self, e: Optional[ir.Expr]):
+        """:meth:`sym` of ``e`` where it is an upper bound of the value the program computes: integer ``/`` exact
+        (at least the truncated quotient of nonnegative operands), ``ceil`` kept, ``floor`` and ``?:`` (the larger
+        arm) bounded from above, and no subtraction of a run-time value; None otherwise."""
+        self.strict = True
+        try:
+            return self.sym(e)
+        finally:
+            self.strict = False
 
     def threads(self, grid: Optional[ir.Expr], block: Optional[ir.Expr]) -> Optional[sympy.Expr]:
         """The threads a launch runs (:meth:`sym` of its grid times its block), None where not known."""
@@ -192,17 +209,21 @@ class _Env:
             self.vals[("default", base.var)] = d
         if isinstance(target, ir.Ref):
             self.vals[("sym", target.var)] = s
+            self.vals[("upper", target.var)] = self.upper(src) if s is not None and src is not None else None
             gone = _Link(target.var)
             for k, old in list(self.vals.items()):  # copies of its previous value are no longer linked
                 if old == gone or isinstance(old, tuple) and gone in old:
                     self.vals[k] = tuple(None if c == gone else c for c in old) if isinstance(old, tuple) else None
             self.vals[target.var] = None if v == gone else v
         elif isinstance(target, ir.Member) and isinstance(target.base, ir.Ref) and target.name in _AXES:
-            old, olds = self.vals.get(target.base.var), self.sym(target.base)
+            old, olds, oldu = self.vals.get(target.base.var), self.sym(target.base), self.upper(target.base)
             cur = list(old) if isinstance(old, tuple) else [None, None, None]
             cur_s = list(olds) if isinstance(olds, tuple) else [None, None, None]
+            cur_u = list(oldu) if isinstance(oldu, tuple) else [None, None, None]
             cur[_AXES[target.name]], cur_s[_AXES[target.name]] = v if isinstance(v, int) else None, s
+            cur_u[_AXES[target.name]] = self.upper(src) if s is not None and src is not None else None
             self.vals[target.base.var], self.vals[("sym", target.base.var)] = tuple(cur), tuple(cur_s)
+            self.vals[("upper", target.base.var)] = tuple(cur_u)
         else:
             for n in ir.walk(target):  # `*p = ...`, `a[i] = ...`: forget what is written through
                 if isinstance(n, ir.Ref) and n.var in self.vals and not isinstance(self.vals[n.var], int):
@@ -217,7 +238,7 @@ class _Env:
                 self.assign(n.operand, None)
             elif isinstance(n, ir.Decl):
                 self.vals.pop(n.var, None)
-                self.vals[("sym", n.var)] = None
+                self.vals[("sym", n.var)] = self.vals[("upper", n.var)] = None
 
     def merge(self, *others: "_Env") -> None:
         keys = set(self.vals).union(*(o.vals for o in others))
@@ -260,6 +281,7 @@ class _Walker:
                                        grid_text=e.grid.text if e.grid is not None else "", function=self.fn,
                                        loops=self.loops, threads=env.threads(e.grid, e.block),
                                        args=tuple(_argument(a, env) for a in e.args),
+                                       grid_bound=_grid_bound(env, e.grid, e.args),
                                        defaults=_launch_defaults(env, e.grid, e.block, e.args),
                                        counters=tuple(i for i, a in enumerate(e.args)
                                                       if isinstance(r := strip_casts(a), ir.Ref)
@@ -331,6 +353,8 @@ class _Walker:
                 v = env.sym(s.init)
                 own = sympy.Symbol(s.var.name, positive=True) if s.var.type.kind in _NUMBERS else None
                 env.vals[("sym", s.var)] = own if v is None else v
+                u = env.upper(s.init)
+                env.vals[("upper", s.var)] = own if u is None and v is None else u
         elif isinstance(s, ir.If):
             self.stmt(s.init, env)
             self.expr(s.cond, env)
@@ -403,6 +427,21 @@ def _stepped(s) -> frozenset:
             out.add(target.var)
         todo += [c for c in ir.children(e) if isinstance(c, ir.Expr)]
     return frozenset(out)
+
+
+def _grid_bound(env: _Env, grid: Optional[ir.Expr], args) -> tuple:
+    """Each gridDim member of a launch as an upper bound (:meth:`_Env.upper`) in the launch's own integer arguments,
+    ``arg0``, ``arg1``, ... by position (``num / (4 * 16)`` with ``num`` passed third: ``arg2/64``); None for a
+    member that reads a run-time value not passed to the kernel."""
+    dims = env.upper(grid) if grid is not None else None
+    dims = dims if isinstance(dims, tuple) else (dims, sympy.Integer(1), sympy.Integer(1))
+    passed = {}
+    for i, a in enumerate(args):
+        s = env.sym(a) if a.type.is_integer and isinstance(strip_casts(a), ir.Ref) else None
+        if isinstance(s, sympy.Symbol) and s not in passed:
+            passed[s] = sympy.Symbol(f"arg{i}", positive=True, integer=True)
+    return tuple(d.xreplace(passed) if isinstance(d, sympy.Expr) and d.free_symbols <= set(passed) else None
+                 for d in dims[:3])
 
 
 def _argument(a: ir.Expr, env: _Env) -> Optional[int]:

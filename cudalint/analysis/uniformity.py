@@ -22,7 +22,7 @@ from typing import Optional
 
 import sympy
 
-from .symbols import BDIM, BID, TID, Symbols, int_function
+from .symbols import BDIM, BID, GDIM, TID, Symbols, int_function
 
 #: threads of a warp
 WARP = 32
@@ -32,7 +32,7 @@ MAX_TRIPS = 64
 
 
 def evaluates_uniformly(cond: sympy.Basic, block: Optional[tuple[int, int, int]], symbols: Symbols,
-                        within: Optional[int] = None) -> bool:
+                        within: Optional[int] = None, loop: Optional[bool] = None) -> bool:
     """Whether ``cond`` takes, on every trip, one value for all threads of a block of shape ``block`` (for all
     threads of each group of ``within`` consecutive threads: 32 asks whether it is warp-uniform); when it is its
     loop's own condition, a thread for which it is false runs no further trip.
@@ -43,7 +43,7 @@ def evaluates_uniformly(cond: sympy.Basic, block: Optional[tuple[int, int, int]]
         return False
     trips = cond.free_symbols & symbols.trip_counters
     trip = next(iter(trips), None)
-    loop = symbols.is_loop_condition(cond)
+    loop = symbols.is_loop_condition(cond) if loop is None else loop
     cond = cond.subs(dict(zip(BDIM, block)))
     return len(trips) <= 1 and not cond.free_symbols - trips - set(TID) \
         and _uniform(cond, block, trip, loop, within or block[0] * block[1] * block[2])
@@ -159,12 +159,100 @@ def depends_on_thread(value, symbols: Symbols, block: Optional[tuple[int, int, i
     return symbols.varies_in_block(value, block)
 
 
-def divergent_guards(guards, block: Optional[tuple[int, int, int]], symbols: Symbols) -> list[int]:
+def divergent_guards(guards, block: Optional[tuple[int, int, int]], symbols: Symbols,
+                     grid: Optional[dict] = None, known: Optional[dict] = None) -> list[int]:
     """Lines of the guards ``(value, line)`` (if/switch/?:/loop conditions enclosing a barrier or an exit)
     that are thread-dependent (:func:`depends_on_thread`) and not shown to evaluate uniformly for the launch's
-    ``block``."""
-    return [line for value, line in guards if value is not None and depends_on_thread(value, symbols, block)
-            and not evaluates_uniformly(value, block, symbols) and not bounds_between_blocks(value, symbols, block)]
+    ``block``, once the comparisons that hold in every thread of the launch's grid (:func:`holds_in_grid`, with
+    ``grid`` the launches' upper bounds of gridDim and ``known`` the blockDim members known) are dropped."""
+    known = known if known is not None else dict(zip(BDIM, block)) if block else {}
+    out = []
+    for value, line in guards:
+        if value is None:
+            continue
+        loop = symbols.is_loop_condition(value)
+        value = without_grid_facts(value, known, symbols, grid or {})
+        if depends_on_thread(value, symbols, block) and not evaluates_uniformly(value, block, symbols, loop=loop) \
+                and not bounds_between_blocks(value, symbols, block):
+            out.append(line)
+    return out
+
+
+def without_grid_facts(value: sympy.Basic, known: dict, symbols: Symbols, grid: dict) -> sympy.Basic:
+    """``value`` less the comparisons of its conjunction that hold in every thread of every block of the launch
+    where the others hold (:func:`holds_in_grid`): ``m < num && m < start + 16`` with ``m = start + 2*k``,
+    ``start = blockIdx.x * 32 + threadIdx.y * 16`` and a grid of ``num / 32`` blocks is ``m < start + 16`` (the
+    chunk never reaches past ``num``: HeCBench's hexciton); a lone comparison that always holds is true."""
+    if not grid:
+        return value
+    parts = list(value.args) if isinstance(value, sympy.And) else [value]
+    kept = [c for i, c in enumerate(parts)
+            if not holds_in_grid(c, parts[:i] + parts[i + 1:], known, symbols, grid)]
+    return value if len(kept) == len(parts) else sympy.And(*kept)
+
+
+def holds_in_grid(c: sympy.Basic, others: list, known: dict, symbols: Symbols, grid: dict) -> bool:
+    """Whether the comparison ``c``, linear in threadIdx, blockIdx and loop trip counters with coefficients of
+    known sign, holds for every thread of a block (``known``: the blockDim members known, others symbolic), every
+    block below the launches' upper
+    bound of gridDim (``grid``: ``{gridDim.x: num/32}`` in the kernel's parameters) and every trip on which the
+    comparisons ``others`` bound the counter (``2*k < 16``: ``k <= 7``): its worst case, each variable at the end of
+    its range that its coefficient's sign picks, must hold for sympy whatever the parameters.  False when a term
+    is not linear, a range is not known or a value varies otherwise (a load)."""
+    d, strict = _as_negative(c)
+    if d is None:
+        return False
+    d = sympy.expand(d.xreplace(known))
+    worst = {}
+    for v in d.free_symbols - set(BDIM):
+        a = sympy.diff(d, v)
+        if a.has(v) or not (a.is_positive or a.is_negative):
+            return False
+        high = bool(a.is_positive)
+        if v in TID:
+            worst[v] = known.get(BDIM[TID.index(v)], BDIM[TID.index(v)]) - 1 if high else 0
+        elif v in BID:
+            g = grid.get(GDIM[BID.index(v)])
+            if high and g is None:
+                return False
+            worst[v] = g - 1 if high else 0
+        elif v in symbols.trip_counters:
+            top = _trip_bound(v, others, symbols) if high else 0
+            if top is None:
+                return False
+            worst[v] = top
+        elif symbols.is_varying(v):
+            return False
+    bound = sympy.expand(d.xreplace(worst))
+    return bool((bound < 0) if strict else (bound <= 0)) if bound.is_number else \
+        (bound < 0 if strict else bound <= 0) is sympy.true
+
+
+def _as_negative(c: sympy.Basic) -> tuple[Optional[sympy.Expr], bool]:
+    """``(d, strict)`` with ``c`` equivalent to ``d < 0`` (``d <= 0`` when not strict); ``(None, False)`` for
+    anything but ``<, <=, >, >=``."""
+    if isinstance(c, (sympy.StrictLessThan, sympy.LessThan)):
+        return c.lhs - c.rhs, isinstance(c, sympy.StrictLessThan)
+    if isinstance(c, (sympy.StrictGreaterThan, sympy.GreaterThan)):
+        return c.rhs - c.lhs, isinstance(c, sympy.StrictGreaterThan)
+    return None, False
+
+
+def _trip_bound(k: sympy.Symbol, others: list, symbols: Symbols) -> Optional[sympy.Expr]:
+    """The largest trip ``k`` that one of the comparisons ``others`` allows (``2*k - 16 < 0``: 7), free of
+    threadIdx, blockIdx and thread-varying values; None when none bounds it so."""
+    for o in others:
+        d, strict = _as_negative(o)
+        if d is None:
+            continue
+        d = sympy.expand(d)
+        b = sympy.diff(d, k)
+        rest = sympy.expand(d - b * k)
+        if not b.is_positive or b.has(k) or rest.has(k) or rest.free_symbols & (set(TID) | set(BID)) \
+                or any(symbols.is_varying(x) for x in rest.free_symbols):
+            continue
+        return sympy.ceiling(-rest / b) - 1 if strict else sympy.floor(-rest / b)
+    return None
 
 
 def bounds_between_blocks(value: sympy.Basic, symbols: Symbols, block: Optional[tuple] = None) -> bool:

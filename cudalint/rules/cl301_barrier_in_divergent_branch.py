@@ -31,7 +31,8 @@ from . import AnalysisContext, Findings, Rule, Severity, TranslationUnitModel
 def divergent_guards(guards, ctx: AnalysisContext, kernel: Kernel) -> list[int]:
     """Lines of the guards (if/switch/?:/loop conditions) not shown block-uniform for the kernel's launch
     (:func:`cudalint.analysis.uniformity.divergent_guards`)."""
-    return uniformity.divergent_guards(guards, ctx.launch_shape(kernel).full, ctx.symbols)
+    shape = ctx.launch_shape(kernel)
+    return uniformity.divergent_guards(guards, shape.full, ctx.symbols, kernel.grid_bound, ctx.block_known(kernel))
 
 
 def bound_names(guards, lines: list[int], ctx: AnalysisContext, kernel: Kernel) -> list[tuple[str, str]]:
