@@ -73,6 +73,9 @@ class Access:
     region: int = 0
     #: how many loops of the kernel (and of the helpers it calls there) enclose the access
     loop_depth: int = 0
+    #: ``(trip, T)`` when the innermost loop around it runs a constant ``T`` trips counted by ``trip`` and nvcc
+    #: unrolls it (:func:`cudalint.analysis.merge.vectorize_unrolled`), else ``()``
+    unrolled: tuple = ()
 
     @property
     def kind(self) -> str:

@@ -115,11 +115,6 @@ KNOWN = {
         "instruction mixes the conflicted s[index] store (3.92) with the conflict-free s[tid] store before "
         "the loop (8 warps x 1): (47 + 8) / (12 + 8) = 2.75. Kernel-level aggregation of several accesses is "
         "not modelled, so this quantity stays unexplained."),
-    ("shared__matrix_mul_shared", "matrixMulShared"): (
-        {"shared_ld_wavefronts_per_instruction"},
-        "conflict-free as predicted, but 1.2012 wavefronts per load instruction is just over the 1.2 bound: "
-        "nvcc turns tileA[ty][k..k+3] into LDS.128 (4 of the 20 shared loads per tile); the counts fit 2 "
-        "wavefronts per LDS.128 (two half-warp broadcast addresses) and 1 per LDS, (16*1 + 4*2)/20 = 1.2, to 0.1 %."),
     ("sync__divergent_barrier", "cgSyncFewLanes"): (
         {"global_st_sectors_per_request"},
         "the store out[i] after the divergent cg::sync measures 2 requests and 5 sectors for one warp (2.5 "

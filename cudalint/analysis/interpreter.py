@@ -96,6 +96,9 @@ def as_number(v):
 
 _ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul}
 _RELATIONS = {"<": sympy.Lt, ">": sympy.Gt, "<=": sympy.Le, ">=": sympy.Ge, "==": sympy.Eq, "!=": sympy.Ne}
+#: loops of at most this many constant trips are taken as unrolled by nvcc (:meth:`KernelInterpreter.mark_unrolled`)
+UNROLLED_TRIPS = 16
+
 #: shifts by at least this many bits are not modelled: C++ leaves a shift by the operand's width or more
 #: undefined (the widest integer is 64 bits), and ``2 ** 4000000000`` would not finish
 MAX_SHIFT = 64
@@ -216,12 +219,24 @@ class KernelInterpreter:
         elif isinstance(s, ir.Asm) and any(b in s.text for b in ("bar.sync", "barrier.sync", "bar.red")):
             self.barrier("bar.sync", s)
 
+    def instantiate_extents(self, arr: ArrayDecl, var: ir.Variable, env: Env) -> ArrayDecl:
+        """``arr`` with the extents its type leaves to the template's arguments (``float As[BM * BK]``) evaluated
+        for this instantiation, where they come out as positive integers."""
+        if not var.extent_exprs or None not in arr.dims:
+            return arr
+        vals = iter(self.expr(x, env, record=False) for x in var.extent_exprs)
+        dims = tuple(d if d is not None else next(vals, None) for d in arr.dims)
+        dims = tuple(int(d) if isinstance(d, sympy.Integer) and d > 0 else d if isinstance(d, int) else None
+                     for d in dims)
+        return replace(arr, dims=dims) if dims != arr.dims else arr
+
     def decl(self, d: ir.Decl, env: Env) -> None:
         var, t = d.var, d.var.type
         if t.kind == TypeKind.ARRAY:
             space = {ir.Space.SHARED: AddressSpace.SHARED, ir.Space.CONSTANT: AddressSpace.CONSTANT}.get(
                 var.space, AddressSpace.LOCAL)
             if (arr := array_decl(var, space, self.bindings)) is not None:
+                arr = self.instantiate_extents(arr, var, env)
                 env[var] = Pointer(arr, sympy.Integer(0), arr.elem_size, arr.dims[1:], (), var.type.array_dims()[1])
             return
         if is_memory(var):
@@ -389,11 +404,32 @@ class KernelInterpreter:
         self.breakable.pop()
         if len(self.kernel.barriers) == barriers:
             self.hoist(self.kernel.accesses[first:], mark)
+            self.mark_unrolled(self.kernel.accesses[first:], trip, cond_val)
         self.loops.pop()
         self.cut()
         self.guards.pop()
         for var in (v for v in modified if v in env):
             env[var] = self.opaque(var.name, loop_env.get(var), env[var])
+
+    def mark_unrolled(self, body: list[Access], trip: sympy.Symbol, cond) -> None:
+        """Mark the loads of the loop just ended (``body``: its accesses; no barrier in it) that nvcc unrolls with
+        it: the loop's condition depends on its trip only and holds for a constant number of trips, at most
+        :data:`UNROLLED_TRIPS` (``for (i = 0; i < 8; ++i) r[i] = s[base + i];``), the load lies in no inner loop,
+        and the loop stores nothing to its array (:func:`cudalint.analysis.merge.vectorize_unrolled` decides
+        what the consecutive loads become)."""
+        if not is_condition(cond) or cond.free_symbols != {trip}:
+            return
+        try:
+            holds = [bool(cond.xreplace({trip: t})) for t in range(UNROLLED_TRIPS + 2)]
+        except TypeError:
+            return
+        trips = holds.index(False) if False in holds else None
+        if not trips or trips < 2 or any(holds[trips:]):
+            return
+        written = {id(a.array) for a in body if a.is_write}
+        for a in body:
+            if a.loop_depth == len(self.loops) and a.is_read and id(a.array) not in written:
+                a.unrolled = (trip, trips)
 
     def hoist(self, body: list[Access], mark: int) -> None:
         """Take out of the loop just ended (``body``: its accesses; no barrier in it) the shared accesses whose

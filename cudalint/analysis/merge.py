@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
+from typing import Optional
 
 import sympy
 
@@ -59,11 +60,63 @@ def disjoint(a: Access, b: Access, positive: frozenset = frozenset()) -> bool:
     return r >= a.size and g - r >= b.size
 
 
+def shared_alignment(accs: list[Access]) -> dict[int, int]:
+    """The alignment in bytes (at most 16) of the start of each shared array the accesses use (by ``id``): 16 for
+    an ``extern __shared__`` array and for a kernel's only one; else ptxas's layout, the static arrays one after
+    another in declaration order from a 16-byte boundary, each at its element's alignment (``float As[1024]``
+    then ``float Bs[1024]``: Bs at byte 4096, 16-byte aligned: the ``LDS.128`` of fixtures/shared/register_tile.cu).
+    Past an array whose size is not known, or without a declaration position, an array gets its element's."""
+    arrays: dict[int, tuple] = {}
+    for a in accs:
+        if a.array.space == AddressSpace.SHARED:
+            arrays.setdefault(id(a.array), (a.array, a.align or a.array.elem_size))
+
+    def extern(arr) -> bool:
+        return arr.dims[:1] == (None,) and (not arr.dim_texts or not arr.dim_texts[0])
+
+    out = {k: 16 if len(arrays) == 1 or extern(arr) else align for k, (arr, align) in arrays.items()}
+    static = [(k, arr, align) for k, (arr, align) in arrays.items() if not extern(arr)
+              and arr.dim_spans and arr.dim_spans[0] is not None]
+    at: Optional[int] = 0
+    for k, arr, align in sorted(static, key=lambda p: (p[1].dim_spans[0].line, p[1].dim_spans[0].column)):
+        if at is None:
+            break
+        at = -(-at // max(align, 1)) * max(align, 1)
+        out[k] = min(16, at & -at) if at else 16
+        at = at + math.prod(arr.dims) * arr.elem_size if arr.dims and None not in arr.dims else None
+    return out
+
+
+def vectorize_unrolled(a: Access, align: int) -> Access:
+    """A load in a loop nvcc unrolls (:attr:`Access.unrolled`: ``T`` constant trips counted by ``trip``) whose
+    offset grows by its own size each trip (``r[i] = s[base + i]``, ``i < 8``) read ``w`` bytes at a time, the
+    largest of 16, 8 and 4 bytes that the ``T`` trips fill, the array's alignment ``align`` allows and every term
+    of ``base`` is a multiple of: one access of ``w`` bytes at ``base + w*trip`` (``Bs[k*128 + col*8 + i]`` of
+    ``float`` for ``i < 8`` is two ``LDS.128``: fixtures/shared/register_tile.cu, SASS on the H200).  Unchanged
+    otherwise."""
+    if not a.unrolled or a.offset is None or a.split != 1:
+        return a
+    trip, trips = a.unrolled
+    step = sympy.diff(a.offset, trip)
+    if step != a.size:
+        return a
+    base = sympy.expand(a.offset.xreplace({trip: 0}))
+    coeffs = [t.as_coeff_Mul()[0] for t in sympy.Add.make_args(base)]
+    if not all(c.is_Integer for c in coeffs):
+        return a
+    gcd = math.gcd(*map(int, coeffs))
+    for w in (16, 8, 4):
+        if a.size < w <= min(align, trips * a.size) and gcd % w == 0:
+            return replace(a, size=w, offset=base + w * trip)
+    return a
+
+
 def merge_accesses(kernel: Kernel, positive: frozenset = frozenset()) -> None:
-    """Replace, in ``kernel.accesses``, each group of accesses nvcc moves as one vector access by it.
-    ``positive``: symbols known to be at least 1 (:func:`disjoint`)."""
-    accs = kernel.accesses
-    shared = len({id(a.array) for a in accs if a.array.space == AddressSpace.SHARED})
+    """Replace, in ``kernel.accesses``, each group of accesses nvcc moves as one vector access by it (an unrolled
+    loop's consecutive loads included: :func:`vectorize_unrolled`).  ``positive``: symbols known to be at least 1
+    (:func:`disjoint`)."""
+    aligned = shared_alignment(kernel.accesses)
+    accs = kernel.accesses = [vectorize_unrolled(a, aligned.get(id(a.array), a.align)) for a in kernel.accesses]
     out: list[Access] = []
     used: set[int] = set()
     for i, a in enumerate(accs):
@@ -91,9 +144,7 @@ def merge_accesses(kernel: Kernel, positive: frozenset = frozenset()) -> None:
                 if b.is_write:  # `v[t].x += v[t + i].x;` between the loads of `.x` and `.y` of `v[t + i]`
                     stores.append(b)
         used.update(id(g) for g in group)
-        # the only shared array of the kernel, or an `extern __shared__` one, starts 16-byte aligned
-        sole = a.array.space == AddressSpace.SHARED and (shared == 1 or a.array.dims[:1] == (None,))
-        out.extend(_pack(group, 16 if sole else a.align) if len(group) > 1 else group)
+        out.extend(_pack(group, aligned.get(id(a.array), a.align)) if len(group) > 1 else group)
     kernel.accesses = out
 
 

@@ -12,6 +12,8 @@ Nothing of libclang escapes this module: the IR holds only its own nodes.
 
 from __future__ import annotations
 
+import contextlib
+
 import ctypes
 import functools
 import itertools
@@ -363,6 +365,12 @@ class Lowering:
         self.vars[key] = v = ir.Variable(name=d.spelling, type=t, span=self.span(d), storage=storage, space=space,
                                          const_value=evaluate_int(init[-1]) if init else None,
                                          in_main_file=self.in_main(d), extents=self._extents(d, len(t.array_dims()[0])))
+        open_dims = sum(1 for c in t.array_dims()[0] if c is None)
+        if open_dims and d.kind == K.VAR_DECL:  # `T s[BM * BK]` in a template: the extent, for each instantiation
+            sizes = [ch for ch in d.get_children() if ch.kind.is_expression() and ch.kind != K.INIT_LIST_EXPR]
+            if len(sizes) == open_dims:
+                with contextlib.suppress(Exception):
+                    v.extent_exprs = tuple(self.expr(ch) for ch in sizes)
         return v
 
     def _line(self, d: ci.Cursor) -> str:

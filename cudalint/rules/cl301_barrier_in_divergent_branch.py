@@ -58,9 +58,9 @@ def aligned_today(guards, lines: list[int], ctx: AnalysisContext, kernel: Kernel
 def warp_split(b: Barrier, lines: list[int], ctx: AnalysisContext, kernel: Kernel) -> Optional[tuple[int, int]]:
     """``(line, n)`` when the barrier's only divergent guard is a condition uniform within every warp of the
     launch's block (:func:`cudalint.analysis.uniformity.warp_uniform`: ``threadIdx.x >= 128`` in 256 threads) whose
-    other branch holds barriers too, ``n`` in each: warp specialisation, where the block's warps meet at different
-    ``__syncthreads()`` calls (``bar.sync 0`` counts the warps that arrive, whatever the instruction).  None
-    otherwise: a split inside warps, barriers in one branch only or a different number in each."""
+    other branch holds barriers too, ``n`` in each: warp specialisation, where the block's warps wait at different
+    ``__syncthreads()`` calls (synccheck: "Divergent thread(s) in block", fixtures/sync/warp_specialized.cu on the
+    H200).  None otherwise: a split inside warps, barriers in one branch only or a different number in each."""
     block = ctx.launch_shape(kernel).full
     if block is None or len(set(lines)) != 1:
         return None
@@ -136,13 +136,12 @@ class BarrierInDivergentBranch(Rule):
                         continue
                 elif (split := warp_split(b, lines, ctx, kernel)) is not None:
                     msg = (f"`{b.name}` is in one branch of line {split[0]}, a condition uniform within each warp"
-                           f"{chain_text(kernel, b)}: the block's warps meet at different barriers ({split[1]} in each "
-                           f"branch); `bar.sync 0` counts the warps that arrive, so this runs while both branches "
-                           f"execute the same number of barriers, but the Programming Guide allows `__syncthreads()` in "
-                           f"conditional code only when the condition is the same across the block; synchronise the "
-                           f"two groups with a named barrier (`cuda::barrier`, `bar.sync id, count`) or hoist the "
-                           f"barriers out of the branch")
-                    yield self.diagnostic(kernel, b, msg, severity=Severity.WARNING,
+                           f"{chain_text(kernel, b)}: the block's warps wait at different barriers ({split[1]} in "
+                           f"each branch), which the Programming Guide leaves undefined and compute-sanitizer "
+                           f"synccheck reports (\"Divergent thread(s) in block\"), though `bar.sync 0` counts the "
+                           f"warps that arrive and the kernel may run; give each group of warps its own named barrier "
+                           f"(`bar.sync id, count`, `cuda::barrier`) or hoist the barriers out of the branch")
+                    yield self.diagnostic(kernel, b, msg,
                                           assumptions=[f"condition on line {split[0]} is uniform within each warp of "
                                                        f"the launch's block"])
                     continue
