@@ -43,6 +43,8 @@ class ArrayDecl:
     dims: tuple[Optional[int], ...] = ()
     dim_spans: tuple[Optional[Span], ...] = ()
     dim_texts: tuple[str, ...] = ()
+    #: where the array is declared (ptxas lays a kernel's static shared arrays out in declaration order)
+    declared_at: Optional[Span] = None
 
 
 @dataclass

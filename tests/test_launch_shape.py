@@ -440,3 +440,20 @@ def test_grid_bound_in_the_kernels_parameters(tmp_path, grid, bound):
     p.write_text(src)
     kernel = build_model(str(p), src, RunOptions()).kernels[0]
     assert str(kernel.grid_bound.get(sympy.Symbol("gridDim.x", integer=True, positive=True))) == bound
+
+
+def test_template_dependent_shared_extents_are_evaluated_per_instantiation(tmp_path):
+    """`__shared__ float s[R][C + 1]` with template R, C: each instantiation's dims are numbers (a row's pitch for
+    the picture, the arrays' sizes for ptxas's layout), and the declaration position is kept."""
+    src = ("template <int R, int C> __global__ void k(float *out) {\n"
+           "  __shared__ float a[R * C];\n  __shared__ float s[R][C + 1];\n"
+           "  __shared__ float b[4][C];\n"
+           "  s[threadIdx.y][threadIdx.x] = a[threadIdx.x] + b[1][threadIdx.x];\n  out[threadIdx.x] = s[threadIdx.x][0];\n}\n"
+           "void run(float *o) { k<8, 32><<<1, dim3(32, 8)>>>(o); k<4, 16><<<1, dim3(16, 4)>>>(o); }\n")
+    p = tmp_path / "t.cu"
+    p.write_text(src)
+    kernels = build_model(str(p), src, RunOptions()).kernels
+    dims = {k.label: sorted({(a.array.name, a.array.dims, a.array.declared_at.line) for a in k.accesses
+                             if a.array.space.value == "shared"}) for k in kernels}
+    assert dims == {"k<8, 32>": [("a", (256,), 2), ("b", (4, 32), 4), ("s", (8, 33), 3)],
+                    "k<4, 16>": [("a", (64,), 2), ("b", (4, 16), 4), ("s", (4, 17), 3)]}

@@ -114,7 +114,7 @@ def array_decl(var: ir.Variable, space: AddressSpace, bindings: dict) -> Optiona
     spans = tuple(s for _, s in var.extents) if len(var.extents) == len(dims) else ()
     texts = tuple(t for t, _ in var.extents) if spans else ()
     return ArrayDecl(name=var.name, space=space, elem_type=elem.spelling(), elem_size=esize, dims=dims,
-                     dim_spans=spans, dim_texts=texts)
+                     dim_spans=spans, dim_texts=texts, declared_at=var.span)
 
 
 class KernelInterpreter:
@@ -222,10 +222,10 @@ class KernelInterpreter:
     def instantiate_extents(self, arr: ArrayDecl, var: ir.Variable, env: Env) -> ArrayDecl:
         """``arr`` with the extents its type leaves to the template's arguments (``float As[BM * BK]``) evaluated
         for this instantiation, where they come out as positive integers."""
-        if not var.extent_exprs or None not in arr.dims:
+        if len(var.extent_exprs) != len(arr.dims) or None not in arr.dims:
             return arr
-        vals = iter(self.expr(x, env, record=False) for x in var.extent_exprs)
-        dims = tuple(d if d is not None else next(vals, None) for d in arr.dims)
+        dims = tuple(d if d is not None or x is None else self.expr(x, env, record=False)
+                     for d, x in zip(arr.dims, var.extent_exprs))
         dims = tuple(int(d) if isinstance(d, sympy.Integer) and d > 0 else d if isinstance(d, int) else None
                      for d in dims)
         return replace(arr, dims=dims) if dims != arr.dims else arr

@@ -75,10 +75,10 @@ def shared_alignment(accs: list[Access]) -> dict[int, int]:
         return arr.dims[:1] == (None,) and (not arr.dim_texts or not arr.dim_texts[0])
 
     out = {k: 16 if len(arrays) == 1 or extern(arr) else align for k, (arr, align) in arrays.items()}
-    static = [(k, arr, align) for k, (arr, align) in arrays.items() if not extern(arr)
-              and arr.dim_spans and arr.dim_spans[0] is not None]
+    static = [(k, arr, align) for k, (arr, align) in arrays.items() if not extern(arr) and arr.declared_at]
     at: Optional[int] = 0
-    for k, arr, align in sorted(static, key=lambda p: (p[1].dim_spans[0].line, p[1].dim_spans[0].column)):
+    for k, arr, align in sorted(static, key=lambda p: (p[1].declared_at.path, p[1].declared_at.line,
+                                                       p[1].declared_at.column)):
         if at is None:
             break
         at = -(-at // max(align, 1)) * max(align, 1)

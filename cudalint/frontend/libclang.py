@@ -365,12 +365,13 @@ class Lowering:
         self.vars[key] = v = ir.Variable(name=d.spelling, type=t, span=self.span(d), storage=storage, space=space,
                                          const_value=evaluate_int(init[-1]) if init else None,
                                          in_main_file=self.in_main(d), extents=self._extents(d, len(t.array_dims()[0])))
-        open_dims = sum(1 for c in t.array_dims()[0] if c is None)
-        if open_dims and d.kind == K.VAR_DECL:  # `T s[BM * BK]` in a template: the extent, for each instantiation
-            sizes = [ch for ch in d.get_children() if ch.kind.is_expression() and ch.kind != K.INIT_LIST_EXPR]
-            if len(sizes) == open_dims:
+        dims = t.array_dims()[0]
+        if None in dims and d.kind == K.VAR_DECL:  # `T s[BM * BK]` in a template: the extents, per instantiation
+            # clang lists the extents' expressions innermost first (`s[R][C + 1]`: `C + 1`, then `R`)
+            sizes = [ch for ch in d.get_children() if ch.kind.is_expression() and ch.kind != K.INIT_LIST_EXPR][::-1]
+            if len(sizes) == len(dims):
                 with contextlib.suppress(Exception):
-                    v.extent_exprs = tuple(self.expr(ch) for ch in sizes)
+                    v.extent_exprs = tuple(self.expr(ch) if c is None else None for ch, c in zip(sizes, dims))
         return v
 
     def _line(self, d: ci.Cursor) -> str:

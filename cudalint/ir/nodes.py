@@ -72,8 +72,8 @@ class Variable:
     in_main_file: bool = True
     #: a file-scope variable's initialiser (host-pointer provenance of globals)
     init: Optional["Expr"] = None
-    #: the extents of an array whose type leaves them to a template's arguments (``T s[BM * BK]``), as
-    #: expressions, outermost first, for each ``None`` extent of ``type`` (empty when not known)
+    #: the extents of an array whose type leaves some to a template's arguments (``T s[BM * BK]``), as
+    #: expressions, outermost first, None where ``type`` has the number (empty when not known)
     extent_exprs: tuple = ()
 
     def __repr__(self) -> str:
