@@ -667,6 +667,9 @@ class Lowering:
             v = ir.Variable(name, t, self.span(start, d), storage=storage, space=space, init=init,
                             const_value=fold(init) if t.const and t.is_integer else None,
                             extents=self._extents(extents) if t.kind == TypeKind.ARRAY else ())
+            if t.kind == TypeKind.ARRAY and None in (dims := t.array_dims()[0]) and len(extents) == len(dims):
+                v.extent_exprs = tuple(self.expr(size) if c is None and size is not None else None
+                                       for (size, _), c in zip(extents, dims))  # `T s[BM * BK]` in a template
             self.scopes[-1][name] = v
             out.append((v, init))
         return out
