@@ -115,6 +115,12 @@ KNOWN = {
         "instruction mixes the conflicted s[index] store (3.92) with the conflict-free s[tid] store before "
         "the loop (8 warps x 1): (47 + 8) / (12 + 8) = 2.75. Kernel-level aggregation of several accesses is "
         "not modelled, so this quantity stays unexplained."),
+    ("shared__register_tile", "blockTile"): (
+        {"shared_ld_wavefronts_per_instruction"},
+        "each line agrees (fixtures/measured/shared__register_tile.lines.csv, SourceCounters per line): line 54, 8 "
+        "LDS at 2.0 wavefronts each (ideal 1); line 56, 2 LDS.128 at 8.0 (ideal 4) in blockTile<0> and 8 LDS at 4.0 "
+        "(ideal 1) in blockTile<1>; the kernel-level counter mixes them: (8*2 + 2*8) / 10 = 3.2 and (8*2 + 8*4) / 16 "
+        "= 3.0, as measured. Kernel-level aggregation of several accesses is not modelled."),
     ("sync__divergent_barrier", "cgSyncFewLanes"): (
         {"global_st_sectors_per_request"},
         "the store out[i] after the divergent cg::sync measures 2 requests and 5 sectors for one warp (2.5 "
@@ -179,6 +185,26 @@ KNOWN = {
 # Each kernel was checked in a run of its own (a reported barrier error aborts the program, so a whole-program
 # run checks only the kernels up to the first faulty one).
 SYNCCHECK_UNREPORTED = {
+    ("sync__grid_bounded", 40): (
+        "roundedGrid, the control of a grid rounded up: with this run's n = 2^20, a multiple of 256, no block "
+        "straddles the bound, so every thread reaches the barrier (the finding is a warning: n is a run-time value)."),
+    ("sync__grid_bounded", 67): (
+        "roundedChunks, the control of a chunk loop over a rounded-up grid: with num = 4096, a multiple of 32, every "
+        "chunk is whole and every thread runs 8 trips; with num = 4090 the last block's second row would run none."),
+    ("sync__grid_bounded", 70): ("roundedChunks: the loop's second barrier, as line 67."),
+    ("sync__warp_specialized", 36): (
+        "producerConsumer: synccheck reports the split once per block, at the loader branch's first barrier (line "
+        "41: 'Divergent thread(s) in block', 100 reports shown of 3,456), then the kernel fails under the tool; the "
+        "compute branch's barriers and the second one are the other ends of the same mismatch."),
+    ("sync__warp_specialized", 38): ("producerConsumer: the compute branch's second barrier, as line 36."),
+    ("sync__warp_specialized", 43): ("producerConsumer: the loader branch's second barrier, as line 36."),
+    ("sync__warp_specialized", 63): (
+        "splitInWarps: even and odd lanes of each warp wait at two different barriers; synccheck reports the "
+        "mismatch once, at the odd lanes' barrier (line 66, 'Divergent thread(s) in warp'), then the kernel fails "
+        "under the tool."),
+    ("sync__warp_specialized", 54): (
+        "oneSided: warps 0-1 wait at the barrier while warps 2-3 skip it and exit; exited threads count as arrived, "
+        "so synccheck has nothing to report (undefined by the Programming Guide all the same)."),
     ("sync__rounded_trips", 88): (
         "halfGroups, the control of a group of half a block: `state & 4` with the seeds of this run (zeros) is false "
         "in every thread, so no thread reaches the barrier and there is nothing to report; the condition depends on "
