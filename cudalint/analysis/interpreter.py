@@ -595,7 +595,13 @@ class KernelInterpreter:
         guards that enclose this load's: it dominates it) with no other store, barrier, atomic or loop boundary
         in between (``(lat - p->lat) * (lat - p->lat)``, a field read again on the next line): nvcc keeps the
         value in a register.  With ``store``: whether a store repeats such an earlier store (``a[i] = v; if
-        (a[i] >= m) a[i] = 0;``): nvcc selects the value and stores once."""
+        (a[i] >= m) a[i] = 0;``): nvcc selects the value and stores once.  A load of ``__constant__`` memory,
+        which no thread writes, repeats any earlier load of the address whose guards dominate it, across barriers
+        and stores (ispass' AES reads ``posIdx_E[16 + mod4tx*4]`` in each of its rounds; one ``ld.const`` in the
+        PTX: fixtures/constant/reused_index.cu)."""
+        if arr.space == AddressSpace.CONSTANT and not store:
+            return any(a.array is arr and a.size == size and a.offset == offset and guards[:len(a.guards)] == a.guards
+                       for a in self.kernel.accesses)
         for a in reversed(self.kernel.accesses[self.fence:]):
             if a.array is arr and a.size == size and a.offset == offset and guards[:len(a.guards)] == a.guards \
                     and (a.is_write or not store):

@@ -144,12 +144,14 @@ def thread_coords(shape: LaunchShape) -> list[tuple[int, int, int]]:
     return [(lin % bx, (lin // bx) % by, lin // (bx * by)) for lin in range(bx * by * bz)]
 
 
-def _active_lanes(guards: tuple, shape: LaunchShape) -> Optional[list[bool]]:
+def _active_lanes(guards: tuple, shape: LaunchShape, symbols: Optional[Symbols] = None) -> Optional[list[bool]]:
     """Which threads of a block (by linear id) take every guard that can be decided per lane: a guard of
     threadIdx (and of blockDim once known; only threadIdx.x when blockDim is not known), a negated one (the
     else branch), an integer used as a truth value (``tid % 2``, ``tid & 1``), or one that also reads
-    blockIdx when it selects the same lanes in every sampled block.  Others (a run-time bound ``i < n``)
-    leave all lanes active.  None: no guard restricts the lanes."""
+    blockIdx when it selects the same lanes in every sampled block; an equality of a value distinct in every
+    lane of a warp with a block-uniform one (``threadIdx.x + blockDim.x * blockIdx.x == total - 1``, the last
+    thread's padding: ispass' md5) leaves at most one lane of each warp, counted as its first.  Others (a
+    run-time bound ``i < n``) leave all lanes active.  None: no guard restricts the lanes."""
     known = shape.known
     tids = set(TID) if shape.block else {TID[0]}
     coords = thread_coords(shape)
@@ -158,6 +160,9 @@ def _active_lanes(guards: tuple, shape: LaunchShape) -> Optional[list[bool]]:
         g = g.xreplace(known)
         if isinstance(g, sympy.Expr):
             g = sympy.Ne(g, 0)  # `if (tid % 2)`
+        if symbols is not None and (one := _one_lane(g, coords, tids, symbols)) is not None:
+            active = one if active is None else [a and m for a, m in zip(active, one)]
+            continue
         fs = g.free_symbols
         if not isinstance(g, sympy.logic.boolalg.Boolean) or not fs & tids or fs - tids - set(BID):
             continue
@@ -172,6 +177,28 @@ def _active_lanes(guards: tuple, shape: LaunchShape) -> Optional[list[bool]]:
         mask = masks.pop()
         active = list(mask) if active is None else [a and m for a, m in zip(active, mask)]
     return active
+
+
+def _one_lane(g, coords: list, tids: set, symbols: Symbols) -> Optional[list[bool]]:
+    """For ``a == b`` whose sides differ by ``t + u``, ``t`` built from threadIdx only and distinct in the lanes of
+    every warp, ``u`` free of threadIdx and not thread-varying: the first lane of each warp (at most one lane can
+    hold), else None."""
+    if not isinstance(g, sympy.Eq):
+        return None
+    d = sympy.expand(g.lhs - g.rhs)
+    t = sympy.Add(*(x for x in sympy.Add.make_args(d) if x.free_symbols & set(TID)))
+    u = d - t
+    if t == 0 or t.free_symbols - tids or symbols.is_varying(u):
+        return None
+    try:
+        f = int_function(TID, t)
+        values = [f(*c) for c in coords]
+    except (TypeError, ValueError, ZeroDivisionError, NameError):
+        return None
+    warps = [values[i:i + WARP] for i in range(0, len(values), WARP)]
+    if any(len(set(w)) != len(w) for w in warps):
+        return None
+    return [lin % WARP == 0 for lin in range(len(coords))]
 
 
 def _trip_values(sym, guards: tuple, shape: LaunchShape) -> Optional[list[int]]:
@@ -251,7 +278,7 @@ def _picture(offset: sympy.Expr, shape: LaunchShape, symbols: Symbols, space: st
         if thread_part.has(sympy.nan, sympy.zoo, sympy.oo, -sympy.oo):  # `x / (k - 4096)` with k sampled 4096
             raise ZeroDivisionError("a divisor is zero for the samples")
 
-    active = _active_lanes(guards, shape)
+    active = _active_lanes(guards, shape, symbols)
 
     # Lane enumeration over plain ints.
     f = _lane_function(thread_part)
