@@ -115,6 +115,12 @@ KNOWN = {
         "instruction mixes the conflicted s[index] store (3.92) with the conflict-free s[tid] store before "
         "the loop (8 warps x 1): (47 + 8) / (12 + 8) = 2.75. Kernel-level aggregation of several accesses is "
         "not modelled, so this quantity stays unexplained."),
+    ("constant__reused_index", "otherEntries"): (
+        {"distinct_addresses_per_warp", "shared_st_wavefronts_per_instruction"},
+        "three CL401 reads of 4 addresses each: the SASS has three bank-3 LDC.U8 (hoisted above the barriers), and "
+        "the per-kernel request count cannot be split between them (sameEntry, one LDC, agrees). Its conflict-free "
+        "`s[threadIdx.x]` stores measure 1.235 wavefronts per STS, over the 1.2 bound as other clean shared stores "
+        "run 1.01-1.16 (note 5 above)."),
     ("shared__register_tile", "blockTile"): (
         {"shared_ld_wavefronts_per_instruction"},
         "each line agrees (fixtures/measured/shared__register_tile.lines.csv, SourceCounters per line): line 54, 8 "
