@@ -246,3 +246,15 @@ def test_a_comparison_every_thread_of_the_grid_meets_is_dropped():
     assert not uniformity.holds_in_grid(past, [], known, syms, {GDIM[0]: num / 32})  # the trips unbounded
     assert not uniformity.holds_in_grid(past, [chunk], {}, syms, {GDIM[0]: num / 32})  # blockDim.y unknown
     assert uniformity.without_grid_facts(sympy.And(past, chunk), known, syms, {GDIM[0]: num / 32}) == chunk
+
+
+def test_comparing_a_bool_that_holds_a_comparison_with_0_or_1(tmp_path):
+    """`bool f = threadIdx.x >= 128; if (f == 0)` is `threadIdx.x < 128` (was an opaque value), `f != 0` and
+    `f == 1` are the comparison itself."""
+    _, k, _ = guards_of_barriers(tmp_path, """
+    bool f = threadIdx.x >= 128;
+    if (f == 0) __syncthreads();
+    if (f != 0) __syncthreads();
+    if (f == 1) __syncthreads();""")
+    assert [str(b.guards[-1][0]) for b in k.barriers] == ["threadIdx.x < 128", "threadIdx.x >= 128",
+                                                           "threadIdx.x >= 128"]

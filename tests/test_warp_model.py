@@ -104,3 +104,28 @@ def test_thread_varying_loaded_index_is_not_modelled():
     j = syms.opaque("load", varying=True)
     with pytest.raises(NotModelled):
         picture(4 * j, B256, syms, "global")
+
+
+def test_an_unrolled_loops_consecutive_loads_become_one_vector_access():
+    """`r[i] = s[base + i]`, i < 8 of float, base a multiple of 16 bytes in a 16-byte-aligned array: 16-byte
+    loads at base + 16*trip (two LDS.128, fixtures/shared/register_tile.cu); a base of 4-byte multiples, or an
+    array aligned to 4 bytes, stays 4-byte loads; a loop of 2 trips reads 8 bytes."""
+    import sympy
+
+    from cudalint.analysis.merge import vectorize_unrolled
+    from cudalint.analysis.symbols import TID
+    from cudalint.model import Access, AddressSpace, ArrayDecl, Span
+
+    k = sympy.Symbol("k", integer=True, nonnegative=True)
+    arr = ArrayDecl("Bs", AddressSpace.SHARED, "float", 4, (1024,))
+    base = 32 * sympy.Mod(TID[0], 16)
+
+    def load(offset, trips=8):
+        return Access(arr, offset, 4, True, False, Span("k.cu", 1, 1, 1, 1), unrolled=(k, trips))
+
+    v = vectorize_unrolled(load(base + 4 * k), 16)
+    assert (v.size, v.offset) == (16, base + 16 * k)
+    assert vectorize_unrolled(load(base + 4 + 4 * k), 16).size == 4      # base 4 bytes past a boundary
+    assert vectorize_unrolled(load(base + 4 * k), 4).size == 4           # the array only 4-byte aligned
+    assert vectorize_unrolled(load(base + 4 * k, trips=2), 16).size == 8  # 2 trips fill 8 bytes
+    assert vectorize_unrolled(load(base + 8 * k), 16).size == 4          # a stride of 2 floats: not consecutive
