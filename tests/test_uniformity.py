@@ -258,3 +258,17 @@ def test_comparing_a_bool_that_holds_a_comparison_with_0_or_1(tmp_path):
     if (f == 1) __syncthreads();""")
     assert [str(b.guards[-1][0]) for b in k.barriers] == ["threadIdx.x < 128", "threadIdx.x >= 128",
                                                            "threadIdx.x >= 128"]
+
+
+def test_a_comparison_through_a_mod_of_the_thread_is_not_taken_at_its_end():
+    """`threadIdx.x % 32 + 32*blockIdx.x < n` is largest at lane 31, not at threadIdx.x = blockDim.x - 1: no worst
+    case is taken through a Mod or a floor (the grid bound would prove too much)."""
+    import sympy
+
+    from cudalint.analysis import uniformity
+    from cudalint.analysis.symbols import BDIM, BID, GDIM, TID, Symbols
+    syms = Symbols()
+    n = syms.param("n")
+    c = sympy.Lt(sympy.Mod(TID[0], 32) + 32 * BID[0], n)
+    assert not uniformity.holds_in_grid(c, [], {BDIM[0]: 40}, syms, {GDIM[0]: n / 32})
+    assert uniformity.holds_in_grid(sympy.Lt(TID[0] + 32 * BID[0], n), [], {BDIM[0]: 32}, syms, {GDIM[0]: n / 32})

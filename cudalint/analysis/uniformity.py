@@ -204,10 +204,12 @@ def holds_in_grid(c: sympy.Basic, others: list, known: dict, symbols: Symbols, g
         return False
     d = sympy.expand(d.xreplace(known))
     worst = {}
+    bent = set().union(*(f.free_symbols for f in d.atoms(sympy.Mod, sympy.floor, sympy.ceiling, sympy.Min, sympy.Max,
+                                                          sympy.Piecewise)))
     for v in d.free_symbols - set(BDIM):
         a = sympy.diff(d, v)
-        if a.has(v) or not (a.is_positive or a.is_negative):
-            return False
+        if v in bent or a.has(v) or not (a.is_positive or a.is_negative):
+            return False  # not monotone in v (`threadIdx.x % 32` is largest at 31, not at blockDim.x - 1)
         high = bool(a.is_positive)
         if v in TID:
             worst[v] = known.get(BDIM[TID.index(v)], BDIM[TID.index(v)]) - 1 if high else 0
