@@ -448,7 +448,8 @@ def test_template_dependent_shared_extents_are_evaluated_per_instantiation(tmp_p
     src = ("template <int R, int C> __global__ void k(float *out) {\n"
            "  __shared__ float a[R * C];\n  __shared__ float s[R][C + 1];\n"
            "  __shared__ float b[4][C];\n"
-           "  s[threadIdx.y][threadIdx.x] = a[threadIdx.x] + b[1][threadIdx.x];\n  out[threadIdx.x] = s[threadIdx.x][0];\n}\n"
+           "  s[threadIdx.y][threadIdx.x] = a[threadIdx.x] + b[1][threadIdx.x];\n"
+           "  out[threadIdx.x] = s[threadIdx.x][0];\n}\n"
            "void run(float *o) { k<8, 32><<<1, dim3(32, 8)>>>(o); k<4, 16><<<1, dim3(16, 4)>>>(o); }\n")
     p = tmp_path / "t.cu"
     p.write_text(src)
@@ -457,3 +458,14 @@ def test_template_dependent_shared_extents_are_evaluated_per_instantiation(tmp_p
                              if a.array.space.value == "shared"}) for k in kernels}
     assert dims == {"k<8, 32>": [("a", (256,), 2), ("b", (4, 32), 4), ("s", (8, 33), 3)],
                     "k<4, 16>": [("a", (64,), 2), ("b", (4, 16), 4), ("s", (4, 17), 3)]}
+
+
+def test_an_unknown_dim3_grid_bounds_no_axis(tmp_path):
+    """A grid whose dim3 is not known (a helper's result) bounds no member: gridDim.y is not taken as 1."""
+    src = ("dim3 pick(int n);\n__global__ void k(float *a, int n) { a[blockIdx.y] = 0; }\n"
+           "void run(float *a, int n) { dim3 g = pick(n); k<<<g, 256>>>(a, n); k<<<pick(n), 256>>>(a, n); }\n")
+    p = tmp_path / "g.cu"
+    p.write_text(src)
+    model = build_model(str(p), src, RunOptions())
+    assert [s.grid_bound for s in model.launches] == [(None, None, None), (None, None, None)]
+    assert model.kernels[0].grid_bound == {}

@@ -46,8 +46,9 @@ class _Link:
 
 def _dim3_args(e: ir.Expr) -> Optional[list]:
     """The arguments of a dim3 built in place (``dim3(g, 1)``, ``{g, 1}``), None for any other expression."""
-    if isinstance(e, (ir.Construct, ir.Call, ir.InitList)) and (
-            e.type.name in _DIM3 or isinstance(e, ir.Call) and e.name == "dim3"):
+    if isinstance(e, (ir.Construct, ir.InitList)) and e.type.name in _DIM3 \
+            or isinstance(e, ir.Call) and e.name == "dim3":
+        # (a call of another function that returns a dim3, `pick(n)`, is not one built from its arguments)
         return e.items if isinstance(e, ir.InitList) else e.args
     return None
 
@@ -433,8 +434,11 @@ def _grid_bound(env: _Env, grid: Optional[ir.Expr], args) -> tuple:
     """Each gridDim member of a launch as an upper bound (:meth:`_Env.upper`) in the launch's own integer arguments,
     ``arg0``, ``arg1``, ... by position (``num / (4 * 16)`` with ``num`` passed third: ``arg2/64``); None for a
     member that reads a run-time value not passed to the kernel."""
-    dims = env.upper(grid) if grid is not None else None
-    dims = dims if isinstance(dims, tuple) else (dims, sympy.Integer(1), sympy.Integer(1))
+    if grid is None:
+        return (sympy.Integer(1),) * 3
+    dims = env.upper(grid)
+    if not isinstance(dims, tuple):  # a number of blocks (x), or a dim3 not known: nothing of y and z then
+        dims = (dims, sympy.Integer(1), sympy.Integer(1)) if grid.type.name not in _DIM3 else (None, None, None)
     passed = {}
     for i, a in enumerate(args):
         s = env.sym(a) if a.type.is_integer and isinstance(strip_casts(a), ir.Ref) else None
