@@ -78,6 +78,17 @@ class Access:
     #: ``(trip, T)`` when the innermost loop around it runs a constant ``T`` trips counted by ``trip`` and nvcc
     #: unrolls it (:func:`cudalint.analysis.merge.vectorize_unrolled`), else ``()``
     unrolled: tuple = ()
+    #: how many of those loops run a constant number of trips that nvcc unrolls completely
+    #: (:func:`cudalint.analysis.interpreter.constant_trips`): straight-line code, not a loop that repeats it
+    fixed_loops: int = 0
+    #: the trip counters of those loops, outermost first (their conditions: ``Symbols.loop_conds``)
+    loop_trips: tuple = ()
+
+    @property
+    def run_time_loops(self) -> int:
+        """How many loops whose trip count is a run-time value (or above 16) enclose the access: the ones that
+        repeat it as the problem grows."""
+        return self.loop_depth - self.fixed_loops
 
     @property
     def kind(self) -> str:

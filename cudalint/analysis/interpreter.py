@@ -33,7 +33,7 @@ from ..ir import nodes as ir
 from ..ir.consts import fold
 from ..ir.types import Type, TypeKind
 from ..model import Access, AddressSpace, ArrayDecl, Barrier, Division, Exit, ExitKind, Kernel
-from .symbols import BUILTINS, WARP_SIZE, Symbols, recombine_divmod
+from .symbols import BUILTINS, TID, WARP_SIZE, Symbols, recombine_divmod
 
 MAX_INLINE_DEPTH = 4
 #: Python recursion allowed while interpreting a kernel (long generated expressions nest deeply; a deeper
@@ -102,6 +102,30 @@ UNROLLED_TRIPS = 16
 #: shifts by at least this many bits are not modelled: C++ leaves a shift by the operand's width or more
 #: undefined (the widest integer is 64 bits), and ``2 ** 4000000000`` would not finish
 MAX_SHIFT = 64
+def constant_trips(trip: sympy.Symbol, cond) -> Optional[int]:
+    """How many trips a loop runs whose condition ``cond`` depends on its trip counter ``trip`` only and holds for a
+    constant number of trips, at most :data:`UNROLLED_TRIPS` (``for (i = 0; i < 8; ++i)``: 8): nvcc unrolls it
+    completely into straight-line code.  None for any other loop (a run-time bound, more trips, no condition)."""
+    if not is_condition(cond) or cond.free_symbols != {trip}:
+        return None
+    try:
+        holds = [bool(cond.xreplace({trip: t})) for t in range(UNROLLED_TRIPS + 2)]
+    except TypeError:
+        return None
+    trips = holds.index(False) if False in holds else None
+    return None if trips is None or any(holds[trips:]) else trips
+
+
+def fixed_trips(trip: sympy.Symbol, cond) -> Optional[int]:
+    """The most trips a thread makes in a loop whose count no run-time value sets: :func:`constant_trips` of its
+    condition, for thread 0 when the condition also depends on threadIdx (a block-strided loop
+    ``for (l = threadIdx.x; l < 1024; l += 256)``: 4).  None when the loop's bound is a run-time value (a kernel
+    parameter, blockDim, a loaded value) or it runs more than :data:`UNROLLED_TRIPS` trips."""
+    if not is_condition(cond) or trip not in cond.free_symbols or not cond.free_symbols - {trip} <= set(TID):
+        return None
+    return constant_trips(trip, cond.xreplace({t: 0 for t in TID}))
+
+
 _COMPOUND = {op + "=": op for op in ("+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^")}
 
 
@@ -131,6 +155,9 @@ class KernelInterpreter:
         self.depth = 0
         self.returns: list[Value] = []
         self.loops: list[int] = []        # ids of the enclosing loops
+        self.trips: list[sympy.Symbol] = []  # their trip counters (Symbols.loop_conds holds each one's condition)
+        self.storing: Value = None        # the value the store being evaluated writes
+        self.local_varying: set[int] = set()  # ids of thread-private arrays a thread-varying value was stored to
         self.breakable: list[str] = []    # 'loop' / 'switch': what a `break` leaves
         self.call_chain: list[tuple[str, int]] = []
         self.order = itertools.count(1)   # the visit order of barriers, exits and loops
@@ -396,6 +423,7 @@ class KernelInterpreter:
         self.symbols.loop_conds[trip] = cond_val
         self.push_guard(cond_val, s.span.line)
         self.loops.append(next(self.order))
+        self.trips.append(trip)
         self.cut()
         self.breakable.append("loop")
         self.stmt(s.body, loop_env)
@@ -405,7 +433,12 @@ class KernelInterpreter:
         if len(self.kernel.barriers) == barriers:
             self.hoist(self.kernel.accesses[first:], mark)
             self.mark_unrolled(self.kernel.accesses[first:], trip, cond_val)
+        if fixed_trips(trip, cond_val) is not None:
+            for a in self.kernel.accesses[first:]:
+                if a.loop_depth >= len(self.loops):  # still in this loop (not hoisted out of it)
+                    a.fixed_loops += 1
         self.loops.pop()
+        self.trips.pop()
         self.cut()
         self.guards.pop()
         for var in (v for v in modified if v in env):
@@ -417,14 +450,8 @@ class KernelInterpreter:
         :data:`UNROLLED_TRIPS` (``for (i = 0; i < 8; ++i) r[i] = s[base + i];``), the load lies in no inner loop,
         and the loop stores nothing to its array (:func:`cudalint.analysis.merge.vectorize_unrolled` decides
         what the consecutive loads become)."""
-        if not is_condition(cond) or cond.free_symbols != {trip}:
-            return
-        try:
-            holds = [bool(cond.xreplace({trip: t})) for t in range(UNROLLED_TRIPS + 2)]
-        except TypeError:
-            return
-        trips = holds.index(False) if False in holds else None
-        if not trips or trips < 2 or any(holds[trips:]):
+        trips = constant_trips(trip, cond)
+        if not trips or trips < 2:
             return
         written = {id(a.array) for a in body if a.is_write}
         for a in body:
@@ -446,6 +473,7 @@ class KernelInterpreter:
                     and (all(b.offset == a.offset for b in same[id(a.array)])
                          or not any(b.is_write for b in same[id(a.array)])):
                 a.loop_depth -= 1
+                a.loop_trips = a.loop_trips[:-1]
 
     def _assigned_varying(self, updates: list, var: ir.Variable, env: Env, modified: set) -> bool:
         """Whether any value assigned in ``updates`` is thread-varying (evaluated once, with every modified
@@ -569,8 +597,16 @@ class KernelInterpreter:
                     is_read=mode in ("read", "rw"), is_write=mode in ("write", "rw"), span=e.span,
                     subscripts=ptr.subscripts, field_offset=field_offset + off,
                     elem_size=elem_size or ptr.elem_size, split=len(parts), guards=guards, region=self.region,
-                    loop_depth=len(self.loops),
+                    loop_depth=len(self.loops), loop_trips=tuple(self.trips),
                     align=align or ((ptr.pointee.align or 0) if ptr.pointee is not None else 0)))
+        if ptr.array.space == AddressSpace.LOCAL:
+            # a thread-private array (registers or local memory): what a load at a uniform index reads is each
+            # thread's own, thread-varying once any thread-varying value was stored to the array
+            if mode in ("write", "rw") and isinstance(self.storing, sympy.Basic) and \
+                    self.symbols.is_varying(self.storing):
+                self.local_varying.add(id(ptr.array))
+            if mode != "write" and id(ptr.array) in self.local_varying:
+                return self.symbols.opaque("load", True)
         if mode == "write":
             return None
         if t.kind == TypeKind.POINTER and self.size_of(t.pointee):
@@ -696,8 +732,11 @@ class KernelInterpreter:
     def update(self, target: ir.Expr, op: Optional[str], rhs: Value, env: Env, record: bool) -> tuple[Value, Value]:
         """``target op= rhs`` (``++``/``--``: ``+`` of 1 or -1): the value before and the value after."""
         var = self.local(target, env)
+        if var is None:
+            self.storing = rhs
         cur = (env[var] if var in env else self.expr(target, env, record=record)) \
             if var is not None else self.expr(target, env, mode="rw", record=record)
+        self.storing = None
         new = self.arith(op, cur, rhs)
         if var is not None:
             env[var] = new
@@ -709,7 +748,9 @@ class KernelInterpreter:
             if (var := self.local(e.target, env)) is not None:
                 env[var] = rhs
             else:
+                self.storing = rhs
                 self.expr(e.target, env, mode="write", record=record)
+                self.storing = None
             return rhs
         cur, new = self.update(e.target, _COMPOUND.get(e.op), rhs, env, record)
         if e.op in ("/=", "%=") and record:
@@ -758,7 +799,7 @@ class KernelInterpreter:
         if record and TEXTURE.fullmatch(name or ""):  # memory traffic one_shot counts; its lanes are not modelled
             tex = ArrayDecl(name, AddressSpace.GLOBAL, "texture", 0)
             self.kernel.accesses.append(Access(tex, None, 0, "write" not in name, "write" in name, e.span,
-                                               loop_depth=len(self.loops)))
+                                               loop_depth=len(self.loops), loop_trips=tuple(self.trips)))
         fn = e.func
         if fn is not None and fn.body is not None and fn.kind.device and self.depth < MAX_INLINE_DEPTH:
             return self.inline(fn, e.args, env, e.span.line, record)

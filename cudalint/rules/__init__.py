@@ -122,19 +122,70 @@ def pictured(model: TranslationUnitModel, ctx: AnalysisContext, space: AddressSp
             if acc.array.space == space and (acc.is_read or not reads) and (pic := ctx.picture(kernel, acc)))
 
 
-def one_shot(kernel: Kernel, acc: Access) -> Optional[Access]:
-    """An access of ``kernel`` to ``acc``'s memory space nested in more loops than ``acc`` (``acc`` made once per
-    thread, or in a loop around a deeper one): the deeper loops carry the kernel's traffic in that space, so
-    ``acc`` is a small share of it.  Else None."""
-    return next((b for b in kernel.accesses if b.loop_depth > acc.loop_depth and b.array.space == acc.array.space),
-                None)
+def one_shot(kernel: Kernel, acc: Access, ctx: Optional[AnalysisContext] = None) -> Optional[Access]:
+    """An access of ``kernel`` to ``acc``'s memory space nested in more loops of run-time trip count than ``acc``
+    (``acc`` made once per thread, or a fixed number of times in loops nvcc unrolls, or in a loop around a deeper
+    one): the deeper loops carry the kernel's traffic in that space and repeat as the problem grows, so ``acc`` is a
+    small share of it (an SGEMM epilogue's stores in its 8-trip loops, after the loop over K).  Loops of a constant
+    trip count (:attr:`~cudalint.model.Access.fixed_loops`) do not count: a strided store in a 4-trip loop moves as
+    much as the 4 loads of another.  Where the launch's constants give both accesses' counts (:func:`thread_trips`),
+    the deeper one must run at least 16 times as often: fixtures/shared/register_tile.cu's epilogue (64 stores a
+    thread, 32 sectors each) beside 4 loads in each of the 64 trips over ``K = 512`` moves as many sectors as they
+    (measured on the H200).  Else None."""
+    for b in kernel.accesses:
+        if b.run_time_loops > acc.run_time_loops and b.array.space == acc.array.space:
+            if ctx is not None and (n := thread_trips(kernel, acc, ctx)) is not None and \
+                    (m := thread_trips(kernel, b, ctx)) is not None and m < 16 * n:
+                continue
+            return b
+    return None
+
+
+#: loops found to run more trips than this are taken as run-time ones by :func:`thread_trips`
+MAX_TRIPS = 1 << 20
+
+
+def thread_trips(kernel: Kernel, acc: Access, ctx: AnalysisContext) -> Optional[int]:
+    """How many times thread 0 makes ``acc``: the product of its loops' trip counts with the launch's constant
+    arguments and block (``for (t = 0; t < K; t += 8)`` with ``K = 512`` from the launch: 64).  None when a loop's
+    count depends on a value the launch does not fix, or exceeds :data:`MAX_TRIPS`.  Assumes each loop's condition
+    holds for its first trips only (a counted loop)."""
+    key = ("thread_trips", id(kernel))
+    if key not in ctx.memo:
+        ctx.memo[key] = {**ctx.run_time(kernel), **ctx.launch_shape(kernel).known, **{t: 0 for t in TID}}
+    run, n = ctx.memo[key], 1
+    for trip in acc.loop_trips:
+        cond = ctx.symbols.loop_conds.get(trip)
+        if not hasattr(cond, "xreplace") or (cond := cond.xreplace(run)).free_symbols - {trip}:
+            return None
+        try:
+            holds = lambda t: bool(cond.xreplace({trip: t}))  # noqa: E731
+            if not holds(0):
+                return 0
+            hi = 1
+            while holds(hi):
+                hi *= 2
+                if hi > MAX_TRIPS:
+                    return None
+            lo = hi // 2  # holds at lo, not at hi
+            while hi - lo > 1:
+                mid = (lo + hi) // 2
+                lo, hi = (mid, hi) if holds(mid) else (lo, mid)
+        except TypeError:
+            return None
+        n *= hi
+    return n
 
 
 def outside(acc: Access, deeper: Access, space: str) -> str:
     """Why an access that :func:`one_shot` found a deeper one for is a small share of the kernel's traffic."""
-    where = "made once per thread" if not acc.loop_depth else f"in {acc.loop_depth} loop{'s' * (acc.loop_depth > 1)}"
-    return (f"{where}, outside the loops that carry the kernel's {space} traffic (line {deeper.span.line}, "
-            f"{deeper.loop_depth} deep), so it is a small share of it")
+    n = acc.run_time_loops
+    where = ("made once per thread" if not acc.loop_depth else
+             "made a fixed number of times per thread (in loops of at most 16 constant trips)" if not n else
+             f"in {n} loop{'s' * (n > 1)} of a run-time trip count")
+    m = deeper.run_time_loops
+    return (f"{where}, outside the loops that carry the kernel's {space} traffic (line {deeper.span.line}, nested in "
+            f"{m} loop{'s' * (m > 1)} of a run-time or over 16 trips), so it is a small share of it")
 
 
 #: streaming multiprocessors of the H200 (cudaGetDeviceProperties on the device that measured the fixtures)

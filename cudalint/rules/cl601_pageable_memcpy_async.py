@@ -67,6 +67,29 @@ def _path(s: Optional[ir.Stmt], line: int, out: list) -> bool:
     return False
 
 
+#: the libraries' calls that bind a handle to a stream: cublasSetStream(_v2), cusolverDnSetStream, cusparseSetStream,
+#: cufftSetStream, curandSetStream, ... (each library's API reference, "...SetStream")
+_SET_STREAM = re.compile(r"[a-z]+[A-Za-z]*SetStream(?:_v2)?")
+
+
+def strip(text: Optional[str]) -> str:
+    """An argument's text without spaces and a leading ``&`` or ``*``."""
+    return re.sub(r"\s+", "", text or "").lstrip("&*")
+
+
+def _takes(call: ir.Call, names: set) -> bool:
+    """Whether one of ``names`` (a stream, a library handle) is an argument of ``call``, or of a call written in one
+    of its arguments (``CUBLAS_CHECK(cublasGemmEx(cublasH, ...))`` where the front-end kept the macro's argument as
+    text)."""
+    for a in call.args:
+        if strip(a.text) in names:
+            return True
+        inner = re.match(r"\s*[A-Za-z_]\w*\s*\(\s*&?\s*([A-Za-z_]\w*)\s*[,)]", a.text or "")
+        if inner and inner.group(1) in names:
+            return True
+    return False
+
+
 def _stream(text: Optional[str]) -> str:
     """A stream argument's text, the default stream's spellings as ``0``."""
     return "0" if not text or text in ("NULL", "__null", "nullptr", "cudaStreamLegacy", "(cudaStream_t)0") else text
@@ -83,7 +106,8 @@ def waited_at(unit: Optional[ir.TranslationUnit], copy: AsyncCopy) -> Optional[S
     """Where the host waits for the copy right after issuing it: the statements that follow it (in its block, then
     past the end of an enclosing loop over more such copies) synchronize its stream or the device, with only
     work queued on that stream (copies, memsets, event records, kernel launches, other libraries' calls that take
-    the stream), error checks, output lines and statements that call nothing before.  Nothing could overlap the
+    the stream or a handle bound to it with their ``SetStream``: ``cublasGemmEx(cublasH, ..)`` after
+    ``cublasSetStream(cublasH, stream)``), error checks, output lines and statements that call nothing before.  Nothing could overlap the
     copy then, so the staging costs only its slower bandwidth.  A blocking call (:data:`_BLOCKING`: ``cudaMemcpy``,
     ``cudaFree``) is such a wait too."""
     stream = _stream(copy.stream)
@@ -91,6 +115,13 @@ def waited_at(unit: Optional[ir.TranslationUnit], copy: AsyncCopy) -> Optional[S
         path: list = []
         if not _path(f.body, copy.span.line, path):
             continue
+        # library handles bound to the copy's stream (`cublasSetStream(cublasH, stream)`): a call through one
+        # queues its work on that stream (cuBLAS, cuSOLVER, cuSPARSE, cuFFT, cuRAND: "...SetStream")
+        # (the last such call before the copy decides for each handle)
+        sets = sorted(((c.span.line, c.span.column), strip(c.args[0].text), _stream(c.args[1].text))
+                      for c in ir.walk(f.body) if isinstance(c, ir.Call) and len(c.args) == 2
+                      and _SET_STREAM.fullmatch(c.name) and c.span.line < copy.span.line)
+        bound = {h for h, st in {h: st for _, h, st in sets}.items() if st == stream != "0"}
         for i, (b, at) in reversed(list(enumerate(path))):
             for st in b.body[at + 1:]:
                 if _error_check(st):
@@ -105,7 +136,7 @@ def waited_at(unit: Optional[ir.TranslationUnit], copy: AsyncCopy) -> Optional[S
                 if name == "DeviceSynchronize" or name == "StreamSynchronize" and (args or ["0"])[0] == stream \
                         or name in _BLOCKING:  # a copy, launches on its stream, then a blocking copy back
                     return st.span
-                if call is None and all(stream != "0" and stream in (_stream(a.text) for a in c.args) for c in calls):
+                if call is None and stream != "0" and all(_takes(c, {stream, *bound}) for c in calls):
                     continue  # host bookkeeping, or another library queueing on the stream (`cudlaSubmitTask`)
                 if not (name.endswith(_QUEUED) and (stream in args or stream == "0")):
                     return None
