@@ -47,6 +47,12 @@ BLOCK_GROUPS = ("thread_block", "grid_group", "cluster_group")
 LOADS = ("__ldg", "__ldca", "__ldcg", "__ldcs", "__ldlu", "__ldcv")
 #: texture and surface fetches (CUDA C++ Programming Guide, "Texture and Surface Memory")
 TEXTURE = re.compile(r"tex(1D|2D|3D|Cubemap)\w*|surf(1D|2D|3D|Cubemap)\w*(read|write)")
+#: PTX memory instructions in inline assembly, per space, as (pattern, reads, writes) (PTX ISA: ld, st, ldmatrix,
+#: stmatrix, cp.async, atom, red): traffic the kernel makes whose lanes cudalint does not model
+ASM_MEMORY = {
+    AddressSpace.SHARED: re.compile(r"\b(?:ld|st|atom|red)\.shared\b|\bldmatrix\b|\bstmatrix\b|\bcp\.async\b"),
+    AddressSpace.GLOBAL: re.compile(r"\b(?:ld|st|atom|red)\.global\b|\bcp\.async\.c[ag]\b"),
+}
 #: calls whose result differs between threads even with uniform arguments
 VARYING_CALLS = ("atomicAdd", "atomicSub", "atomicExch", "atomicMin", "atomicMax", "atomicInc", "atomicDec",
                  "atomicCAS", "atomicAnd", "atomicOr", "atomicXor", "clock", "clock64", "__activemask")
@@ -243,8 +249,14 @@ class KernelInterpreter:
                 self.exit(ExitKind.RETURN, s)
         elif isinstance(s, ir.Jump):
             self.exit(ExitKind(s.kind.value), s)
-        elif isinstance(s, ir.Asm) and any(b in s.text for b in ("bar.sync", "barrier.sync", "bar.red")):
-            self.barrier("bar.sync", s)
+        elif isinstance(s, ir.Asm):
+            if any(b in s.text for b in ("bar.sync", "barrier.sync", "bar.red")):
+                self.barrier("bar.sync", s)
+            for space, pattern in ASM_MEMORY.items():  # memory traffic one_shot counts; its lanes are not modelled
+                if pattern.search(s.text):
+                    self.kernel.accesses.append(Access(
+                        ArrayDecl("asm", space, "asm", 0), None, 0, True, False, s.span,
+                        loop_depth=len(self.loops), loop_trips=tuple(self.trips)))
 
     def instantiate_extents(self, arr: ArrayDecl, var: ir.Variable, env: Env) -> ArrayDecl:
         """``arr`` with the extents its type leaves to the template's arguments (``float As[BM * BK]``) evaluated

@@ -123,20 +123,28 @@ def pictured(model: TranslationUnitModel, ctx: AnalysisContext, space: AddressSp
 
 
 def one_shot(kernel: Kernel, acc: Access, ctx: Optional[AnalysisContext] = None) -> Optional[Access]:
-    """An access of ``kernel`` to ``acc``'s memory space nested in more loops of run-time trip count than ``acc``
-    (``acc`` made once per thread, or a fixed number of times in loops nvcc unrolls, or in a loop around a deeper
-    one): the deeper loops carry the kernel's traffic in that space and repeat as the problem grows, so ``acc`` is a
-    small share of it (an SGEMM epilogue's stores in its 8-trip loops, after the loop over K).  Loops of a constant
-    trip count (:attr:`~cudalint.model.Access.fixed_loops`) do not count: a strided store in a 4-trip loop moves as
-    much as the 4 loads of another.  Where the launch's constants give both accesses' counts (:func:`thread_trips`),
-    the deeper one must run at least 16 times as often: fixtures/shared/register_tile.cu's epilogue (64 stores a
-    thread, 32 sectors each) beside 4 loads in each of the 64 trips over ``K = 512`` moves as many sectors as they
-    (measured on the H200).  Else None."""
-    for b in kernel.accesses:
-        if b.run_time_loops > acc.run_time_loops and b.array.space == acc.array.space:
-            if ctx is not None and (n := thread_trips(kernel, acc, ctx)) is not None and \
-                    (m := thread_trips(kernel, b, ctx)) is not None and m < 16 * n:
-                continue
+    """An access of ``kernel`` to ``acc``'s memory space that a thread makes at least 16 times as often as ``acc``, or
+    that repeats in loops of a run-time trip count ``acc`` is not in (``acc`` made once per thread, or a fixed number
+    of times in loops nvcc unrolls, or in a loop around a deeper one): it carries the kernel's traffic in that space,
+    so ``acc`` is a small share of it (an SGEMM epilogue's stores in its 8-trip loops, after the loop over K).  The
+    counts are the products of the loops' trips (:func:`thread_trips`), a loop of a run-time count standing for itself:
+    a strided store beside 4 loads in a 4-trip loop is 1 against 4, not a small share; fixtures/shared/register_tile.cu's
+    epilogue (64 stores a thread, 32 sectors each) beside 4 loads in each of the 64 trips over ``K = 512`` is 64
+    against 256 and moves as many sectors as they (fixtures/global/fixed_trip_loops.cu, measured on the H200).
+    Without ``ctx``, only loops of a run-time count are compared.  Else None."""
+    for b in (b for b in kernel.accesses if b is not acc and b.array.space == acc.array.space):
+        if ctx is None:
+            if b.run_time_loops > acc.run_time_loops:
+                return b
+            continue
+        n, m = thread_trips(kernel, acc, ctx), thread_trips(kernel, b, ctx)
+        if m == 0 or n == 0:
+            continue
+        r = sympy.cancel(m / n)
+        den = sympy.fraction(r)[1]
+        if r.is_Number and r >= 16 or not r.is_Number and not den.free_symbols or \
+                den.free_symbols and b.run_time_loops > acc.run_time_loops:
+            ctx.memo[("one_shot", id(acc))] = r
             return b
     return None
 
@@ -145,44 +153,53 @@ def one_shot(kernel: Kernel, acc: Access, ctx: Optional[AnalysisContext] = None)
 MAX_TRIPS = 1 << 20
 
 
-def thread_trips(kernel: Kernel, acc: Access, ctx: AnalysisContext) -> Optional[int]:
+def thread_trips(kernel: Kernel, acc: Access, ctx: AnalysisContext) -> sympy.Expr:
     """How many times thread 0 makes ``acc``: the product of its loops' trip counts with the launch's constant
-    arguments and block (``for (t = 0; t < K; t += 8)`` with ``K = 512`` from the launch: 64).  None when a loop's
-    count depends on a value the launch does not fix, or exceeds :data:`MAX_TRIPS`.  Assumes each loop's condition
-    holds for its first trips only (a counted loop)."""
+    arguments and block (``for (t = 0; t < K; t += 8)`` with ``K = 512`` from the launch: 64), a loop whose count
+    depends on a value the launch does not fix (or exceeds :data:`MAX_TRIPS`) standing as its trip counter's symbol.
+    Assumes each loop's condition holds for its first trips only (a counted loop)."""
     key = ("thread_trips", id(kernel))
     if key not in ctx.memo:
         ctx.memo[key] = {**ctx.run_time(kernel), **ctx.launch_shape(kernel).known, **{t: 0 for t in TID}}
-    run, n = ctx.memo[key], 1
+    run, n = ctx.memo[key], sympy.Integer(1)
     for trip in acc.loop_trips:
-        cond = ctx.symbols.loop_conds.get(trip)
-        if not hasattr(cond, "xreplace") or (cond := cond.xreplace(run)).free_symbols - {trip}:
-            return None
-        try:
-            holds = lambda t: bool(cond.xreplace({trip: t}))  # noqa: E731
-            if not holds(0):
-                return 0
-            hi = 1
-            while holds(hi):
-                hi *= 2
-                if hi > MAX_TRIPS:
-                    return None
-            lo = hi // 2  # holds at lo, not at hi
-            while hi - lo > 1:
-                mid = (lo + hi) // 2
-                lo, hi = (mid, hi) if holds(mid) else (lo, mid)
-        except TypeError:
-            return None
-        n *= hi
+        count = _trips(trip, ctx.symbols.loop_conds.get(trip), run)
+        n *= trip if count is None else count
     return n
 
 
-def outside(acc: Access, deeper: Access, space: str) -> str:
+def _trips(trip: sympy.Symbol, cond, run: dict) -> Optional[int]:
+    """The trips of the loop counted by ``trip`` whose condition is ``cond``, with ``run``'s values; None unknown."""
+    if not hasattr(cond, "xreplace") or (cond := cond.xreplace(run)).free_symbols - {trip}:
+        return None
+    try:
+        holds = lambda t: bool(cond.xreplace({trip: t}))  # noqa: E731
+        if not holds(0):
+            return 0
+        hi = 1
+        while holds(hi):
+            hi *= 2
+            if hi > MAX_TRIPS:
+                return None
+        lo = hi // 2  # holds at lo, not at hi
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            lo, hi = (mid, hi) if holds(mid) else (lo, mid)
+    except TypeError:
+        return None
+    return hi
+
+
+def outside(acc: Access, deeper: Access, space: str, ctx: Optional[AnalysisContext] = None) -> str:
     """Why an access that :func:`one_shot` found a deeper one for is a small share of the kernel's traffic."""
     n = acc.run_time_loops
     where = ("made once per thread" if not acc.loop_depth else
              "made a fixed number of times per thread (in loops of at most 16 constant trips)" if not n else
              f"in {n} loop{'s' * (n > 1)} of a run-time trip count")
+    r = ctx.memo.get(("one_shot", id(acc))) if ctx is not None else None
+    if r is not None and r.is_Number:
+        return (f"{where}; the {deeper.kind} on line {deeper.span.line} runs {fmt(r)} times as often, so this is a "
+                f"small share of the kernel's {space} traffic")
     m = deeper.run_time_loops
     return (f"{where}, outside the loops that carry the kernel's {space} traffic (line {deeper.span.line}, nested in "
             f"{m} loop{'s' * (m > 1)} of a run-time or over 16 trips), so it is a small share of it")

@@ -176,7 +176,7 @@ class UncoalescedGlobalAccess(Rule):
                      if acc.is_read and b.offset == acc.offset and b.size >= acc.size and id(b) in earlier]
             bulk, moves, note = one_shot(kernel, acc, ctx) if eff < 0.5 else None, "loads" if acc.is_read else "stores", ""
             if bulk is not None:
-                note = f"; {outside(acc, bulk, 'global')}"
+                note = f"; {outside(acc, bulk, 'global', ctx)}"
             elif again:  # nvcc loads it again (a store in between may alias), but the sectors are in L1
                 note = (f"; the thread loaded this address on line {again[0].span.line}, so the sectors are in L1: "
                         "the waste is a request, not DRAM bytes")

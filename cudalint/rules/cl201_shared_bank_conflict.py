@@ -131,7 +131,7 @@ class SharedBankConflict(Rule):
                 msg += "; make consecutive lanes use consecutive words (or an odd word stride)"
             metrics = {"bank_conflict_ways": ways, "wavefronts_per_request": metric(cost.wavefronts_per_request)}
             bulk = one_shot(kernel, acc, ctx)
-            share = outside(acc, bulk, "shared") if bulk else error_path(acc.guards) or one_block(
+            share = outside(acc, bulk, "shared", ctx) if bulk else error_path(acc.guards) or one_block(
                 kernel, acc.guards, ctx) or small_kernel(kernel, acc, ctx) or dram_bound(kernel, acc, ctx)
             msg += f"; {share}" if share else ""
             yield self.diagnostic(kernel, acc, msg, severity=Severity.INFO if share else None, metrics=metrics,

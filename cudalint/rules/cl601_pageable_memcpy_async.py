@@ -77,17 +77,27 @@ def strip(text: Optional[str]) -> str:
     return re.sub(r"\s+", "", text or "").lstrip("&*")
 
 
-def _takes(call: ir.Call, names: set) -> bool:
-    """Whether one of ``names`` (a stream, a library handle) is an argument of ``call``, or of a call written in one
-    of its arguments (``CUBLAS_CHECK(cublasGemmEx(cublasH, ...))`` where the front-end kept the macro's argument as
-    text)."""
-    for a in call.args:
-        if strip(a.text) in names:
-            return True
-        inner = re.match(r"\s*[A-Za-z_]\w*\s*\(\s*&?\s*([A-Za-z_]\w*)\s*[,)]", a.text or "")
-        if inner and inner.group(1) in names:
-            return True
-    return False
+def _effective(call: ir.Call) -> tuple[str, list[str]]:
+    """A call's name and argument texts; for a macro the front-end left unexpanded around one call (its header
+    missing: ``CUDA_CHECK(cudaMemcpyAsync(d, h, n, kind, stream))``, ``CUBLAS_CHECK(cublasGemmEx(cublasH, ...))``),
+    the inner call's, read from the argument's text."""
+    text = call.args[0].text if len(call.args) == 1 else None
+    m = re.fullmatch(r"\s*([A-Za-z_]\w*)\s*\((.*)\)\s*", text or "", re.S) if call.name.isupper() else None
+    return (m.group(1), _split(m.group(2))) if m else (call.name, [a.text or "" for a in call.args])
+
+
+def _split(text: str) -> list[str]:
+    """Top-level comma-separated parts of an argument list's text."""
+    parts, depth, cur = [], 0, ""
+    for ch in text:
+        depth += ch in "([{"
+        depth -= ch in ")]}"
+        if ch == "," and depth == 0:
+            parts.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    return [p.strip() for p in parts + [cur] if p.strip()]
 
 
 def _stream(text: Optional[str]) -> str:
@@ -95,11 +105,17 @@ def _stream(text: Optional[str]) -> str:
     return "0" if not text or text in ("NULL", "__null", "nullptr", "cudaStreamLegacy", "(cudaStream_t)0") else text
 
 
+#: calls that end the program: an error exit (C++ [support.start.term])
+_EXITS = ("exit", "abort", "_exit", "_Exit", "quick_exit", "std::exit", "std::abort")
+
+
 def _error_check(st: ir.Stmt) -> bool:
-    """``if (result != cudaSuccess) { ...; return 1; }``: an error exit that does not touch the GPU."""
+    """``if (result != cudaSuccess) { ...; return 1; }`` (or ``exit(1)``, ``abort()``): an error exit that does not
+    touch the GPU."""
     return isinstance(st, ir.If) and st.else_ is None and not any(
         isinstance(c, ir.Call) and c.name.startswith(("cuda", "hip")) and "Error" not in c.name
-        for c in ir.walk(st.cond)) and any(isinstance(n, ir.Return) for n in ir.walk(st.then))
+        for c in ir.walk(st.cond)) and any(
+        isinstance(n, ir.Return) or isinstance(n, ir.Call) and n.name in _EXITS for n in ir.walk(st.then))
 
 
 def waited_at(unit: Optional[ir.TranslationUnit], copy: AsyncCopy) -> Optional[Span]:
@@ -107,8 +123,9 @@ def waited_at(unit: Optional[ir.TranslationUnit], copy: AsyncCopy) -> Optional[S
     past the end of an enclosing loop over more such copies) synchronize its stream or the device, with only
     work queued on that stream (copies, memsets, event records, kernel launches, other libraries' calls that take
     the stream or a handle bound to it with their ``SetStream``: ``cublasGemmEx(cublasH, ..)`` after
-    ``cublasSetStream(cublasH, stream)``), error checks, output lines and statements that call nothing before.  Nothing could overlap the
-    copy then, so the staging costs only its slower bandwidth.  A blocking call (:data:`_BLOCKING`: ``cudaMemcpy``,
+    ``cublasSetStream(cublasH, stream)``), error checks, output lines and statements that call nothing before,
+    past the end of an ``if`` branch too.  Nothing could overlap the copy then, so the staging costs only its slower
+    bandwidth.  A blocking call (:data:`_BLOCKING`: ``cudaMemcpy``,
     ``cudaFree``) is such a wait too."""
     stream = _stream(copy.stream)
     for f in (f for f in (unit.functions if unit else ()) if f.name == copy.function):
@@ -129,19 +146,21 @@ def waited_at(unit: Optional[ir.TranslationUnit], copy: AsyncCopy) -> Optional[S
                 launch = next((n for n in ir.walk(st) if isinstance(n, ir.Launch)), None)
                 if launch is not None and _stream(launch.stream.text if launch.stream is not None else None) == stream:
                     continue
-                calls = [c for c in ir.walk(st) if isinstance(c, ir.Call) and c.name not in _BRIEF]
-                call = next((c for c in calls if c.name.startswith(("cuda", "hip"))), None)
-                name = call.name[4:] if call and call.name.startswith("cuda") else call.name[3:] if call else ""
-                args = [_stream(a.text) for a in call.args] if call else []
+                calls = [_effective(c) for c in ir.walk(st) if isinstance(c, ir.Call)]
+                calls = [(n, a) for n, a in calls if n not in _BRIEF]
+                call = next((c for c in calls if c[0].startswith(("cuda", "hip"))), None)
+                name = call[0][4:] if call and call[0].startswith("cuda") else call[0][3:] if call else ""
+                args = [_stream(a) for a in call[1]] if call else []
                 if name == "DeviceSynchronize" or name == "StreamSynchronize" and (args or ["0"])[0] == stream \
                         or name in _BLOCKING:  # a copy, launches on its stream, then a blocking copy back
                     return st.span
-                if call is None and stream != "0" and all(_takes(c, {stream, *bound}) for c in calls):
+                if call is None and stream != "0" and all(
+                        not {stream, *bound}.isdisjoint(strip(_stream(a)) for a in c[1]) for c in calls):
                     continue  # host bookkeeping, or another library queueing on the stream (`cudlaSubmitTask`)
                 if not (name.endswith(_QUEUED) and (stream in args or stream == "0")):
                     return None
-            if i == 0 or not isinstance(path[i - 1][0].body[path[i - 1][1]], (ir.Loop, ir.Block)):
-                return None  # past the end of an if's branch: the other branch may do anything
+            if i == 0 or not isinstance(path[i - 1][0].body[path[i - 1][1]], (ir.Loop, ir.Block, ir.If)):
+                return None  # past the end of a switch's case: the next case may follow
     return None
 
 
