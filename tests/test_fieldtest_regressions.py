@@ -491,3 +491,32 @@ int main() { k<<<dim3(64, 64), dim3(16, 16)>>>(0, 0, 1024); }
     assert [(x.line, x.severity.value, x.metrics["sectors_per_request"], x.metrics["ideal_sectors_per_request"])
             for x in d] == [(4, "info", 2, 1), (5, "warning", 8, 1)]
     assert "that is one sector more than the ideal, at most 32 bytes a request" in d[0].message
+
+
+def test_a_binary_search_through_a_template_helper_is_data_dependent(tmp_path):
+    # cudpp's mergesort: each thread loads its keys into `T myKey[depth]`, then narrows `index` with
+    # `binSearch_fragment_lower<T>(BKeys, 256, index, myKey[0])` (an `int&` out-parameter). clang leaves the call
+    # in the template kernel unresolved (it depends on T) and the array's element type is a template parameter:
+    # the helper must still be inlined and the keys read as the thread's own, so the store at `index` is not
+    # pictured as "16 bytes apart", and a barrier under `myKey[0]` is divergent.
+    src = """template <class T>
+__device__ inline void frag(T* bin, int off, int& mid, T v) { mid = (bin[mid] >= v ? mid - off : mid + off); }
+template <class T, int depth>
+__global__ void merge(const T* keys, T* out) {
+    __shared__ T B[512];
+    T myKey[depth];
+    int tid = threadIdx.x;
+    for (int i = 0; i < depth; i++) myKey[i] = keys[i * 256 + tid];
+    B[tid] = keys[tid];
+    __syncthreads();
+    int index = 255;
+    frag<T>(B, 128, index, myKey[0]);
+    frag<T>(B, 64, index, myKey[0]);
+    out[tid * depth + index] = myKey[0];
+    if (myKey[1] > 0) __syncthreads();
+}
+int main() { merge<int, 4><<<1, 256>>>(0, 0); }
+"""
+    d = lint(tmp_path, src)
+    assert [(x.code, x.line, x.column, x.severity.value) for x in d] == [("CL301", 15, 23, "error")]
+    assert d[0].message.startswith("`__syncthreads` is under a condition that depends on the thread (line 15)")

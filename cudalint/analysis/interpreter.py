@@ -163,7 +163,9 @@ class KernelInterpreter:
         self.loops: list[int] = []        # ids of the enclosing loops
         self.trips: list[sympy.Symbol] = []  # their trip counters (Symbols.loop_conds holds each one's condition)
         self.storing: Value = None        # the value the store being evaluated writes
-        self.local_varying: set[int] = set()  # ids of thread-private arrays a thread-varying value was stored to
+        # thread-private arrays a thread-varying value was stored to: id -> the constant byte offsets it went to, or
+        # None where an offset was not constant
+        self.local_varying: dict[int, set] = {}
         self.breakable: list[str] = []    # 'loop' / 'switch': what a `break` leaves
         self.call_chain: list[tuple[str, int]] = []
         self.order = itertools.count(1)   # the visit order of barriers, exits and loops
@@ -578,6 +580,14 @@ class KernelInterpreter:
         if isinstance(idx, Pointer):  # i[a] spelling
             base, idx = idx, base
         if not isinstance(base, Pointer):
+            if isinstance(e.base, ir.Ref) and e.base.var.type.kind == TypeKind.ARRAY and \
+                    e.base.var.space == ir.Space.LOCAL:  # a thread's own array of a type not modelled (`T key[4]`)
+                key = id(e.base.var)
+                if mode in ("write", "rw") and isinstance(self.storing, sympy.Basic) and \
+                        self.symbols.is_varying(self.storing):
+                    self.local_varying.setdefault(key, set()).add(None)
+                if mode != "write" and key in self.local_varying:
+                    return self.symbols.opaque("load", True)
             return self.opaque("load", base, idx)
         if not isinstance(idx, sympy.Basic):
             idx = self.opaque("index", idx)
@@ -614,10 +624,12 @@ class KernelInterpreter:
         if ptr.array.space == AddressSpace.LOCAL:
             # a thread-private array (registers or local memory): what a load at a uniform index reads is each
             # thread's own, thread-varying once any thread-varying value was stored to the array
+            at = ptr.offset if isinstance(ptr.offset, sympy.Integer) else None
             if mode in ("write", "rw") and isinstance(self.storing, sympy.Basic) and \
                     self.symbols.is_varying(self.storing):
-                self.local_varying.add(id(ptr.array))
-            if mode != "write" and id(ptr.array) in self.local_varying:
+                self.local_varying.setdefault(id(ptr.array), set()).add(at)
+            if mode != "write" and (stored := self.local_varying.get(id(ptr.array))) and (
+                    at is None or at in stored or None in stored):
                 return self.symbols.opaque("load", True)
         if mode == "write":
             return None

@@ -268,6 +268,7 @@ class Lowering:
             self._body(*self.pending.pop(0))
         unit.functions = sorted((f for f in self.funcs.values() if f.body is not None),
                                 key=lambda f: (not f.in_main_file, f.span.path, f.span.line, f.span.column))
+        _resolve_dependent(unit.functions)
         return unit
 
     def _collect(self, root: ci.Cursor, unit: ir.TranslationUnit, top: bool) -> None:
@@ -786,3 +787,19 @@ def lower(path: str, text: str, extra_args: Optional[list[str]] = None,
                 f.incomplete.append(f"line {loc.line}: {summarise(d.spelling, _header_text(loc.file.name))}")
     unit.dependencies = sorted({inc.include.name for inc in tu.get_includes() if inc.include is not None})
     return unit
+
+
+def _resolve_dependent(functions: list) -> None:
+    """Give a call that clang left unresolved because it depends on a template parameter (``frag<T>(b, 128,
+    index, key)`` in a template kernel: an overloaded-declaration reference) the device function of that name and
+    argument count, when the file has exactly one, as the tree-sitter front-end resolves calls by name: the
+    interpreter then inlines it (its out-parameters written back) instead of taking an opaque value."""
+    by_name: dict = {}
+    for f in functions:
+        if f.kind.device:
+            by_name.setdefault((f.name, len(f.params)), []).append(f)
+    for f in functions:
+        for n in ir.walk(f.body):
+            if isinstance(n, ir.Call) and n.func is None and n.receiver is None and \
+                    len(cands := by_name.get((n.name, len(n.args)), [])) == 1:
+                n.func = cands[0]
