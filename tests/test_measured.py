@@ -127,6 +127,17 @@ KNOWN = {
         "LDS at 2.0 wavefronts each (ideal 1); line 56, 2 LDS.128 at 8.0 (ideal 4) in blockTile<0> and 8 LDS at 4.0 "
         "(ideal 1) in blockTile<1>; the kernel-level counter mixes them: (8*2 + 2*8) / 10 = 3.2 and (8*2 + 8*4) / 16 "
         "= 3.0, as measured. Kernel-level aggregation of several accesses is not modelled."),
+    ("shared__unrolled_outer", "pragmaK"): (
+        {"shared_ld_wavefronts_per_instruction"},
+        "each line agrees (fixtures/measured/shared__unrolled_outer.lines.csv, SourceCounters per line): line 31, per "
+        "warp and trip over bk, 16 LDS.128 of sB at 8.0 wavefronts (ideal 4) and 16 LDS.128 of sA at 2.0 (ideal 2: "
+        "two 16-byte chunks, no conflict), 160 of 96 ideal, as predicted; the kernel-level counter mixes them: "
+        "(16*8 + 16*2) / 32 = 5.0, as measured. Kernel-level aggregation of several accesses is not modelled."),
+    ("shared__unrolled_outer", "loopK"): (
+        {"shared_ld_wavefronts_per_instruction"},
+        "each line agrees (shared__unrolled_outer.lines.csv): line 59, per warp and trip over bk, 8 trips over k of 8 "
+        "LDS of sA at 2.0 wavefronts (ideal 1) and 2 LDS.128 of sB at 8.0 (ideal 4): 256 of 128 ideal, as "
+        "predicted; the kernel-level counter mixes them with the fill loads: about 3.2, as measured."),
     ("sync__divergent_barrier", "cgSyncFewLanes"): (
         {"global_st_sectors_per_request"},
         "the store out[i] after the divergent cg::sync measures 2 requests and 5 sectors for one warp (2.5 "

@@ -446,7 +446,7 @@ class KernelInterpreter:
         self.breakable.pop()
         if len(self.kernel.barriers) == barriers:
             self.hoist(self.kernel.accesses[first:], mark)
-            self.mark_unrolled(self.kernel.accesses[first:], trip, cond_val)
+            self.mark_unrolled(self.kernel.accesses[first:], trip, cond_val, s.unroll)
         if fixed_trips(trip, cond_val) is not None:
             for a in self.kernel.accesses[first:]:
                 if a.loop_depth >= len(self.loops):  # still in this loop (not hoisted out of it)
@@ -458,18 +458,30 @@ class KernelInterpreter:
         for var in (v for v in modified if v in env):
             env[var] = self.opaque(var.name, loop_env.get(var), env[var])
 
-    def mark_unrolled(self, body: list[Access], trip: sympy.Symbol, cond) -> None:
+    def mark_unrolled(self, body: list[Access], trip: sympy.Symbol, cond, pragma: Optional[int] = None) -> None:
         """Mark the loads of the loop just ended (``body``: its accesses; no barrier in it) that nvcc unrolls with
         it: the loop's condition depends on its trip only and holds for a constant number of trips, at most
-        :data:`UNROLLED_TRIPS` (``for (i = 0; i < 8; ++i) r[i] = s[base + i];``), the load lies in no inner loop,
-        and the loop stores nothing to its array (:func:`cudalint.analysis.merge.vectorize_unrolled` decides
+        :data:`UNROLLED_TRIPS` (``for (i = 0; i < 8; ++i) r[i] = s[base + i];``), the load lies in no inner loop (or,
+        when ``pragma`` (the loop's ``#pragma unroll``) unrolls it completely, only in inner loops nvcc unrolls as
+        well, along which it is not consecutive), and the loop stores nothing to its array (:func:`cudalint.analysis.merge.vectorize_unrolled` decides
         what the consecutive loads become)."""
         trips = constant_trips(trip, cond)
         if not trips or trips < 2:
             return
         written = {id(a.array) for a in body if a.is_write}
+        depth = len(self.loops)
         for a in body:
-            if a.loop_depth == len(self.loops) and a.is_read and id(a.array) not in written:
+            if not a.is_read or id(a.array) in written or a.loop_depth < depth:
+                continue
+            if a.loop_depth == depth:
+                a.unrolled = (trip, trips)
+            elif (pragma == 0 or pragma is not None and pragma >= trips) and a.offset is not None and \
+                    sympy.diff(a.offset, trip) == a.size and (
+                    not a.unrolled or sympy.diff(a.offset, a.unrolled[0]) != a.size) and all(
+                    constant_trips(t, self.symbols.loop_conds.get(t)) for t in a.loop_trips[depth:]):
+                # in loops nvcc unrolls too, consecutive along the trips of this one only, which `#pragma unroll`
+                # unrolls (`s_a[ty*8 + m][k]` in the loops over k, m and n, hoisted out of n: `LDS.128` of k..k+3;
+                # without the pragma nvcc keeps a loop around 64 FMAs: fixtures/shared/register_tile.cu's `As`)
                 a.unrolled = (trip, trips)
 
     def hoist(self, body: list[Access], mark: int) -> None:

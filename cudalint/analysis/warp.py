@@ -208,9 +208,28 @@ def _trip_values(sym, guards: tuple, shape: LaunchShape) -> Optional[list[int]]:
     conds = [g.xreplace(known) for g in guards if isinstance(g, sympy.Basic)
              and isinstance(g, sympy.logic.boolalg.Boolean) and g.xreplace(known).free_symbols == {sym}]
     if not conds:
-        return None
+        return _strided_trips(sym, guards, shape)
     for v in range(65):
         if not all(c.xreplace({sym: v}) is sympy.true for c in conds):
+            return list(range(v)) or None
+    return None
+
+
+def _strided_trips(sym, guards: tuple, shape: LaunchShape) -> Optional[list[int]]:
+    """The trips of a block-strided loop over a constant bound (``for (ii = threadIdx.x; ii < 8; ii += blockDim.x)``:
+    its condition reads the counter, threadIdx and blockDim only) in which some thread of the block takes it: 0, 1,
+    ... up to the first trip no thread takes (at most 64 trips), else None.  blockDim unknown: the block
+    :func:`thread_coords` enumerates (REPRESENTATIVE_BLOCK_X threads in x), so a bound below 32 leaves the lanes
+    past it out of the first trip and makes no second one."""
+    dims = dict(zip(BDIM, shape.block or (REPRESENTATIVE_BLOCK_X, 1, 1)))
+    conds = [g.xreplace(dims) for g in guards if isinstance(g, sympy.Basic) and isinstance(
+        g, sympy.logic.boolalg.Boolean) and sym in g.free_symbols and g.free_symbols <= {sym, *TID, *BDIM}]
+    if not conds or any(c.free_symbols - {sym, *TID} for c in conds):
+        return None
+    coords = thread_coords(shape)
+    for v in range(65):
+        cs = [c.xreplace({sym: v}) for c in conds]
+        if not any(all(c.xreplace(dict(zip(TID, xyz))) is sympy.true for c in cs) for xyz in coords):
             return list(range(v)) or None
     return None
 

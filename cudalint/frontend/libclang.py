@@ -29,6 +29,7 @@ from ..ir import types as irt
 from ..ir.consts import join_tokens
 from ..ir.nodes import Span
 from .confine import check_includes, check_reads, check_text, project_root, summarise
+from .pragmas import unroll_before
 
 K = ci.CursorKind
 TK = ci.TypeKind
@@ -519,6 +520,12 @@ class Lowering:
         return parts
 
     def loop(self, c: ci.Cursor) -> ir.Loop:
+        loop = self._loop(c)
+        main = self._main_name(loop.span.path)
+        loop.unroll = unroll_before(loop.span.path, loop.span.line, self.lines if main else None)
+        return loop
+
+    def _loop(self, c: ci.Cursor) -> ir.Loop:
         kids = list(c.get_children())
         sp = self.span(c)
         if c.kind == K.FOR_STMT:

@@ -34,6 +34,7 @@ from ..ir import types as irt
 from ..ir.consts import c_binary, fold, join_tokens
 from ..ir.nodes import Span
 from ..ir.types import Type, TypeKind
+from .pragmas import unroll_before
 
 ASSUMPTION = "modelled by the tree-sitter front-end (no type information from clang)"
 SYNTAX_ERROR = "syntax the tree-sitter grammar could not parse"
@@ -328,7 +329,7 @@ class Lowering:
     scope maps a name to its Variable, or to ``("field", Field)`` for a member of a member function's object."""
 
     def __init__(self, path: str, text: str, extra_args: Optional[list[str]] = None):
-        self.path, data = path, text.encode("utf-8", "surrogatepass")
+        self.path, self.lines, data = path, text.splitlines(), text.encode("utf-8", "surrogatepass")
         # `__align__(n)` / `alignas(n)` confuse the grammar: blanked out (offsets kept) and remembered
         self.aligns = [(m.start(), int(m.group(1) or m.group(2))) for m in _ALIGN.finditer(data)]
         self.src = _ALIGN.sub(lambda m: b" " * len(m.group(0)), data)
@@ -851,7 +852,7 @@ class Lowering:
             conds = [self.expr(x) for x in c.children_by_field_name("condition")]
             step = [self.expr(x) for x in c.children_by_field_name("update")]
             return ir.Loop(sp, ir.LoopKind.FOR, self.stmt(body_n) or ir.Block(sp), [s for s in init if s is not None],
-                           conds[-1] if conds else None, step)
+                           conds[-1] if conds else None, step, unroll=unroll_before(self.path, sp.line, self.lines))
         if k == "do_statement":
             return ir.Loop(sp, ir.LoopKind.DO, self.stmt(body_n) or ir.Block(sp), [],
                            self.expr(c.child_by_field_name("condition")))

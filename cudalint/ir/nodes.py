@@ -302,6 +302,8 @@ class Loop(Stmt):
     step: list[Expr] = field(default_factory=list)
     var: Optional[Variable] = None
     range: Optional[Expr] = None
+    #: ``#pragma unroll`` written before it: 0 unroll completely, N by N (1: not at all); None: no pragma
+    unroll: Optional[int] = None
 
 
 @dataclass(eq=False)
