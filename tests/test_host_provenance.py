@@ -310,3 +310,29 @@ void f(int n, cudaStream_t s, cudaStream_t t, cublasHandle_t h, cublasHandle_t g
             (12, "info", 15), (14, "info", 15), (16, "warning", None), (20, "warning", None)], frontend
         assert "the host waits for it anyway at line 15, so only the staging's lower bandwidth is lost" in \
             out[0]["message"]
+
+
+def test_a_container_of_known_size_gives_the_copy_its_bytes(tmp_path, capsys):
+    """CUDALibrarySamples' inputs: `std::vector<double> A = {1.0, 2.0, 3.0, 4.0}` and `std::vector<int> B(16)` copied
+    with `sizeof(T) * v.size()`: 32 and 64 bytes, under a pinned call's time (info, with the bytes); a vector that
+    grows (`push_back`) keeps an unknown size (warning)."""
+    p = tmp_path / "vec.cu"
+    p.write_text("""#include <vector>
+using data_type = double;
+void f(cudaStream_t stream, data_type* d_A, int* d_B, float* d_C) {
+    std::vector<data_type> A = {1.0, 2.0, 3.0, 4.0};
+    std::vector<int> B(16);
+    std::vector<float> C(8);
+    C.push_back(1.0f);
+    cudaMemcpyAsync(d_A, A.data(), sizeof(data_type) * A.size(), cudaMemcpyHostToDevice, stream);
+    cudaMemcpyAsync(d_B, B.data(), sizeof(int) * B.size(), cudaMemcpyHostToDevice, stream);
+    cudaMemcpyAsync(d_C, C.data(), sizeof(float) * C.size(), cudaMemcpyHostToDevice, stream);
+    cudaMemset(d_A, 0, 8);
+}
+""")
+    for frontend in ("clang", "tree-sitter"):
+        main(["check", str(p), "--format", "json", "--select", "CL601", "--frontend", frontend, "--no-cache"])
+        out = json.loads(capsys.readouterr().out)
+        assert [(d["line"], d["severity"], d["metrics"].get("bytes")) for d in out] == [
+            (8, "info", 32), (9, "info", 64), (10, "warning", None)], frontend
+        assert "5-10 GB/s: under 0.01 ms for these 32 B" in out[0]["message"]

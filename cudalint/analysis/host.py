@@ -138,6 +138,7 @@ class _Fn:
         self.returned: Optional[Provenance] = None
         self.outs: dict = {}
         self.registers: set = set()
+        self.sizes = container_sizes(fn.body)
         self.unregisters: set = set()
         self.capturing: set = set()  # streams between cudaStreamBeginCapture and cudaStreamEndCapture
 
@@ -169,6 +170,44 @@ def _implicit_this(m: ir.Member) -> bool:
 
 _CONTAINER = re.compile(r"(const\s+)?std::(__\d+::)?(vector|array)<")
 _ALLOCATOR = re.compile(r"std::(__\d+::)?allocator<")
+#: member calls that change a container's element count
+_RESIZES = frozenset(("push_back", "emplace_back", "pop_back", "resize", "insert", "emplace", "erase", "clear",
+                      "assign", "swap"))
+
+
+def container_sizes(body: Optional[ir.Stmt]) -> dict:
+    """The local ``std::vector``/``std::array`` variables of a function body whose element count the declaration
+    fixes and nothing changes (no ``push_back``, ``resize``, ... nor assignment): ``std::vector<double> A = {1.0,
+    2.0, 3.0, 4.0}`` -> 4, ``std::vector<int> B(16)`` -> 16 (CUDALibrarySamples' matrices).  Variable -> count."""
+    out: dict = {}
+    changed: set = set()
+    for n in ir.walk(body) if body is not None else ():
+        if isinstance(n, ir.Decl) and n.init is not None and _CONTAINER.match(n.var.type.name or ""):
+            init = n.init.args[0] if isinstance(n.init, ir.Construct) and len(n.init.args) == 1 and isinstance(
+                n.init.args[0], ir.InitList) else n.init
+            count = len(init.items) if isinstance(init, ir.InitList) else fold(init.args[0]) if isinstance(
+                init, ir.Construct) and init.args and len(init.args) <= 2 and "vector" in n.var.type.name else None
+            if isinstance(count, int) and count >= 0:
+                out[n.var] = count
+        elif isinstance(n, ir.Call) and n.name in _RESIZES and isinstance(n.receiver, ir.Ref):
+            changed.add(n.receiver.var)
+        elif isinstance(n, ir.Assign) and isinstance(n.target, ir.Ref):
+            changed.add(n.target.var)
+    return {v: c for v, c in out.items() if v not in changed}
+
+
+def fold_bytes(e: ir.Expr, sizes: dict) -> Optional[int]:
+    """A copy's byte count as an integer: :func:`fold`, with ``v.size()`` of a container of known element count
+    (:func:`container_sizes`), through ``*``, ``+`` and ``-``.  None when not constant."""
+    if isinstance(e, ir.Call) and e.name == "size" and not e.args and isinstance(e.receiver, ir.Ref):
+        return sizes.get(e.receiver.var)
+    if isinstance(e, ir.Cast):
+        return fold_bytes(e.operand, sizes)
+    if isinstance(e, ir.Binary) and e.op in ("*", "+", "-"):
+        a, b = fold_bytes(e.lhs, sizes), fold_bytes(e.rhs, sizes)
+        return None if a is None or b is None else a * b if e.op == "*" else a + b if e.op == "+" else a - b
+    v = fold(e)
+    return v if isinstance(v, int) else None
 
 
 class HostAnalysis:
@@ -397,7 +436,7 @@ class HostAnalysis:
         if written and args[stream_i].text in ctx.capturing:
             return  # recorded into a CUDA graph by stream capture, not executed here
         size_i = (4, 5) if "2D" in name else () if "3D" in name else (2,)
-        sizes = [fold(args[i]) if i < len(args) else None for i in size_i]
+        sizes = [fold_bytes(args[i], ctx.sizes) if i < len(args) else None for i in size_i]
         self.copies.append(AsyncCopy(
             api=name, span=c.span, kind=kind_text, host_side=host_side(kind, "dst" in provs, "src" in provs),
             pointers={r: p or UNKNOWN_P for r, p in provs.items()}, pointer_text=texts,
