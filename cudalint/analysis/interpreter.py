@@ -47,8 +47,8 @@ BLOCK_GROUPS = ("thread_block", "grid_group", "cluster_group")
 LOADS = ("__ldg", "__ldca", "__ldcg", "__ldcs", "__ldlu", "__ldcv")
 #: texture and surface fetches (CUDA C++ Programming Guide, "Texture and Surface Memory")
 TEXTURE = re.compile(r"tex(1D|2D|3D|Cubemap)\w*|surf(1D|2D|3D|Cubemap)\w*(read|write)")
-#: PTX memory instructions in inline assembly, per space, as (pattern, reads, writes) (PTX ISA: ld, st, ldmatrix,
-#: stmatrix, cp.async, atom, red): traffic the kernel makes whose lanes cudalint does not model
+#: PTX memory instructions in inline assembly, a pattern per space (PTX ISA: ld, st, ldmatrix, stmatrix, cp.async,
+#: atom, red): traffic the kernel makes whose lanes cudalint does not model
 ASM_MEMORY = {
     AddressSpace.SHARED: re.compile(r"\b(?:ld|st|atom|red)\.shared\b|\bldmatrix\b|\bstmatrix\b|\bcp\.async\b"),
     AddressSpace.GLOBAL: re.compile(r"\b(?:ld|st|atom|red)\.global\b|\bcp\.async\.c[ag]\b"),
@@ -108,6 +108,8 @@ UNROLLED_TRIPS = 16
 #: shifts by at least this many bits are not modelled: C++ leaves a shift by the operand's width or more
 #: undefined (the widest integer is 64 bits), and ``2 ** 4000000000`` would not finish
 MAX_SHIFT = 64
+
+
 def constant_trips(trip: sympy.Symbol, cond) -> Optional[int]:
     """How many trips a loop runs whose condition ``cond`` depends on its trip counter ``trip`` only and holds for a
     constant number of trips, at most :data:`UNROLLED_TRIPS` (``for (i = 0; i < 8; ++i)``: 8): nvcc unrolls it
@@ -463,8 +465,8 @@ class KernelInterpreter:
         it: the loop's condition depends on its trip only and holds for a constant number of trips, at most
         :data:`UNROLLED_TRIPS` (``for (i = 0; i < 8; ++i) r[i] = s[base + i];``), the load lies in no inner loop (or,
         when ``pragma`` (the loop's ``#pragma unroll``) unrolls it completely, only in inner loops nvcc unrolls as
-        well, along which it is not consecutive), and the loop stores nothing to its array (:func:`cudalint.analysis.merge.vectorize_unrolled` decides
-        what the consecutive loads become)."""
+        well, along which it is not consecutive), and the loop stores nothing to its array
+        (:func:`cudalint.analysis.merge.vectorize_unrolled` decides what the consecutive loads become)."""
         trips = constant_trips(trip, cond)
         if not trips or trips < 2:
             return

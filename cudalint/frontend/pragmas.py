@@ -22,8 +22,9 @@ def _lines(path: str) -> tuple[str, ...]:
 
 def unroll_before(path: str, line: int, lines: Optional[Sequence[str]] = None) -> Optional[int]:
     """The ``#pragma unroll`` on the lines just above ``line`` (1-based; blank and ``//`` comment lines skipped) of
-    ``path`` (or of ``lines`` when given: the text the front-end parsed): 0 for ``#pragma unroll`` (unroll completely), N for ``#pragma unroll N``
-    (``1``: do not unroll); None when there is none (CUDA C++ Programming Guide, "#pragma unroll")."""
+    ``path`` (or of ``lines`` when given: the text the front-end parsed): 0 for ``#pragma unroll`` (unroll
+    completely), N for ``#pragma unroll N`` (``1``: do not unroll); None when there is none (CUDA C++ Programming
+    Guide, "#pragma unroll")."""
     lines = lines if lines is not None else _lines(path)
     i = line - 2
     while 0 <= i < len(lines):

@@ -128,9 +128,10 @@ def one_shot(kernel: Kernel, acc: Access, ctx: Optional[AnalysisContext] = None)
     of times in loops nvcc unrolls, or in a loop around a deeper one): it carries the kernel's traffic in that space,
     so ``acc`` is a small share of it (an SGEMM epilogue's stores in its 8-trip loops, after the loop over K).  The
     counts are the products of the loops' trips (:func:`thread_trips`), a loop of a run-time count standing for itself:
-    a strided store beside 4 loads in a 4-trip loop is 1 against 4, not a small share; fixtures/shared/register_tile.cu's
-    epilogue (64 stores a thread, 32 sectors each) beside 4 loads in each of the 64 trips over ``K = 512`` is 64
-    against 256 and moves as many sectors as they (fixtures/global/fixed_trip_loops.cu, measured on the H200).
+    a strided store beside 4 loads in a 4-trip loop is 1 against 4, not a small share;
+    fixtures/shared/register_tile.cu's epilogue (64 stores a thread, 32 sectors each) beside 4 loads in each of the
+    64 trips over ``K = 512`` is 64 against 256 and moves as many sectors as they (fixtures/global/fixed_trip_loops.cu,
+    measured on the H200).
     Without ``ctx``, only loops of a run-time count are compared.  Else None."""
     for b in (b for b in kernel.accesses if b is not acc and b.array.space == acc.array.space):
         if ctx is None:

@@ -174,7 +174,8 @@ class UncoalescedGlobalAccess(Rule):
             earlier = set(map(id, kernel.accesses[:next(i for i, x in enumerate(kernel.accesses) if x is acc)]))
             again = [b for b in sibs
                      if acc.is_read and b.offset == acc.offset and b.size >= acc.size and id(b) in earlier]
-            bulk, moves, note = one_shot(kernel, acc, ctx) if eff < 0.5 else None, "loads" if acc.is_read else "stores", ""
+            bulk = one_shot(kernel, acc, ctx) if eff < 0.5 else None
+            moves, note = "loads" if acc.is_read else "stores", ""
             if bulk is not None:
                 note = f"; {outside(acc, bulk, 'global', ctx)}"
             elif again:  # nvcc loads it again (a store in between may alias), but the sectors are in L1
