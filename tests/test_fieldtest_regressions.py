@@ -520,3 +520,25 @@ int main() { merge<int, 4><<<1, 256>>>(0, 0); }
     d = lint(tmp_path, src)
     assert [(x.code, x.line, x.column, x.severity.value) for x in d] == [("CL301", 15, 23, "error")]
     assert d[0].message.startswith("`__syncthreads` is under a condition that depends on the thread (line 15)")
+
+
+def test_a_conflict_between_the_rows_of_a_warp_names_the_rows_not_a_zero_stride(tmp_path):
+    # hgemm's `s_a[ty*8 + m][k]` without `#pragma unroll` on k: lanes of one row read one word (a broadcast), the
+    # warp's two rows (blockDim 16 x 16) fall in one bank: the message must say so, not "lanes are 0 words apart"
+    src = """__global__ void tile(const float* in, float* out) {
+    __shared__ float sA[128][8];
+    unsigned tx = threadIdx.x, ty = threadIdx.y;
+    sA[ty * 8 + tx / 2][tx % 2] = in[ty * 16 + tx];
+    __syncthreads();
+    float s = 0.0f;
+    for (int k = 0; k < 8; k++)
+        for (int m = 0; m < 2; m++) s += sA[ty * 8 + m][k];
+    out[ty * 16 + tx] = s;
+}
+int main() { tile<<<1, dim3(16, 16)>>>(0, 0); }
+"""
+    d = [x for x in lint(tmp_path, src) if x.code == "CL201" and x.line == 8]
+    assert [(x.column, x.metrics["bank_conflict_ways"]) for x in d] == [(42, 2)]
+    assert d[0].message.startswith("2-way shared-memory bank conflict on load of `sA`: the warp spans several rows "
+                                   "(threadIdx.y) whose words land in the same banks, so 2 distinct words fall in one "
+                                   "bank")

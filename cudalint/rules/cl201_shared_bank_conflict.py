@@ -93,9 +93,10 @@ class SharedBankConflict(Rule):
                 continue
             arr, stride, row_hint, fix = acc.array, pic.stride, "", None
             apart = stride // 4 if isinstance(stride, int) and stride % 4 == 0 else None  # in words
-            if apart is not None and math.gcd(apart, 32) == 1:
-                # consecutive lanes are conflict-free along x: the conflict comes from the warp's other
-                # rows (threadIdx.y varies inside a warp when blockDim.x < 32) landing in the same banks
+            if apart is not None and (apart == 0 or math.gcd(apart, 32) == 1):
+                # consecutive lanes are conflict-free along x (or read one word: a broadcast): the conflict comes
+                # from the warp's other rows (threadIdx.y varies inside a warp when blockDim.x < 32) landing in the
+                # same banks
                 words = "the warp spans several rows (threadIdx.y) whose words land in the same banks"
                 es, c = arr.elem_size, sympy.expand(acc.offset).coeff(TID[1])
                 pad = self.padding(kernel, [acc], ctx, lambda a, p: a.offset + p * es * TID[1]) \
