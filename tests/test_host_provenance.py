@@ -336,3 +336,27 @@ void f(cudaStream_t stream, data_type* d_A, int* d_B, float* d_C) {
         assert [(d["line"], d["severity"], d["metrics"].get("bytes")) for d in out] == [
             (8, "info", 32), (9, "info", 64), (10, "warning", None)], frontend
         assert "5-10 GB/s: under 0.01 ms for these 32 B" in out[0]["message"]
+
+
+def test_statements_that_call_nothing_between_a_default_stream_copy_and_the_wait(tmp_path, capsys):
+    """HeCBench's bsw: copies on the default stream, then arithmetic, `dim3` declarations, output lines and a launch
+    on that stream before `cudaDeviceSynchronize()`: the host waits for the copies anyway (info)."""
+    p = tmp_path / "bsw.cu"
+    p.write_text("""#include <cstdio>
+#include <cstdlib>
+__global__ void k(unsigned* a) { a[threadIdx.x] = 0; }
+void f(unsigned* d, int n) {
+    unsigned* h = (unsigned*)malloc(n * sizeof(unsigned));
+    cudaMemcpyAsync(d, h, sizeof(unsigned) * n, cudaMemcpyHostToDevice, 0);
+    unsigned m = (n < 256) ? n : 256;
+    printf("block %u\\n", m);
+    dim3 grid(n / m);
+    k<<<grid, m>>>(d);
+    cudaDeviceSynchronize();
+}
+""")
+    for frontend in ("clang", "tree-sitter"):
+        main(["check", str(p), "--format", "json", "--select", "CL601", "--frontend", frontend, "--no-cache"])
+        out = json.loads(capsys.readouterr().out)
+        assert [(d["line"], d["severity"], d["metrics"].get("host_waits_at_line")) for d in out] == [
+            (6, "info", 11)], frontend

@@ -154,8 +154,8 @@ def waited_at(unit: Optional[ir.TranslationUnit], copy: AsyncCopy) -> Optional[S
                 if name == "DeviceSynchronize" or name == "StreamSynchronize" and (args or ["0"])[0] == stream \
                         or name in _BLOCKING:  # a copy, launches on its stream, then a blocking copy back
                     return st.span
-                if call is None and stream != "0" and all(
-                        not {stream, *bound}.isdisjoint(strip(_stream(a)) for a in c[1]) for c in calls):
+                if call is None and all(stream != "0" and not {stream, *bound}.isdisjoint(
+                        strip(_stream(a)) for a in c[1]) for c in calls):
                     continue  # host bookkeeping, or another library queueing on the stream (`cudlaSubmitTask`)
                 if not (name.endswith(_QUEUED) and (stream in args or stream == "0")):
                     return None
