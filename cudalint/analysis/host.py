@@ -138,9 +138,13 @@ class _Fn:
         self.returned: Optional[Provenance] = None
         self.outs: dict = {}
         self.registers: set = set()
-        self.sizes = container_sizes(fn.body)
         self.unregisters: set = set()
         self.capturing: set = set()  # streams between cudaStreamBeginCapture and cudaStreamEndCapture
+
+    @functools.cached_property
+    def sizes(self) -> dict:
+        """The function's containers of known length (:func:`container_sizes`), found at its first async copy."""
+        return container_sizes(self.fn.body)
 
 
 # --- small IR helpers --------------------------------------------------------------------------------

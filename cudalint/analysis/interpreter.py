@@ -595,13 +595,9 @@ class KernelInterpreter:
             base, idx = idx, base
         if not isinstance(base, Pointer):
             if isinstance(e.base, ir.Ref) and e.base.var.type.kind == TypeKind.ARRAY and \
-                    e.base.var.space == ir.Space.LOCAL:  # a thread's own array of a type not modelled (`T key[4]`)
-                key = id(e.base.var)
-                if mode in ("write", "rw") and isinstance(self.storing, sympy.Basic) and \
-                        self.symbols.is_varying(self.storing):
-                    self.local_varying.setdefault(key, set()).add(None)
-                if mode != "write" and key in self.local_varying:
-                    return self.symbols.opaque("load", True)
+                    e.base.var.space == ir.Space.LOCAL and \
+                    (own := self.private(id(e.base.var), None, mode)) is not None:  # `T key[4]`: type not modelled
+                return own
             return self.opaque("load", base, idx)
         if not isinstance(idx, sympy.Basic):
             idx = self.opaque("index", idx)
@@ -635,16 +631,9 @@ class KernelInterpreter:
                     elem_size=elem_size or ptr.elem_size, split=len(parts), guards=guards, region=self.region,
                     loop_depth=len(self.loops), loop_trips=tuple(self.trips),
                     align=align or ((ptr.pointee.align or 0) if ptr.pointee is not None else 0)))
-        if ptr.array.space == AddressSpace.LOCAL:
-            # a thread-private array (registers or local memory): what a load at a uniform index reads is each
-            # thread's own, thread-varying once any thread-varying value was stored to the array
-            at = ptr.offset if isinstance(ptr.offset, sympy.Integer) else None
-            if mode in ("write", "rw") and isinstance(self.storing, sympy.Basic) and \
-                    self.symbols.is_varying(self.storing):
-                self.local_varying.setdefault(id(ptr.array), set()).add(at)
-            if mode != "write" and (stored := self.local_varying.get(id(ptr.array))) and (
-                    at is None or at in stored or None in stored):
-                return self.symbols.opaque("load", True)
+        if ptr.array.space == AddressSpace.LOCAL and (own := self.private(
+                id(ptr.array), ptr.offset if isinstance(ptr.offset, sympy.Integer) else None, mode)) is not None:
+            return own
         if mode == "write":
             return None
         if t.kind == TypeKind.POINTER and self.size_of(t.pointee):
@@ -663,6 +652,18 @@ class KernelInterpreter:
                 self.constant_pointers[key] = loaded
             return loaded
         return self.opaque("load", ptr)
+
+    def private(self, key: int, at: Optional[sympy.Integer], mode: str) -> Optional[sympy.Symbol]:
+        """An access to a thread's own array (registers or local memory; ``key`` names it, ``at`` is the constant
+        byte offset, None when not constant): a store of a thread-varying value (:attr:`storing`) marks that element
+        (all of them for ``at`` None); a load of a marked element returns a fresh thread-varying value, since each
+        thread reads its own even at a uniform index (fixtures/sync/private_array.cu).  None otherwise."""
+        if mode in ("write", "rw") and isinstance(self.storing, sympy.Basic) and self.symbols.is_varying(self.storing):
+            self.local_varying.setdefault(key, set()).add(at)
+        stored = self.local_varying.get(key)
+        if mode != "write" and stored and (at is None or at in stored or None in stored):
+            return self.symbols.opaque("load", True)
+        return None
 
     def reloads(self, arr: ArrayDecl, offset: sympy.Expr, size: int, guards: tuple, store: bool = False) -> bool:
         """Whether a load repeats an earlier load or store of the same thread (same address and size, under

@@ -122,7 +122,7 @@ def pictured(model: TranslationUnitModel, ctx: AnalysisContext, space: AddressSp
             if acc.array.space == space and (acc.is_read or not reads) and (pic := ctx.picture(kernel, acc)))
 
 
-def one_shot(kernel: Kernel, acc: Access, ctx: Optional[AnalysisContext] = None) -> Optional[Access]:
+def one_shot(kernel: Kernel, acc: Access, ctx: AnalysisContext) -> Optional[Access]:
     """An access of ``kernel`` to ``acc``'s memory space that a thread makes at least 16 times as often as ``acc``, or
     that repeats in loops of a run-time trip count ``acc`` is not in (``acc`` made once per thread, or a fixed number
     of times in loops nvcc unrolls, or in a loop around a deeper one): it carries the kernel's traffic in that space,
@@ -131,13 +131,8 @@ def one_shot(kernel: Kernel, acc: Access, ctx: Optional[AnalysisContext] = None)
     a strided store beside 4 loads in a 4-trip loop is 1 against 4, not a small share;
     fixtures/shared/register_tile.cu's epilogue (64 stores a thread, 32 sectors each) beside 4 loads in each of the
     64 trips over ``K = 512`` is 64 against 256 and moves as many sectors as they (fixtures/global/fixed_trip_loops.cu,
-    measured on the H200).
-    Without ``ctx``, only loops of a run-time count are compared.  Else None."""
+    measured on the H200).  Else None."""
     for b in (b for b in kernel.accesses if b is not acc and b.array.space == acc.array.space):
-        if ctx is None:
-            if b.run_time_loops > acc.run_time_loops:
-                return b
-            continue
         n, m = thread_trips(kernel, acc, ctx), thread_trips(kernel, b, ctx)
         if m == 0 or n == 0:
             continue
@@ -191,13 +186,13 @@ def _trips(trip: sympy.Symbol, cond, run: dict) -> Optional[int]:
     return hi
 
 
-def outside(acc: Access, deeper: Access, space: str, ctx: Optional[AnalysisContext] = None) -> str:
+def outside(acc: Access, deeper: Access, space: str, ctx: AnalysisContext) -> str:
     """Why an access that :func:`one_shot` found a deeper one for is a small share of the kernel's traffic."""
     n = acc.run_time_loops
     where = ("made once per thread" if not acc.loop_depth else
              "made a fixed number of times per thread (in loops of at most 16 constant trips)" if not n else
              f"in {n} loop{'s' * (n > 1)} of a run-time trip count")
-    r = ctx.memo.get(("one_shot", id(acc))) if ctx is not None else None
+    r = ctx.memo.get(("one_shot", id(acc)))
     if r is not None and r.is_Number:
         return (f"{where}; the {deeper.kind} on line {deeper.span.line} runs {fmt(r)} times as often, so this is a "
                 f"small share of the kernel's {space} traffic")
