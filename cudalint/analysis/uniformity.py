@@ -352,7 +352,19 @@ def _span(idx: sympy.Expr, known: dict) -> Optional[sympy.Expr]:
     if span is None:
         return None
     rest -= rest.as_coeff_Add()[0]
-    return span if rest != 0 and sympy.fraction(sympy.cancel(rest / span))[1] == 1 else None
+    if rest == 0:
+        return None
+    if sympy.fraction(sympy.cancel(rest / span))[1] == 1:
+        return span
+    # blockDim unknown, the block's own stride written as a number or a template parameter
+    # (`blockIdx.x * 128 + threadIdx.x`, `blockIdx.x * BLOCK + threadIdx.x`): the code's tile is its block
+    if span in BDIM and g == TID[BDIM.index(span)]:
+        stride = sympy.expand(rest).coeff(BID[BDIM.index(span)])
+        if stride != 0 and not stride.free_symbols & set(TID + BID) and (stride.is_Number and stride > 1 or
+                                                                       stride.is_Symbol and not stride.is_nonpositive) \
+                and sympy.fraction(sympy.cancel(rest / stride))[1] == 1:
+            return stride
+    return None
 
 
 def _extent(g: sympy.Expr, known: dict) -> Optional[sympy.Expr]:

@@ -114,6 +114,10 @@ class BarrierInDivergentBranch(Rule):
                        "move the barrier out of the branch so every thread of the block executes it, and keep only "
                        "the work conditional")
                 bounds, values = bound_names(b.guards, lines, ctx, kernel), []
+                # no launch: a block covers the stride of blockIdx in the index (`blockIdx.x * 128 + threadIdx.x`)
+                strides = [f"a block covers `{s}` values of the index (blockIdx's stride in it; no launch gives the "
+                           f"block)" for _, s in bounds if not s.startswith("blockDim")
+                           and ctx.launch_shape(kernel).full is None]
                 if bounds:
                     unless = " and ".join(f"`{n}` is a multiple of `{s}`" for n, s in bounds)
                     if any(v.free_symbols & ctx.symbols.trip_counters for v, line in b.guards if line in lines):
@@ -155,5 +159,5 @@ class BarrierInDivergentBranch(Rule):
                            f"{chain_text(kernel, b)}: threads that do not reach it leave the block's barrier "
                            f"incomplete (deadlock or undefined behaviour); {fix}")
                 yield self.diagnostic(kernel, b, msg, severity=Severity.WARNING if bounds else None,
-                                      assumptions=[f"condition on line {where} is thread-dependent",
+                                      assumptions=[f"condition on line {where} is thread-dependent", *strides,
                                                    *(values if bounds else [])])

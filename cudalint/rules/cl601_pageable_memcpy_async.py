@@ -18,6 +18,7 @@ from typing import Optional
 
 from ..analysis.host import MALLOCS
 from ..ir import nodes as ir
+from ..ir.types import TypeKind
 from ..model import AsyncCopy, Span
 from . import AnalysisContext, Findings, Rule, Severity, TranslationUnitModel
 
@@ -57,8 +58,7 @@ def _path(s: Optional[ir.Stmt], line: int, out: list) -> bool:
     for b in (n for n in ir.children(s) if isinstance(n, ir.Stmt)) if s is not None else ():
         if isinstance(s, ir.Block):
             out.append((s, s.body.index(b)))
-            once = isinstance(b, (ir.ExprStmt, ir.Decl)) or isinstance(b, ir.Loop) and b.kind == ir.LoopKind.DO \
-                and isinstance(b.cond, ir.IntLit) and b.cond.value == 0
+            once = isinstance(b, (ir.ExprStmt, ir.Decl)) or isinstance(b, ir.Loop) and _once(b)
             if once and b.span.line <= line <= b.span.end_line or _path(b, line, out):
                 return True
             out.pop()
@@ -118,46 +118,103 @@ def _error_check(st: ir.Stmt) -> bool:
         isinstance(n, ir.Return) or isinstance(n, ir.Call) and n.name in _EXITS for n in ir.walk(st.then))
 
 
+#: work a call queues on a stream named among its arguments (CUDA Runtime API: kernel launches, graph launches)
+_QUEUED_WORK = _QUEUED + ("LaunchKernel", "LaunchKernelExC", "LaunchCooperativeKernel", "GraphLaunch")
+_WAIT, _QUEUE, _WORK, _BOOK = "wait", "queue", "work", "bookkeeping"
+
+
+def _once(loop: ir.Loop) -> bool:
+    """``do { .. } while (0)``: a macro's body, run once."""
+    return loop.kind == ir.LoopKind.DO and isinstance(loop.cond, ir.IntLit) and loop.cond.value == 0
+
+
+def _host_work(call: ir.Call, depth: int = 3) -> bool:
+    """Whether a call of a host function defined in this translation unit does work worth overlapping: its body
+    has a loop or a kernel launch, or calls such a function.  An error-check wrapper (`check(cudaMalloc(..), ..)`,
+    an argument of it a call) and a helper that only calls the runtime and prints (cuda-samples'
+    `__getLastCudaError`) are not."""
+    fn = call.func
+    if fn is None or fn.body is None or depth == 0 or any(isinstance(c, ir.Call) for a in call.args for c in ir.walk(a)):
+        return False
+    return any(isinstance(n, ir.Loop) and not _once(n) or isinstance(n, ir.Launch)
+               or isinstance(n, ir.Call) and _host_work(n, depth - 1) for n in ir.walk(fn.body))
+
+
+def _classify(st: ir.Stmt, stream: str, bound: set, elsewhere: set, in_loop: bool = False) -> str:
+    """What a statement after a pageable copy does, for :func:`waited_at`:
+
+    - ``wait``: the host waits for the GPU (a synchronize of the copy's stream or the device, a blocking call);
+    - ``work``: something could have run while the staged copy held the host: a kernel or async call queued on
+      another stream, a call through a library handle bound to another stream, a call of a host function
+      defined in this file (the user's own host code), a loop doing host computation;
+    - ``queue``: neither: work queued on the copy's stream, an error check, a line of output, runtime and
+      library bookkeeping (``cudaMalloc``, ``cudaEventCreate``, ``cublasCreate``, a workspace query), a
+      statement that calls nothing.
+    """
+    if _error_check(st):
+        return _QUEUE
+    if isinstance(st, ir.Loop):
+        kinds = {_classify(b, stream, bound, elsewhere, in_loop or not _once(st))
+                 for b in (st.body.body if isinstance(st.body, ir.Block) else [st.body])}
+        return _WAIT if _WAIT in kinds else _WORK if _WORK in kinds else _QUEUE
+    kinds = set()
+    for n in ir.walk(st):
+        if isinstance(n, ir.Launch):
+            kinds.add(_QUEUE if _stream(n.stream.text if n.stream is not None else None) == stream else _WORK)
+        elif isinstance(n, ir.Call):
+            name, args = _effective(n)
+            if name in _BRIEF:
+                continue
+            texts = {strip(_stream(a)) for a in args}
+            if name.startswith(("cuda", "hip")):
+                api, args = name[4:] if name.startswith("cuda") else name[3:], [_stream(a) for a in args]
+                if api == "DeviceSynchronize" or api == "StreamSynchronize" and (args or ["0"])[0] == stream \
+                        or api in _BLOCKING:
+                    return _WAIT
+                # queued on another stream or on this one, else runtime bookkeeping
+                kinds.add((_QUEUE if stream in args or stream == "0" else _WORK) if api.endswith(_QUEUED_WORK)
+                          else _BOOK)
+            elif stream != "0" and not {stream, *bound}.isdisjoint(texts):
+                kinds.add(_QUEUE)  # a library queueing on the copy's stream (`cudlaSubmitTask`, a bound cuBLAS handle)
+            else:  # the user's own host code, a handle bound elsewhere; else a library's bookkeeping
+                kinds.add(_WORK if not elsewhere.isdisjoint(texts) or name == n.name and _host_work(n) else _BOOK)
+    if _QUEUE not in kinds and in_loop and not isinstance(st, (ir.Decl, ir.Loop)) and not all(
+            a.target.type.kind == TypeKind.POINTER for a in ir.walk(st) if isinstance(a, ir.Assign)):
+        return _WORK  # host computation repeated in a loop (filling a table of buffer addresses is bookkeeping)
+    return _WORK if _WORK in kinds else _QUEUE
+
+
 def waited_at(unit: Optional[ir.TranslationUnit], copy: AsyncCopy) -> Optional[Span]:
     """Where the host waits for the copy right after issuing it: the statements that follow it (in its block, then
-    past the end of an enclosing loop over more such copies) synchronize its stream or the device, with only
-    work queued on that stream (copies, memsets, event records, kernel launches, other libraries' calls that take
-    the stream or a handle bound to it with their ``SetStream``: ``cublasGemmEx(cublasH, ..)`` after
-    ``cublasSetStream(cublasH, stream)``), error checks, output lines and statements that call nothing before,
-    past the end of an ``if`` branch too.  Nothing could overlap the copy then, so the staging costs only its slower
-    bandwidth.  A blocking call (:data:`_BLOCKING`: ``cudaMemcpy``,
-    ``cudaFree``) is such a wait too."""
+    past the end of an enclosing loop over more such copies) reach a synchronize of its stream or of the device,
+    or a blocking call (:data:`_BLOCKING`: ``cudaMemcpy``, ``cudaFree``), with nothing on the way that could have
+    run while the staged copy held the host (:func:`_classify`: work on other streams, the user's own host
+    functions, host loops), past the end of an ``if`` branch too.  Nothing could overlap the copy then, so the
+    staging costs only its slower bandwidth.  Library handles count as bound to the stream their last
+    ``...SetStream`` before the copy names (``cublasSetStream(cublasH, stream)``: cuBLAS, cuSOLVER, cuSPARSE,
+    cuFFT, cuRAND)."""
     stream = _stream(copy.stream)
     for f in (f for f in (unit.functions if unit else ()) if f.name == copy.function):
+        # a copy in a lambda (`auto reset = [&](cudaStream_t s) { cudaMemcpyAsync(..); .. }`) is followed by
+        # the lambda's own statements: it runs where it is called
+        root = min((n.body for n in ir.walk(f.body) if isinstance(n, ir.Lambda) and n.body is not None
+                    and n.body.span.line <= copy.span.line <= n.body.span.end_line),
+                   key=lambda b: b.span.end_line - b.span.line, default=f.body)
         path: list = []
-        if not _path(f.body, copy.span.line, path):
+        if not _path(root, copy.span.line, path):
             continue
-        # library handles bound to the copy's stream (`cublasSetStream(cublasH, stream)`): a call through one
-        # queues its work on that stream (cuBLAS, cuSOLVER, cuSPARSE, cuFFT, cuRAND: "...SetStream")
-        # (the last such call before the copy decides for each handle)
         sets = sorted(((c.span.line, c.span.column), strip(c.args[0].text), _stream(c.args[1].text))
                       for c in ir.walk(f.body) if isinstance(c, ir.Call) and len(c.args) == 2
                       and _SET_STREAM.fullmatch(c.name) and c.span.line < copy.span.line)
-        bound = {h for h, st in {h: st for _, h, st in sets}.items() if st == stream != "0"}
+        last = {h: st for _, h, st in sets}
+        bound = {h for h, st in last.items() if st == stream != "0"}
+        elsewhere = {h for h, st in last.items() if st != stream}
         for i, (b, at) in reversed(list(enumerate(path))):
             for st in b.body[at + 1:]:
-                if _error_check(st):
-                    continue
-                launch = next((n for n in ir.walk(st) if isinstance(n, ir.Launch)), None)
-                if launch is not None and _stream(launch.stream.text if launch.stream is not None else None) == stream:
-                    continue
-                calls = [_effective(c) for c in ir.walk(st) if isinstance(c, ir.Call)]
-                calls = [(n, a) for n, a in calls if n not in _BRIEF]
-                call = next((c for c in calls if c[0].startswith(("cuda", "hip"))), None)
-                name = call[0][4:] if call and call[0].startswith("cuda") else call[0][3:] if call else ""
-                args = [_stream(a) for a in call[1]] if call else []
-                if name == "DeviceSynchronize" or name == "StreamSynchronize" and (args or ["0"])[0] == stream \
-                        or name in _BLOCKING:  # a copy, launches on its stream, then a blocking copy back
+                kind = _classify(st, stream, bound, elsewhere)
+                if kind == _WAIT:
                     return st.span
-                if call is None and all(stream != "0" and not {stream, *bound}.isdisjoint(
-                        strip(_stream(a)) for a in c[1]) for c in calls):
-                    continue  # host bookkeeping, or another library queueing on the stream (`cudlaSubmitTask`)
-                if not (name.endswith(_QUEUED) and (stream in args or stream == "0")):
+                if kind == _WORK:
                     return None
             if i == 0 or not isinstance(path[i - 1][0].body[path[i - 1][1]], (ir.Loop, ir.Block, ir.If)):
                 return None  # past the end of a switch's case: the next case may follow
