@@ -17,6 +17,7 @@ from rich.text import Text
 from .analysis.context import AnalysisContext, Settings
 from .analysis.warp import BANK_WIDTH, BANKS, SECTOR, WARP, bank_ways, global_cost, phases, shared_cost, thread_coords
 from .model import Access, AddressSpace, Kernel
+from .rules import spell
 from .runner import RunOptions, UsageError, build_model, read_source
 
 LINE = 128
@@ -86,16 +87,17 @@ def _constant(console: Console, lanes: list[int]) -> None:
 
 
 def explain_access(console: Console, ctx: AnalysisContext, kernel: Kernel, acc: Access, warp: int) -> None:
-    console.rule(f"{kernel.name}: {acc.kind} of `{acc.array.name}` ({acc.array.space.value}, {acc.size} bytes) "
-                 f"at {acc.span.path}:{acc.span.line}:{acc.span.column}")
-    console.print(f"offset (bytes) = {acc.offset}")
+    console.rule(f"{kernel.name}: {acc.kind} of `{acc.array.name}` ({acc.array.space.value}, {acc.size} bytes)")
+    # whole lines (soft wrap): a location or an assumption cut at the width of a pipe cannot be copied
+    console.print(f"at {acc.span.path}:{acc.span.line}:{acc.span.column}", soft_wrap=True, highlight=False)
+    console.print(f"offset (bytes) = {spell(acc.offset)}", soft_wrap=True, highlight=False)
     pic = ctx.picture(kernel, acc)
     if pic is None:
         console.print("[yellow]not modelled: the lanes' addresses depend on values known only at run time "
                       "(a loaded index, or a run-time stride in shared memory)[/yellow]")
         return
     for a in ctx.assumptions(kernel, pic):
-        console.print(f"assumption: {a}")
+        console.print(f"assumption: {spell(a)}", soft_wrap=True, highlight=False)
     if not 0 <= warp < len(pic.warps):
         raise UsageError(f"warp {warp} out of range: the block has {len(pic.warps)} warps")
     lanes = pic.warps[warp]

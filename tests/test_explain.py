@@ -56,3 +56,24 @@ def test_html_page_and_usage_errors(tmp_path, capsys):
     assert "expected FILE:LINE" in capsys.readouterr().err
     code, out = picture(f"{ROOT}/fixtures/shared/stride2.cu:1")
     assert code == 1 and "no global, shared or constant access modelled" in out
+
+
+def test_loop_counters_are_the_users_names_and_lines_are_whole_at_80_columns():
+    """A loop's trip counter is shown as the loop's own counter (`j`, `t`), never as cudalint's internal
+    `k@12.3`; the location and the assumptions are whole lines even at the 80 columns of a pipe."""
+    buf = io.StringIO()
+    console = Console(file=buf, width=80, color_system=None, force_terminal=False)
+    assert run_explain(f"{ROOT}/fixtures/global/fixed_trip_loops.cu:12", console=console) == 0
+    out = buf.getvalue()
+    assert "offset (bytes) = 4*blockDim.x*blockIdx.x + 4*j*width + 16*t*width + 4*threadIdx.x\n" in out
+    assert f"at {ROOT}/fixtures/global/fixed_trip_loops.cu:12:47\n" in out
+    assert f"assumption: blockDim = (256, 1, 1) from launch at {ROOT}/fixtures/global/fixed_trip_loops.cu:38\n" in out
+    assert "k@" not in out
+
+
+def test_a_loop_without_a_unit_counter_is_named_by_its_line():
+    from cudalint.rules import spell
+    import sympy
+    k = sympy.Symbol("k@17.4")
+    assert spell(4 * k + sympy.Symbol("stride#12")) == "4*trip17 + stride"
+    assert spell(sympy.Symbol("k@row:9.2") * 8) == "8*row"

@@ -385,7 +385,12 @@ class KernelInterpreter:
         updates = self.loop_updates(list(s.step) + [s.body])
         modified = set(updates)
         mark, first, barriers = self.symbols.mark(), len(self.kernel.accesses), len(self.kernel.barriers)
-        trip = self.symbols.trip(s.span.line)
+        # the trip counter takes the name of a counter that starts at 0 and steps by 1 (`for (j = 0; ..; ++j)`):
+        # it is that variable, and the name a user reads in `explain` and in messages
+        counting = [v.name for v, ups in updates.items() if v in env and env[v] == 0 and ups and all(
+            form == "incdec" and op == 1 or form == "compound" and op == "+=" and fold(rhs) == 1
+            for form, rhs, op in ups)]
+        trip = self.symbols.trip(s.span.line, counting[0] if len(counting) == 1 else None)
         loop_env = env.copy()
         pow2_loop_vars: list = []
         fresh = []  # variables given a varying opaque value, uniform again if every value assigned is

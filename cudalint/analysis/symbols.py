@@ -65,8 +65,11 @@ class Symbols:
     def param(self, name: str) -> sympy.Symbol:
         return sympy.Symbol(name, integer=True)
 
-    def trip(self, line: int) -> sympy.Symbol:
-        s = sympy.Symbol(f"k@{line}.{next(self._counter)}", integer=True, nonnegative=True)
+    def trip(self, line: int, counter: Optional[str] = None) -> sympy.Symbol:
+        """The trip counter (0, 1, ...) of the loop on ``line``: ``k@12.3``, or ``k@j:12.3`` when the loop's own
+        counter ``j`` starts at 0 and steps by 1 (:func:`cudalint.rules.spell` shows ``j``)."""
+        name = f"k@{counter}:{line}" if counter else f"k@{line}"
+        s = sympy.Symbol(f"{name}.{next(self._counter)}", integer=True, nonnegative=True)
         self.trip_counters.add(s)
         return s
 

@@ -334,8 +334,11 @@ def _share(a: sympy.Expr, b: sympy.Expr) -> bool:
 
 def spell(expr) -> str:
     """An expression as a user reads it: sympy's spelling without the ``#n`` that keeps cudalint's
-    internal value names unique (``8*stride#12`` -> ``8*stride``)."""
-    return re.sub(r"#\d+", "", str(expr))
+    internal value names unique (``8*stride#12`` -> ``8*stride``), a loop's trip counter named by the loop's
+    own counter (``k@j:12.3`` -> ``j``) or by its line (``k@12.3`` -> ``trip12``: 0, 1, ... of the loop on
+    line 12)."""
+    text = re.sub(r"k@(\w+):\d+\.\d+", r"\1", re.sub(r"#\d+", "", str(expr)))
+    return re.sub(r"k@(\d+)\.\d+", r"trip\1", text)
 
 
 def fmt(x: float) -> str:
