@@ -77,7 +77,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="use this configuration file (pyproject.toml or .cudalint.toml) for every path")
     c.add_argument("--block-dim", type=_block_dim, metavar="X[,Y[,Z]]",
                    help="blockDim for kernels without a launch or hint")
-    c.add_argument("--statistics", action="store_true", help="print the count of findings per code")
+    c.add_argument("--statistics", action="store_true", help="print the count of findings per code instead of the findings (on stderr with json, sarif, github)")
     c.add_argument("--fix", action="store_true",
                    help="apply the fixes (CL201 padding), written atomically, then lint the fixed files again")
     c.add_argument("--diff", action="store_true", help="print the fixes as a unified diff and write nothing")
@@ -204,7 +204,9 @@ def _check(args: argparse.Namespace) -> int:
     counts = Counter((d.code, d.name) for d in diags) if args.statistics else Counter()
     table = "".join(f"{n:5d}\t{code}\t[{name}]\n" for (code, name), n in sorted(counts.items()))
     if args.format in ("text", "concise", "full"):
-        out = fixed_msg + out + table
+        # ruff's --statistics: the count per code instead of the findings, then the summary line
+        summary = out.rstrip("\n").rsplit("\n", 1)[-1] + "\n" if out.strip() else ""
+        out = fixed_msg + (table + summary if args.statistics else out)
     else:
         sys.stderr.write(table + fixed_msg)  # keep json/sarif/github output machine-readable
     if args.output_file:

@@ -159,7 +159,9 @@ def test_statistics_keep_json_parseable(tree, capsys):
     assert [d["code"] for d in json.loads(out)] == ["CL101"]
     assert err == "    1\tCL101\t[uncoalesced-global-access]\n"
     code, out, err = run(["check", "--statistics", str(tree / "src")], capsys)
-    assert out.endswith("in 1 of 2 files.\n    1\tCL101\t[uncoalesced-global-access]\n")
+    # as ruff: the counts instead of the findings, then the summary
+    assert out == "    1\tCL101\t[uncoalesced-global-access]\nFound 1 finding (0 error, 1 warning, 0 info) in 1 of 2 files.\n"
+    assert code == 1
 
 
 def test_an_empty_folder_is_said_on_stderr(tmp_path, capsys):
