@@ -78,7 +78,8 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--block-dim", type=_block_dim, metavar="X[,Y[,Z]]",
                    help="blockDim for kernels without a launch or hint")
     c.add_argument("--statistics", action="store_true",
-                   help="print the count of findings per code instead of the findings (on stderr with json, sarif, github)")
+                   help="print the count of findings per code instead of the findings "
+                        "(on stderr with json, sarif, github)")
     c.add_argument("--fix", action="store_true",
                    help="apply the fixes (CL201 padding), written atomically, then lint the fixed files again")
     c.add_argument("--diff", action="store_true", help="print the fixes as a unified diff and write nothing")

@@ -160,7 +160,8 @@ def test_statistics_keep_json_parseable(tree, capsys):
     assert err == "    1\tCL101\t[uncoalesced-global-access]\n"
     code, out, err = run(["check", "--statistics", str(tree / "src")], capsys)
     # as ruff: the counts instead of the findings, then the summary
-    assert out == "    1\tCL101\t[uncoalesced-global-access]\nFound 1 finding (0 error, 1 warning, 0 info) in 1 of 2 files.\n"
+    assert out == ("    1\tCL101\t[uncoalesced-global-access]\n"
+                   "Found 1 finding (0 error, 1 warning, 0 info) in 1 of 2 files.\n")
     assert code == 1
 
 

@@ -134,7 +134,8 @@ def _host_work(call: ir.Call, depth: int = 3) -> bool:
     an argument of it a call) and a helper that only calls the runtime and prints (cuda-samples'
     `__getLastCudaError`) are not."""
     fn = call.func
-    if fn is None or fn.body is None or depth == 0 or any(isinstance(c, ir.Call) for a in call.args for c in ir.walk(a)):
+    if fn is None or fn.body is None or depth == 0 or any(isinstance(c, ir.Call)
+                                                          for a in call.args for c in ir.walk(a)):
         return False
     return any(isinstance(n, ir.Loop) and not _once(n) or isinstance(n, ir.Launch)
                or isinstance(n, ir.Call) and _host_work(n, depth - 1) for n in ir.walk(fn.body))
