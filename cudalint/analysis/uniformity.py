@@ -334,6 +334,10 @@ def _edge(c: sympy.Basic, known: dict) -> Optional[tuple[sympy.Expr, sympy.Expr,
         idx = sympy.expand(idx.xreplace(known))
         # idx < B, idx >= B: edge B; idx <= B, idx > B: B + 1
         edge = sympy.expand(bound + (1 if inclusive == idx_below else 0) - idx.as_coeff_Add()[0])
+        num, den = sympy.fraction(sympy.together(idx.args[0])) if isinstance(idx, sympy.floor) else (None, None)
+        if den is not None and den.is_Integer and den > 1:  # a group of lanes per item (`gid >> 3 < n`: ccminer's
+            idx = sympy.expand(num)  # cryptonight): floor(e / c) flips at E exactly where e flips at c*E
+            edge = sympy.expand(den * edge - idx.as_coeff_Add()[0])
         span = _span(idx, known)
         if span is None:  # a scaled global index (`4 * gid < n`: ans' decoder): c*p >= E exactly when p >= ceil(E / c)
             scale, idx = (idx - idx.as_coeff_Add()[0]).as_content_primitive()
