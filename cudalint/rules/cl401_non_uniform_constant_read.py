@@ -4,14 +4,16 @@ Hardware fact: the constant cache serves one address per request; a warp reading
 split into n requests (CUDA C++ Programming Guide, "Constant Memory" of "Device Memory Accesses").
 Measured on an H200 (GROUND_TRUTH.md): 32 distinct addresses per warp -> 268.8 M constant-cache requests,
 32.0x the warp-uniform case, 2.78 ms vs 40.7 us (68x) for a block-uniform index.
-Severity: warning.
+Severity: warning; info when the read is a small share of the kernel's memory work (:func:`one_shot` over every
+memory space: a table staged from constant into shared memory once per thread, then read in the rounds that
+run 16 or more times as often).
 """
 
 from __future__ import annotations
 
 from ..analysis.warp import distinct_addresses
 from ..model import AddressSpace
-from . import AnalysisContext, Findings, Rule, Severity, TranslationUnitModel, pictured
+from . import AnalysisContext, Findings, Rule, Severity, TranslationUnitModel, one_shot, outside, pictured
 
 
 class NonUniformConstantRead(Rule):
@@ -29,5 +31,9 @@ class NonUniformConstantRead(Rule):
                    f"distinct addresses, so the constant cache serves it as {n} serialized requests "
                    f"instead of one broadcast; index it with a warp-uniform value, or move the table to "
                    f"global memory (`const __restrict__` / `__ldg`) or shared memory")
+            bulk = one_shot(kernel, acc, ctx, any_space=True)
+            if bulk is not None:
+                msg += f"; {outside(acc, bulk, 'memory', ctx)}"
             yield self.diagnostic(kernel, acc, msg, metrics={"distinct_addresses_per_warp": n},
+                                  severity=Severity.INFO if bulk is not None else None,
                                   assumptions=ctx.assumptions(kernel, pic))
