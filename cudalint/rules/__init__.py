@@ -122,7 +122,7 @@ def pictured(model: TranslationUnitModel, ctx: AnalysisContext, space: AddressSp
             if acc.array.space == space and (acc.is_read or not reads) and (pic := ctx.picture(kernel, acc)))
 
 
-def one_shot(kernel: Kernel, acc: Access, ctx: AnalysisContext, any_space: bool = False) -> Optional[Access]:
+def one_shot(kernel: Kernel, acc: Access, ctx: AnalysisContext) -> Optional[Access]:
     """An access of ``kernel`` to ``acc``'s memory space that a thread makes at least 16 times as often as ``acc``, or
     that repeats in loops of a run-time trip count ``acc`` is not in (``acc`` made once per thread, or a fixed number
     of times in loops nvcc unrolls, or in a loop around a deeper one): it carries the kernel's traffic in that space,
@@ -131,9 +131,8 @@ def one_shot(kernel: Kernel, acc: Access, ctx: AnalysisContext, any_space: bool 
     a strided store beside 4 loads in a 4-trip loop is 1 against 4, not a small share;
     fixtures/shared/register_tile.cu's epilogue (64 stores a thread, 32 sectors each) beside 4 loads in each of the
     64 trips over ``K = 512`` is 64 against 256 and moves as many sectors as they (fixtures/global/fixed_trip_loops.cu,
-    measured on the H200).  ``any_space``: an access to any memory space counts (a constant table staged into
-    shared memory once, then read in the rounds).  Else None."""
-    for b in (b for b in kernel.accesses if b is not acc and (any_space or b.array.space == acc.array.space)):
+    measured on the H200).  Else None."""
+    for b in (b for b in kernel.accesses if b is not acc and b.array.space == acc.array.space):
         n, m = thread_trips(kernel, acc, ctx), thread_trips(kernel, b, ctx)
         if m == 0 or n == 0:
             continue

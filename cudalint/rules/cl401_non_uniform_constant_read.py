@@ -4,16 +4,40 @@ Hardware fact: the constant cache serves one address per request; a warp reading
 split into n requests (CUDA C++ Programming Guide, "Constant Memory" of "Device Memory Accesses").
 Measured on an H200 (GROUND_TRUTH.md): 32 distinct addresses per warp -> 268.8 M constant-cache requests,
 32.0x the warp-uniform case, 2.78 ms vs 40.7 us (68x) for a block-uniform index.
-Severity: warning; info when the read is a small share of the kernel's memory work (:func:`one_shot` over every
-memory space: a table staged from constant into shared memory once per thread, then read in the rounds that
-run 16 or more times as often).
+Severity: warning; info when the read is a small share of the kernel's memory work (:func:`small_share`: a table
+staged from constant into shared memory once per thread, then read in the rounds).
 """
 
 from __future__ import annotations
 
+from typing import Optional
+
+import sympy
+
 from ..analysis.warp import distinct_addresses
-from ..model import AddressSpace
-from . import AnalysisContext, Findings, Rule, Severity, TranslationUnitModel, one_shot, outside, pictured
+from ..model import Access, AddressSpace, Kernel
+from . import AnalysisContext, Findings, Rule, Severity, TranslationUnitModel, fmt, pictured, thread_trips
+
+
+def small_share(kernel: Kernel, acc: Access, n: int, ctx: AnalysisContext) -> Optional[str]:
+    """Why a read that costs ``n`` requests per warp each time is a small share of the kernel's memory work, or None:
+    the kernel's other accesses (any memory space, each at least one request or wavefront) are made at least 16
+    times as often per thread as this read's ``n`` requests, counting loop trips as :func:`thread_trips` does, or
+    they repeat in loops of a run-time count this read is not in (a table staged into shared memory once, then
+    read in the rounds).  The 16x margin is the one :func:`one_shot` uses for global and shared memory."""
+    mine = thread_trips(kernel, acc, ctx)
+    others = [b for b in kernel.accesses if b is not acc]
+    if mine == 0 or not others:
+        return None
+    total = sympy.Add(*(thread_trips(kernel, b, ctx) for b in others))
+    r = sympy.cancel(total / (n * mine))
+    deeper = max((b.run_time_loops for b in others), default=0) > acc.run_time_loops
+    if r.is_Number and r < 16 or not r.is_Number and not deeper:
+        return None
+    where = "made once per thread" if not acc.loop_depth else "made outside the loops that carry the kernel"
+    many = (f"{fmt(r)} times its {n} requests" if r.is_Number else "in loops of a run-time trip count it is not in")
+    return (f"{where}; the kernel's other memory accesses are made {many}, so it is a small share of the "
+            f"kernel's memory work")
 
 
 class NonUniformConstantRead(Rule):
@@ -31,9 +55,9 @@ class NonUniformConstantRead(Rule):
                    f"distinct addresses, so the constant cache serves it as {n} serialized requests "
                    f"instead of one broadcast; index it with a warp-uniform value, or move the table to "
                    f"global memory (`const __restrict__` / `__ldg`) or shared memory")
-            bulk = one_shot(kernel, acc, ctx, any_space=True)
-            if bulk is not None:
-                msg += f"; {outside(acc, bulk, 'memory', ctx)}"
+            share = small_share(kernel, acc, n, ctx)
+            if share is not None:
+                msg += f"; {share}"
             yield self.diagnostic(kernel, acc, msg, metrics={"distinct_addresses_per_warp": n},
-                                  severity=Severity.INFO if bulk is not None else None,
+                                  severity=Severity.INFO if share is not None else None,
                                   assumptions=ctx.assumptions(kernel, pic))
