@@ -132,8 +132,9 @@ def one_shot(kernel: Kernel, acc: Access, ctx: AnalysisContext) -> Optional[Acce
     fixtures/shared/register_tile.cu's epilogue (64 stores a thread, 32 sectors each) beside 4 loads in each of the
     64 trips over ``K = 512`` is 64 against 256 and moves as many sectors as they (fixtures/global/fixed_trip_loops.cu,
     measured on the H200).  Else None."""
-    for b in (b for b in kernel.accesses if b is not acc and b.array.space == acc.array.space):
-        n, m = thread_trips(kernel, acc, ctx), thread_trips(kernel, b, ctx)
+    n = site_trips(kernel, acc, ctx)
+    for b in (b for b in kernel.accesses if not same_site(b, acc) and b.array.space == acc.array.space):
+        m = thread_trips(kernel, b, ctx)
         if m == 0 or n == 0:
             continue
         r = sympy.cancel(m / n)
@@ -147,6 +148,18 @@ def one_shot(kernel: Kernel, acc: Access, ctx: AnalysisContext) -> Optional[Acce
 
 #: loops found to run more trips than this are taken as run-time ones by :func:`thread_trips`
 MAX_TRIPS = 1 << 20
+
+
+def same_site(a: Access, b: Access) -> bool:
+    """Whether two accesses are one access of the source reached through different calls of a helper."""
+    return a is b or (a.span.path, a.span.line, a.span.column, a.array.name, a.kind) == \
+        (b.span.path, b.span.line, b.span.column, b.array.name, b.kind)
+
+
+def site_trips(kernel: Kernel, acc: Access, ctx: AnalysisContext) -> sympy.Expr:
+    """How many times thread 0 makes the source access ``acc`` is, over every call of the helper that holds it
+    (one :class:`Access` per inlined call: HeCBench lci's ``alpha()``, called once outside and in a 63 x 63 loop)."""
+    return sympy.Add(*(thread_trips(kernel, b, ctx) for b in kernel.accesses if same_site(b, acc)))
 
 
 def thread_trips(kernel: Kernel, acc: Access, ctx: AnalysisContext) -> sympy.Expr:

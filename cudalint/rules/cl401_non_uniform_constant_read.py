@@ -16,7 +16,8 @@ import sympy
 
 from ..analysis.warp import distinct_addresses
 from ..model import Access, AddressSpace, Kernel
-from . import AnalysisContext, Findings, Rule, Severity, TranslationUnitModel, fmt, pictured, thread_trips
+from . import (AnalysisContext, Findings, Rule, Severity, TranslationUnitModel, fmt, pictured, same_site, site_trips,
+               thread_trips)
 
 
 def small_share(kernel: Kernel, acc: Access, n: int, ctx: AnalysisContext) -> Optional[str]:
@@ -25,16 +26,18 @@ def small_share(kernel: Kernel, acc: Access, n: int, ctx: AnalysisContext) -> Op
     times as often per thread as this read's ``n`` requests, counting loop trips as :func:`thread_trips` does, or
     they repeat in loops of a run-time count this read is not in (a table staged into shared memory once, then
     read in the rounds).  The 16x margin is the one :func:`one_shot` uses for global and shared memory."""
-    mine = thread_trips(kernel, acc, ctx)
-    others = [b for b in kernel.accesses if b is not acc]
+    mine = site_trips(kernel, acc, ctx)
+    others = [b for b in kernel.accesses if not same_site(b, acc)]
     if mine == 0 or not others:
         return None
     total = sympy.Add(*(thread_trips(kernel, b, ctx) for b in others))
     r = sympy.cancel(total / (n * mine))
-    deeper = max((b.run_time_loops for b in others), default=0) > acc.run_time_loops
+    mine_loops = max(b.run_time_loops for b in kernel.accesses if same_site(b, acc))
+    deeper = max((b.run_time_loops for b in others), default=0) > mine_loops
     if r.is_Number and r < 16 or not r.is_Number and not deeper:
         return None
-    where = "made once per thread" if not acc.loop_depth else "made outside the loops that carry the kernel"
+    where = ("made once per thread" if not any(b.loop_depth for b in kernel.accesses if same_site(b, acc)) else
+             "made outside the loops that carry the kernel")
     many = (f"{fmt(r)} times its {n} requests" if r.is_Number else "in loops of a run-time trip count it is not in")
     return (f"{where}; the kernel's other memory accesses are made {many}, so it is a small share of the "
             f"kernel's memory work")
