@@ -164,6 +164,9 @@ class LaunchSite:
     threads: Optional[sympy.Expr] = None
     #: each argument's value where a constant integer (``n`` bound to 1024), else None
     args: tuple[Optional[int], ...] = ()
+    #: each integer argument as an expression of the host's run-time values, in the terms of :attr:`threads`
+    #: (``blocks*threads``), else None
+    arg_values: tuple = ()
     #: each gridDim member as an upper bound in the launch's integer arguments (``arg2/64``: the third argument
     #: over 64), None where it reads a value not passed (:func:`cudalint.analysis.launches._grid_bound`)
     grid_bound: tuple = ()

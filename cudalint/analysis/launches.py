@@ -282,6 +282,8 @@ class _Walker:
                                        grid_text=e.grid.text if e.grid is not None else "", function=self.fn,
                                        loops=self.loops, threads=env.threads(e.grid, e.block),
                                        args=tuple(_argument(a, env) for a in e.args),
+                                       arg_values=tuple(v if isinstance(v := env.sym(a), sympy.Expr) and
+                                                        a.type.is_integer else None for a in e.args),
                                        grid_bound=_grid_bound(env, e.grid, e.args),
                                        defaults=_launch_defaults(env, e.grid, e.block, e.args),
                                        counters=tuple(i for i, a in enumerate(e.args)

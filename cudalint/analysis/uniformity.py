@@ -319,6 +319,22 @@ def bounds_aligned(value: sympy.Basic, symbols: Symbols, block: tuple, run: dict
     return aligned
 
 
+def covered_exactly(value: sympy.Basic, params: dict, threads: sympy.Expr) -> bool:
+    """Whether the bounds check ``value`` (:func:`bound_checks`) is one comparison of the grid's linear x index
+    (``blockIdx.x * blockDim.x + threadIdx.x``, a group of lanes per item too) whose edge, with the kernel's
+    parameters replaced by a launch's arguments (``params``: ``{items: blocks*threads}``), is the ``threads`` that
+    launch runs: the grid ends at the bound, so no block straddles it (ccminer's cryptonight launches
+    ``blocks`` blocks of ``threads << 3`` lanes for ``blocks*threads`` items, eight lanes each)."""
+    found = [c for c in (value.args if isinstance(value, sympy.And) else (value,)) if c.free_symbols & set(TID)]
+    if len(found) != 1 or (e := _edge(found[0], {})) is None:
+        return False
+    idx, edge, span = e
+    if span != BDIM[0] or sympy.expand(idx - TID[0] - BID[0] * BDIM[0]) != 0:
+        return False
+    host = edge.xreplace(params)
+    return not host.free_symbols & set(params) and sympy.expand(host - threads) == 0
+
+
 def _edge(c: sympy.Basic, known: dict) -> Optional[tuple[sympy.Expr, sympy.Expr, sympy.Expr]]:
     """``(idx, edge, S)`` for a comparison of a global index ``idx = g + R + c`` (:func:`bound_checks`) with a
     bound ``B`` free of threadIdx: the condition changes between ``idx = edge - 1`` and ``idx = edge`` (``idx < B``

@@ -18,6 +18,7 @@ straddles the bound, and none when the bound is a multiple of what a block cover
 
 from __future__ import annotations
 
+import os
 from typing import Optional
 
 import sympy
@@ -53,6 +54,23 @@ def aligned_today(guards, lines: list[int], ctx: AnalysisContext, kernel: Kernel
     found = [uniformity.bounds_aligned(v, ctx.symbols, block, run) for v, line in guards
              if line in lines and v is not None]
     return False if False in found else None if None in found else True
+
+
+def covered_today(guards, lines: list[int], ctx: AnalysisContext, kernel: Kernel) -> bool:
+    """Whether every launch of ``kernel`` runs exactly as many threads along x as the divergent bounds check (on
+    ``lines``) admits (:func:`cudalint.analysis.uniformity.covered_exactly`), the grid ending at the bound."""
+    sites = ctx.sites(kernel)
+    fn = next((f for f in (ctx.model.unit.functions if ctx.model.unit else ()) if f.name == kernel.name), None)
+    if not sites or fn is None:
+        return False
+    checks = [v for v, line in guards if line in lines and v is not None]
+    for site in sites:
+        if site.threads is None or len(site.arg_values) != len(fn.params):
+            return False
+        params = {ctx.symbols.param(p.name): a for p, a in zip(fn.params, site.arg_values) if a is not None}
+        if not checks or not all(uniformity.covered_exactly(v, params, site.threads) for v in checks):
+            return False
+    return True
 
 
 def warp_split(b: Barrier, lines: list[int], ctx: AnalysisContext, kernel: Kernel) -> Optional[tuple[int, int]]:
@@ -127,10 +145,21 @@ class BarrierInDivergentBranch(Rule):
                            f"that straddles the bound, the threads past it skip the barrier and leave it incomplete "
                            f"(undefined behaviour, a deadlock on other GPUs) unless {unless}; {fix}")
                     today = aligned_today(b.guards, lines, ctx, kernel)
+                    covered = today is None and covered_today(b.guards, lines, ctx, kernel)
                     values = ctx.bound_values(kernel, [g for g in b.guards if g[1] in lines])
                     named = ", ".join(v.split(" from ")[0].split(" at all ")[0] for v in values) or "values"
                     if today is False:
                         msg = msg.replace("; " + fix, f"; with the launch's {named} a block straddles it; {fix}")
+                    elif covered:
+                        where_launched = ", ".join(f"{os.path.basename(x.span.path)}:{x.span.line}"
+                                                   for x in ctx.sites(kernel))
+                        yield self.diagnostic(
+                            kernel, b, msg.replace("; " + fix, f"; the launch ({where_launched}) runs exactly as many "
+                                                   f"threads along x as the bound admits, so the grid ends at it and "
+                                                   f"no block straddles it (a latent fault if the launch changes); "
+                                                   f"{fix}"),
+                            severity=Severity.INFO, assumptions=[f"condition on line {where} is thread-dependent"])
+                        continue
                     elif today:
                         yield self.diagnostic(
                             kernel, b, msg.replace("; " + fix, f"; with the launch's {named} no block straddles it today (a "
