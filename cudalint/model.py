@@ -205,6 +205,10 @@ class Kernel:
     #: gridDim members every launch bounds alike from above, in the kernel's parameters: ``{gridDim.x: num/32}``
     #: (:attr:`LaunchSite.grid_bound`)
     grid_bound: dict = field(default_factory=dict)
+    #: per launch (of this instantiation): its integer arguments as host expressions keyed by the kernel's parameter
+    #: symbols, and the threads it runs (:attr:`LaunchSite.arg_values`, :attr:`LaunchSite.threads`); empty when a
+    #: launch's threads are not known
+    launch_values: tuple = ()
     #: ``k<float, 256>`` for an instantiation, else the name
     label: str = ""
     incomplete_assumptions: list[str] = field(default_factory=list)

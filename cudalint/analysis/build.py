@@ -45,17 +45,32 @@ def _build_model(tu: ir.TranslationUnit) -> TranslationUnitModel:
             k.counter_params = frozenset(fn.params[i].name for s in model.launches if s.kernel == fn.name and (
                 not k.template_args or s.template_args == k.template_args) for i in s.counters if i < len(fn.params))
             k.grid_bound = _grid_bound(fn, k.template_args, model.launches, symbols)
+            k.launch_values = _launch_values(fn, k.template_args, model.launches, symbols)
             null = {p.name for p in fn.params if p.type.kind == TypeKind.POINTER and consts.get(p.name) == 0}
             null &= _null_tested(fn)  # a null placeholder in a launch the kernel does not test is not followed
             k.accesses = [a for a in k.accesses if a.array.name not in null]  # under `if (p != NULL)`: never run
     return model
 
 
+def _sites(fn: ir.Function, targs: tuple, launches: list) -> list:
+    """The launches of ``fn`` (of the instantiation ``targs``) in the translation unit."""
+    return [s for s in launches if s.kernel == fn.name and (not targs or s.template_args == targs)]
+
+
+def _launch_values(fn: ir.Function, targs: tuple, launches: list, symbols: Symbols) -> tuple:
+    """:attr:`Kernel.launch_values`: per launch, ``({items: blocks*threads}, 8*blocks*threads)``."""
+    sites = _sites(fn, targs, launches)
+    if any(s.threads is None or len(s.arg_values) != len(fn.params) for s in sites):
+        return ()
+    return tuple(({symbols.param(p.name): a for p, a in zip(fn.params, s.arg_values) if a is not None}, s.threads)
+                 for s in sites)
+
+
 def _grid_bound(fn: ir.Function, targs: tuple, launches: list, symbols: Symbols) -> dict:
     """gridDim members that every launch of ``fn`` (of that instantiation) bounds alike from above
     (:attr:`LaunchSite.grid_bound`), with the launch's arguments read as the kernel's integer parameters:
     ``{gridDim.x: num/32}``; empty when it is not launched here."""
-    sites = [s for s in launches if s.kernel == fn.name and (not targs or s.template_args == targs)]
+    sites = _sites(fn, targs, launches)
     if not sites or any(len(s.args) != len(fn.params) or len(s.grid_bound) != 3 for s in sites):
         return {}
     params = {sympy.Symbol(f"arg{i}", positive=True, integer=True): symbols.param(p.name)
@@ -74,7 +89,7 @@ def _constant_args(fn: ir.Function, targs: tuple, launches: list) -> dict:
     translation unit passes the same constant (a null pointer: 0): name -> value (none when it is not launched
     here).  The warp pictures use them (the addresses and guards of the launch the program makes); the code nvcc
     emits does not know them."""
-    sites = [s for s in launches if s.kernel == fn.name and (not targs or s.template_args == targs)]
+    sites = _sites(fn, targs, launches)
     if not sites or any(len(s.args) != len(fn.params) for s in sites):
         return {}
     return {p.name: vals.pop() for i, p in enumerate(fn.params) if (p.type.is_integer or p.type.kind ==

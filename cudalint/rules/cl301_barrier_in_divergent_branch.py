@@ -56,21 +56,13 @@ def aligned_today(guards, lines: list[int], ctx: AnalysisContext, kernel: Kernel
     return False if False in found else None if None in found else True
 
 
-def covered_today(guards, lines: list[int], ctx: AnalysisContext, kernel: Kernel) -> bool:
+def covered_today(guards, lines: list[int], kernel: Kernel) -> bool:
     """Whether every launch of ``kernel`` runs exactly as many threads along x as the divergent bounds check (on
-    ``lines``) admits (:func:`cudalint.analysis.uniformity.covered_exactly`), the grid ending at the bound."""
-    sites = ctx.sites(kernel)
-    fn = next((f for f in (ctx.model.unit.functions if ctx.model.unit else ()) if f.name == kernel.name), None)
-    if not sites or fn is None:
-        return False
+    ``lines``) admits (:func:`cudalint.analysis.uniformity.covered_exactly`, :attr:`Kernel.launch_values`), the grid
+    ending at the bound."""
     checks = [v for v, line in guards if line in lines and v is not None]
-    for site in sites:
-        if site.threads is None or len(site.arg_values) != len(fn.params):
-            return False
-        params = {ctx.symbols.param(p.name): a for p, a in zip(fn.params, site.arg_values) if a is not None}
-        if not checks or not all(uniformity.covered_exactly(v, params, site.threads) for v in checks):
-            return False
-    return True
+    return bool(checks and kernel.launch_values) and all(
+        uniformity.covered_exactly(v, params, threads) for params, threads in kernel.launch_values for v in checks)
 
 
 def warp_split(b: Barrier, lines: list[int], ctx: AnalysisContext, kernel: Kernel) -> Optional[tuple[int, int]]:
@@ -145,7 +137,7 @@ class BarrierInDivergentBranch(Rule):
                            f"that straddles the bound, the threads past it skip the barrier and leave it incomplete "
                            f"(undefined behaviour, a deadlock on other GPUs) unless {unless}; {fix}")
                     today = aligned_today(b.guards, lines, ctx, kernel)
-                    covered = today is None and covered_today(b.guards, lines, ctx, kernel)
+                    covered = today is None and covered_today(b.guards, lines, kernel)
                     values = ctx.bound_values(kernel, [g for g in b.guards if g[1] in lines])
                     named = ", ".join(v.split(" from ")[0].split(" at all ")[0] for v in values) or "values"
                     if today is False:
