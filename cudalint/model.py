@@ -83,6 +83,13 @@ class Access:
     fixed_loops: int = 0
     #: the trip counters of those loops, outermost first (their conditions: ``Symbols.loop_conds``)
     loop_trips: tuple = ()
+    #: accesses with the same epoch have no barrier, atomic, fence, inline assembly or call of a function
+    #: cudalint cannot see into between them (loop boundaries do not count: :mod:`cudalint.analysis.registers`)
+    epoch: int = 0
+    #: how many ``return``/``break``/``continue``/``goto`` statements the interpreter passed before the access
+    exits: int = 0
+    #: made through a volatile-qualified lvalue: never kept in a register
+    volatile: bool = False
 
     @property
     def run_time_loops(self) -> int:
@@ -212,6 +219,10 @@ class Kernel:
     #: ``k<float, 256>`` for an instantiation, else the name
     label: str = ""
     incomplete_assumptions: list[str] = field(default_factory=list)
+    #: the operations on data (values loaded from memory or not followed: a hash round, floating-point math), counted
+    #: once per source operation and keyed by the trip counters of the loops around them, outermost first, the
+    #: costlier branch of an ``if`` only (:func:`cudalint.rules.compute_bound` weighs them by the loops' trips)
+    ops: dict = field(default_factory=dict)
 
 
 @dataclass

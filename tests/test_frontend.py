@@ -177,3 +177,18 @@ __global__ void k(short* dst) {
 """
     assert [o[-1] for o in offsets(tmp_path, src)] == ["8*blockDim.x*blockIdx.x + 8*threadIdx.x",
                                                         "16*blockDim.x*blockIdx.x + 16*threadIdx.x"]
+
+
+def test_function_template_arguments_bind_in_the_helper(tmp_path):
+    # `row<16>(a)`: the helper's `W` is 16 at this call, so its loop's address is a number of the call, not `W`
+    src = """
+template <int W> __device__ void row(float* a) { a[threadIdx.x * W] = 0.0f; }
+__global__ void k(float* a) { row<16>(a); row<4>(a + 1); }
+"""
+    assert offsets(tmp_path, src) == [(2, "a", "store", 4, "64*threadIdx.x"), (2, "a", "store", 4, "16*threadIdx.x + 4")]
+
+
+def test_volatile_pointee_is_kept_on_the_access(tmp_path):
+    src = "__global__ void k(volatile int* f, int* g) { f[threadIdx.x] = 1; g[threadIdx.x] = 1; }\n"
+    k = model_of(tmp_path, src).kernels[0]
+    assert [(a.array.name, a.volatile) for a in k.accesses] == [("f", True), ("g", False)]

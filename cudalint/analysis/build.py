@@ -14,6 +14,7 @@ from ..model import Kernel, TranslationUnitModel
 from .interpreter import _SPACES, RECURSION_LIMIT, array_decl, interpret
 from .host import collect_async_copies, strip_casts
 from .merge import merge_accesses
+from .registers import keep_in_registers
 from .launches import collect_launches, launched_once, template_arg_text, unlaunched_kernels
 from .symbols import GDIM, Symbols
 
@@ -123,5 +124,6 @@ def _kernel(fn: ir.Function, targs: tuple, symbols: Symbols, globals_: dict) -> 
             f"template parameter {tp.name} assumed 4 bytes (no instantiation in this file)")
     kernel.incomplete.extend(fn.incomplete)
     interpret(fn, kernel, symbols, globals_, bindings, values)
+    keep_in_registers(kernel)
     merge_accesses(kernel, frozenset(symbols.pow2))
     return kernel

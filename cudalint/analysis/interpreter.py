@@ -54,6 +54,9 @@ ASM_MEMORY = {
     AddressSpace.GLOBAL: re.compile(r"\b(?:ld|st|atom|red)\.global\b|\bcp\.async\.c[ag]\b"),
 }
 #: calls whose result differs between threads even with uniform arguments
+#: calls that order memory accesses (CUDA C++ Programming Guide, "Memory Fence Functions", "Warp Sync Function"):
+#: no access is kept in a register across them
+FENCES = ("__threadfence", "__threadfence_block", "__threadfence_system", "__syncwarp")
 VARYING_CALLS = ("atomicAdd", "atomicSub", "atomicExch", "atomicMin", "atomicMax", "atomicInc", "atomicDec",
                  "atomicCAS", "atomicAnd", "atomicOr", "atomicXor", "clock", "clock64", "__activemask")
 _SPACES = {ir.Space.SHARED: AddressSpace.SHARED, ir.Space.CONSTANT: AddressSpace.CONSTANT,
@@ -174,6 +177,9 @@ class KernelInterpreter:
         self.fence = 0                    # accesses before this index may not serve a later load again
         self.region = 0                   # counts the barriers, atomics and loop boundaries passed
         self.constant_pointers: dict = {}  # (constant array, offset, field) -> the pointer loaded there
+        self.epoch = 0                    # counts barriers, atomics, fences, assembly, unseen calls (Access.epoch)
+        self.jumps = 0                    # counts the exit statements passed (Access.exits)
+        self.tail: Optional[ir.Stmt] = None  # the helper's closing `return`, which skips nothing
 
     # ---- bookkeeping
     def push_guard(self, value: Value, line: int) -> None:
@@ -192,6 +198,7 @@ class KernelInterpreter:
 
     def barrier(self, name: str, node: ir.Node) -> None:
         self.cut()
+        self.epoch += 1
         self.kernel.barriers.append(Barrier(name, node.span, tuple(self.guards), tuple(self.loops), next(self.order),
                                             tuple(self.call_chain)))
 
@@ -228,11 +235,16 @@ class KernelInterpreter:
             if known is not None:  # `if constexpr (!Atomic)` of an instantiation, `if (0)`: only the branch taken
                 self.stmt(s.then if known else s.else_, env)
                 return
-            branches = [env.copy(), env.copy()]
+            branches, ops = [env.copy(), env.copy()], []
+            before = dict(self.kernel.ops)
             for guard, body, b_env in zip((cond, negate(cond)), (s.then, s.else_), branches):
                 self.push_guard(guard, s.span.line)  # the else branch runs where the condition fails
+                self.kernel.ops = dict(before)
                 self.stmt(body, b_env)
+                ops.append(self.kernel.ops)
                 self.guards.pop()
+            # a thread runs one branch: the operations of the costlier one count (Kernel.ops)
+            self.kernel.ops = {k: max(o.get(k, 0) for o in ops) for k in ops[0].keys() | ops[1].keys()}
             self.merge(env, branches, cond)
         elif isinstance(s, ir.Loop):
             self.loop(s, env)
@@ -249,11 +261,16 @@ class KernelInterpreter:
             self.stmt(s.body, env)
         elif isinstance(s, ir.Return):
             self.returns.append(self.expr(s.value, env))
+            self.jumps += s is not self.tail
             if self.depth == 0:
                 self.exit(ExitKind.RETURN, s)
         elif isinstance(s, ir.Jump):
+            self.jumps += 1
             self.exit(ExitKind(s.kind.value), s)
         elif isinstance(s, ir.Asm):
+            self.epoch += 1
+            # each PTX instruction of the assembly is an operation (ccminer's `lop3.b32`, `shf.r.wrap.b32`)
+            self.work(True, None, n=max(1, len([x for x in re.sub(r"//[^\n]*", "", s.text).split(";") if x.strip()])))
             if any(b in s.text for b in ("bar.sync", "barrier.sync", "bar.red")):
                 self.barrier("bar.sync", s)
             for space, pattern in ASM_MEMORY.items():  # memory traffic one_shot counts; its lanes are not modelled
@@ -627,14 +644,16 @@ class KernelInterpreter:
             guards = tuple(g for g, _ in self.guards if isinstance(g, sympy.Basic))
             for off, sz in parts:
                 offset = recombine_divmod(ptr.offset + off)
-                if mode in ("read", "write") and self.reloads(ptr.array, offset, sz, guards, store=mode == "write"):
+                if mode in ("read", "write") and not (t is not None and t.volatile) and \
+                        self.reloads(ptr.array, offset, sz, guards, store=mode == "write"):
                     continue
                 self.kernel.accesses.append(Access(
                     array=ptr.array, offset=offset, size=sz,
                     is_read=mode in ("read", "rw"), is_write=mode in ("write", "rw"), span=e.span,
                     subscripts=ptr.subscripts, field_offset=field_offset + off,
                     elem_size=elem_size or ptr.elem_size, split=len(parts), guards=guards, region=self.region,
-                    loop_depth=len(self.loops), loop_trips=tuple(self.trips),
+                    loop_depth=len(self.loops), loop_trips=tuple(self.trips), epoch=self.epoch, exits=self.jumps,
+                    volatile=t is not None and t.volatile,
                     align=align or ((ptr.pointee.align or 0) if ptr.pointee is not None else 0)))
         if ptr.array.space == AddressSpace.LOCAL and (own := self.private(
                 id(ptr.array), ptr.offset if isinstance(ptr.offset, sympy.Integer) else None, mode)) is not None:
@@ -684,17 +703,33 @@ class KernelInterpreter:
                        for a in self.kernel.accesses)
         for a in reversed(self.kernel.accesses[self.fence:]):
             if a.array is arr and a.size == size and a.offset == offset and guards[:len(a.guards)] == a.guards \
-                    and (a.is_write or not store):
-                return True  # loaded before, or stored by this thread (``d[p] = d[p] + s; t = d[p];``)
-            if a.is_write:
+                    and (a.is_write or not store) and not a.volatile:
+                # loaded before, or stored by this thread (``d[p] = d[p] + s; t = d[p];``); a global store under the
+                # same guards is the one nvcc makes, the earlier one dead (cudalint.analysis.registers)
+                return not (store and arr.space == AddressSpace.GLOBAL and len(a.guards) == len(guards))
+            if a.is_write or a.volatile:
                 return False
         return False
+
+    def work(self, record: bool, *operands: Value, t: Optional[Type] = None, n: int = 1) -> None:
+        """Count ``n`` operations on data (:attr:`Kernel.ops`) when an operand is a value cudalint does not follow
+        (loaded from memory, floating-point, a call's result); arithmetic on indices, which nvcc folds into addresses
+        or unrolls away, is not counted.  An operation on 64-bit integers (``t``) counts 2: the SASS has no 64-bit
+        integer ALU and issues each as two 32-bit instructions (``IADD3`` + ``IADD3.X``, a ``SHF`` pair)."""
+        if record and any(v is None or isinstance(v, sympy.Basic) and any("#" in x.name for x in v.free_symbols)
+                          for v in operands):
+            if t is not None and t.kind == TypeKind.INT and t.size == 8:
+                n *= 2
+            key = tuple(self.trips)
+            self.kernel.ops[key] = self.kernel.ops.get(key, 0) + n
 
     def binary(self, e: ir.Binary, env: Env, _mode: str, record: bool) -> Value:
         if e.op == ",":
             self.expr(e.lhs, env, record=record)
             return self.expr(e.rhs, env, record=record)
         a, b = (self.expr(x, env, record=record) for x in (e.lhs, e.rhs))
+        if e.op not in ("&&", "||"):
+            self.work(record, a, b, t=e.type)
         if e.op in ("/", "%") and record:
             self.division(e.op, e, e.rhs, b, a)
         if e.type is not None and e.type.kind == TypeKind.FLOAT and e.op in _FLOAT_OPS:
@@ -782,6 +817,7 @@ class KernelInterpreter:
             if var is not None else self.expr(target, env, mode="rw", record=record)
         self.storing = None
         new = self.arith(op, cur, rhs)
+        self.work(record, cur, rhs, t=target.type)
         if var is not None:
             env[var] = new
         return cur, new
@@ -818,6 +854,8 @@ class KernelInterpreter:
                 return self.opaque("load", p)
             return p if mode == "addr" else self.load(e, p, mode, record)
         v = self.expr(e.operand, env, record=record)
+        if op in ("-", "~"):
+            self.work(record, v, t=e.type)
         if op == "!" and isinstance(v, sympy.Basic) and (is_condition(v) or v.is_integer):
             return negate(v)
         return (v if op == "+" else -v) if op in ("+", "-") and isinstance(v, sympy.Basic) else self.opaque("value", v)
@@ -846,7 +884,7 @@ class KernelInterpreter:
                                                loop_depth=len(self.loops), loop_trips=tuple(self.trips)))
         fn = e.func
         if fn is not None and fn.body is not None and fn.kind.device and self.depth < MAX_INLINE_DEPTH:
-            return self.inline(fn, e.args, env, e.span.line, record)
+            return self.inline(fn, e.args, env, e.span.line, record, e.template_args)
         vals = [self.expr(a, env, record=record) for a in e.args]
         if len(vals) == 2 and all(isinstance(v, sympy.Basic) and not is_condition(v) for v in vals):
             if name in ("min", "max", "umin", "umax", "llmin", "llmax", "ullmin", "ullmax"):
@@ -857,12 +895,33 @@ class KernelInterpreter:
             return self.opaque("dim3", *vals)
         if name in VARYING_CALLS:
             self.cut()
+            self.epoch += 1
             return self.symbols.opaque(name, varying=True)
+        if name and not name.startswith(("operator", "make_")) and name != "dim3":
+            self.work(record, None)  # an intrinsic or a function not seen into: an operation (`__byte_perm`, `rotl`)
+        if name in FENCES:
+            self.cut()  # nothing is merged with, or served again to, an access on the other side
+        if name in FENCES or any(isinstance(v, (Pointer, Alias)) for v in vals):
+            self.epoch += 1  # a fence, or a function cudalint cannot see into that may read or write memory
         return self.opaque(name or "call", *vals)
 
-    def inline(self, fn: ir.Function, args: list[ir.Expr], env: Env, line: int, record: bool) -> Value:
-        """Interpret ``fn``'s body with its parameters bound to ``args``; a reference parameter bound to a
-        local is copied in and written back (out-parameters), one bound to memory aliases it."""
+    def inline(self, fn: ir.Function, args: list[ir.Expr], env: Env, line: int, record: bool,
+               targs: tuple = ()) -> Value:
+        """Interpret ``fn``'s body with its parameters bound to ``args`` and its template parameters to ``targs``
+        (``mix<8>(s)``: ``ROUNDS`` = 8 in its loops); a reference parameter bound to a local is copied in and written
+        back (out-parameters), one bound to memory aliases it."""
+        saved_values, saved_bindings = self.values, self.bindings
+        if targs and fn.template_params:
+            pairs = list(zip(fn.template_params, targs))
+            self.values = {**self.values, **{tp.name: a for tp, a in pairs
+                                             if isinstance(a, int) and not isinstance(a, bool)}}
+            self.bindings = {**self.bindings, **{tp.name: a.size for tp, a in pairs if isinstance(a, Type) and a.size
+                                                 and a.kind != TypeKind.PARAM}}
+        out = self._inline(fn, args, env, line, record)  # an exception ends the kernel's interpretation
+        self.values, self.bindings = saved_values, saved_bindings
+        return out
+
+    def _inline(self, fn: ir.Function, args: list[ir.Expr], env: Env, line: int, record: bool) -> Value:
         callee_env: Env = {}
         out: list[tuple[ir.Variable, ir.Variable]] = []
         for i, a in enumerate(args):
@@ -878,8 +937,10 @@ class KernelInterpreter:
             if isinstance(v, Pointer) and p.type.kind == TypeKind.POINTER:
                 v = self.retype(v, p.type.pointee)
             callee_env[p] = v if v is not None else self.symbols.opaque(p.name, varying=False)
-        saved, saved_break = self.returns, self.breakable
+        saved, saved_break, saved_tail = self.returns, self.breakable, self.tail
         self.returns, self.breakable = [], []
+        body = fn.body.body if isinstance(fn.body, ir.Block) else []
+        self.tail = body[-1] if body and isinstance(body[-1], ir.Return) else None
         self.depth += 1  # no try/finally: an exception ends the kernel's interpretation (interpret())
         self.call_chain.append((fn.name, line))
         self.stmt(fn.body, callee_env)
@@ -887,7 +948,7 @@ class KernelInterpreter:
             env[var] = callee_env[p]
         self.depth -= 1
         self.call_chain.pop()
-        self.breakable = saved_break
+        self.breakable, self.tail = saved_break, saved_tail
         rets, self.returns = self.returns, saved
         if len(rets) == 1 or rets and all(isinstance(r, sympy.Basic) and r == rets[0] for r in rets):
             return rets[0]

@@ -228,14 +228,14 @@ class Lowering:
         return out
 
     def _type(self, t: ci.Type, canon: ci.Type, k, depth: int) -> irt.Type:
-        const = canon.is_const_qualified()
+        const, volatile = canon.is_const_qualified(), canon.is_volatile_qualified()
         name = _INLINE_NS.sub("", canon.spelling.replace("const ", "").replace("volatile ", "").strip())
         size = align = None
         if k in _SIZED:  # clang_Type_getSizeOf crashes on some dependent and function types
             size, align = (v if v and v > 0 else None for v in (canon.get_size(), canon.get_align()))
         if k in _SCALAR_KINDS:
             return irt.Type(_SCALAR_KINDS[k], {TK.BOOL: "bool", TK.VOID: "void"}.get(k, name), size, align,
-                            signed=_INTS.get(k, False), const=const)
+                            signed=_INTS.get(k, False), const=const, volatile=volatile)
         if k in (TK.POINTER, TK.LVALUEREFERENCE, TK.RVALUEREFERENCE):
             inner = canon.get_pointee() if k == TK.POINTER and t.kind == TK.ELABORATED else t.get_pointee()
             p = self.type(inner if inner.kind != TK.INVALID else canon.get_pointee(), depth + 1)
@@ -255,7 +255,7 @@ class Lowering:
                                    canon.get_fields() if (off := f.get_field_offsetof()) is not None and off >= 0)
                 finally:
                     self._building.discard(name)
-            return irt.Type(irt.TypeKind.RECORD, name, size, align, fields=fields, const=const)
+            return irt.Type(irt.TypeKind.RECORD, name, size, align, fields=fields, const=const, volatile=volatile)
         plain = t.spelling.replace("const ", "").replace("volatile ", "").strip()
         if size is None and plain in self.tparams:
             return irt.Type(irt.TypeKind.PARAM, plain, const="const" in t.spelling.split())
@@ -716,7 +716,8 @@ class Lowering:
             if callee is not None and callee.kind == K.MEMBER_REF_EXPR else []
         receiver = self.expr(obj[0]) if obj else None
         vals, written = self._args(args)
-        return ir.Call(self.call_span(c) if self.host else sp, name, vals, self.callee(ref), receiver, written, type=t)
+        return ir.Call(self.call_span(c) if self.host else sp, name, vals, self.callee(ref), receiver, written, type=t,
+                       template_args=self.template_args(ref) if ref is not None and ref.kind == K.FUNCTION_DECL else ())
 
     def launch(self, c: ci.Cursor, config: ci.Cursor, sp: Span) -> ir.Launch:
         parts: list = []  # grid, block, shared memory, stream
@@ -727,16 +728,20 @@ class Lowering:
         if parts[3] is not None and not parts[3].text:
             parts[3] = None  # the default argument
         name, ref = c.spelling, c.referenced
-        try:  # an integral template argument's value, else its type
-            targs = tuple(_integral(ref, i) if ref.get_template_argument_kind(i) == ci.TemplateArgumentKind.INTEGRAL
-                          else self.type(ref.get_template_argument_type(i))
-                          for i in range(max(ref.get_num_template_arguments(), 0))) if ref is not None else ()
-        except Exception:
-            targs = ()
+        targs = self.template_args(ref)
         if not name:
             name, targs = self._dependent_callee(c)
         args, _ = self._args(list(c.get_arguments()))
         return ir.Launch(sp, name, *parts, args, self.callee(ref), targs)
+
+    def template_args(self, ref: Optional[ci.Cursor]) -> tuple:
+        """The template arguments of a function template's specialization: an integral one's value, else its type."""
+        try:
+            return tuple(_integral(ref, i) if ref.get_template_argument_kind(i) == ci.TemplateArgumentKind.INTEGRAL
+                         else self.type(ref.get_template_argument_type(i))
+                         for i in range(max(ref.get_num_template_arguments(), 0))) if ref is not None else ()
+        except Exception:
+            return ()
 
     def _dependent_callee(self, call: ci.Cursor) -> tuple[str, tuple]:
         """A launch inside a template whose arguments depend on its parameters (``k<T, 256><<<...>>>`` in

@@ -166,6 +166,8 @@ class TypeTable:
             return irt.UNKNOWN
         t, tail = _split_stars(norm_type(text))
         out = self.base(t, text)
+        if re.search(r"\bvolatile\b", text.split("*")[0]):  # `volatile float *s`: the pointee
+            out = replace(out, volatile=True)
         for c in tail:
             out = irt.pointer_to(out) if c == "*" else irt.reference_to(out)
         return out
@@ -591,7 +593,8 @@ class Lowering:
     def base_type(self, decl: N) -> Type:
         """The type a declaration's specifiers name (``const unsigned``, ``Node``, ``std::vector<float>``)."""
         t = decl.child_by_field_name("type")
-        const = bool(self.quals(decl) & {"const", "constexpr"})
+        quals = self.quals(decl)
+        const, volatile = bool(quals & {"const", "constexpr"}), "volatile" in quals
         if t is None:
             return _INT
         nm = t.child_by_field_name("name")
@@ -601,6 +604,8 @@ class Lowering:
             out = Type(TypeKind.UNKNOWN, "auto")
         else:
             out = self.types.get(self.text_of(nm if t.type in _SPECIFIERS else t))
+        if volatile and not out.volatile:
+            out = replace(out, volatile=True)
         return replace(out, const=True) if const and not out.const else out
 
     def type_descriptor(self, td: Optional[N]) -> Type:
@@ -1073,7 +1078,10 @@ class Lowering:
         vals = self.args(arg_nodes)
         if func is not None:  # a class object passed by value is copied
             vals = [_copy(v, replace(p.type, const=False)) for v, p in zip(vals, func.params)] + vals[len(func.params):]
-        return ir.Call(sp, name, vals, func, receiver, len(vals), type=self.call_type(name, func, vals))
+        targs = tuple(self.template_arg(a) for a in _named_kids(fn.child_by_field_name("arguments"))) \
+            if fn_type == "template_function" else ()
+        return ir.Call(sp, name, vals, func, receiver, len(vals), type=self.call_type(name, func, vals),
+                       template_args=targs)
 
     def _type_callee(self, fn: Optional[N]) -> Optional[Type]:
         # the type a call's callee names when the call is a functional cast or a construction

@@ -175,6 +175,8 @@ class Call(Expr):
     receiver: Optional[Expr] = None
     #: how many of ``args`` are written in the call (the rest are default arguments)
     written: int = -1
+    #: a function template's arguments at this call (``mix<8>(s)``: ``(8,)``; ints and Types), else ``()``
+    template_args: tuple = ()
 
 
 @dataclass(eq=False)

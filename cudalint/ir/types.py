@@ -52,6 +52,8 @@ class Type:
     * ``fields``: a RECORD's data members in declaration order; a field whose type would refer back to
       its own record (``Node *next``) holds a record with no fields (a cycle is never built).
     * ``const``: the object is const-qualified (``const float *p``: the pointee is const).
+    * ``volatile``: the object is volatile-qualified: every access to it is made, none kept in a register
+      (:mod:`cudalint.analysis.registers`).
     """
     kind: TypeKind
     name: str
@@ -62,6 +64,7 @@ class Type:
     count: Optional[int] = None
     fields: tuple[Field, ...] = ()
     const: bool = False
+    volatile: bool = False
 
     # -- queries
     @property

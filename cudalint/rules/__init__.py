@@ -167,14 +167,67 @@ def thread_trips(kernel: Kernel, acc: Access, ctx: AnalysisContext) -> sympy.Exp
     arguments and block (``for (t = 0; t < K; t += 8)`` with ``K = 512`` from the launch: 64), a loop whose count
     depends on a value the launch does not fix (or exceeds :data:`MAX_TRIPS`) standing as its trip counter's symbol.
     Assumes each loop's condition holds for its first trips only (a counted loop)."""
-    key = ("thread_trips", id(kernel))
-    if key not in ctx.memo:
-        ctx.memo[key] = {**ctx.run_time(kernel), **ctx.launch_shape(kernel).known, **{t: 0 for t in TID}}
-    run, n = ctx.memo[key], sympy.Integer(1)
+    run, n = _run_values(kernel, ctx), sympy.Integer(1)
     for trip in acc.loop_trips:
         count = _trips(trip, ctx.symbols.loop_conds.get(trip), run)
         n *= trip if count is None else count
     return n
+
+
+#: operations on data a thread makes per sector its warp moves, at and above which a kernel is bound by arithmetic and
+#: the extra requests of an uncoalesced access hide behind it.  Measured on the H200 (fixtures/global/compute_bound_store.cu,
+#: benchmarks/device/compute_bound_store.cu: 64 bytes a thread stored as an array of structs, 32 sectors per request
+#: against 4): 5.1x the time of the coalesced store at 1.0 SASS instruction per sector moved, 1.7x at 3.8, 1.00x at 15;
+#: cudalint counts source operations, about 1.4 per SASS instruction there, so 16 leaves a margin of 1.7 over 6.7, where
+#: the two times meet
+COMPUTE_BOUND_OPS = 16
+
+
+def compute_bound(kernel: Kernel, ctx: AnalysisContext) -> Optional[str]:
+    """Why ``kernel``'s global requests are not what limits it: its threads make at least :data:`COMPUTE_BOUND_OPS`
+    operations on data (:attr:`Kernel.ops`, weighed by the trips of the loops around them) per sector their warp
+    moves (each global access's sectors per request times its trips, 32 where its lanes are not pictured).  None when
+    a loop around an operation or an access runs a count the launch does not fix, or the kernel moves nothing.
+    Computed once per kernel."""
+    key = ("compute_bound", id(kernel))
+    if key not in ctx.memo:
+        ctx.memo[key] = _compute_bound(kernel, ctx)
+    return ctx.memo[key]
+
+
+def _compute_bound(kernel: Kernel, ctx: AnalysisContext) -> Optional[str]:
+    run = _run_values(kernel, ctx)
+    ops = 0
+    for trips, n in kernel.ops.items():
+        weight = 1
+        for trip in trips:
+            count = _trips(trip, ctx.symbols.loop_conds.get(trip), run)
+            if count is None:
+                return None
+            weight *= count
+        ops += n * weight
+    sectors = 0.0
+    for b in (b for b in kernel.accesses if b.array.space == AddressSpace.GLOBAL):
+        m = thread_trips(kernel, b, ctx)
+        if not m.is_Number:
+            return None
+        per = float(WARP)
+        if b.offset is not None and b.size and ctx.picture(kernel, b) is not None:
+            per = float(ctx.global_cost(kernel, b).sectors_per_request)
+        sectors += float(m) * per
+    if not sectors or ops < COMPUTE_BOUND_OPS * sectors:
+        return None
+    return (f"its threads make about {ops} operations on data each against {fmt(sectors)} sectors a warp moves "
+            f"({ops / sectors:.0f} per sector, {COMPUTE_BOUND_OPS} or more): the kernel is bound by arithmetic, and the "
+            "extra requests hide behind it")
+
+
+def _run_values(kernel: Kernel, ctx: AnalysisContext) -> dict:
+    """The values thread 0 runs ``kernel`` with: the launch's constant arguments and block, threadIdx 0."""
+    key = ("thread_trips", id(kernel))
+    if key not in ctx.memo:
+        ctx.memo[key] = {**ctx.run_time(kernel), **ctx.launch_shape(kernel).known, **{t: 0 for t in TID}}
+    return ctx.memo[key]
 
 
 def _trips(trip: sympy.Symbol, cond, run: dict) -> Optional[int]:

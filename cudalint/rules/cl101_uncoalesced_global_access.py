@@ -8,8 +8,10 @@ accesses to the other fields of the same element (:func:`~cudalint.analysis.warp
 access made once per thread in a kernel whose loops carry its global traffic, for one block's work, in a
 launch of at most 132 warps and in a kernel whose launches are a small share of another's beside it
 (:func:`~cudalint.rules.one_block`, :func:`~cudalint.rules.tiny_launch`, :func:`~cudalint.rules.small_kernel`),
-on an error path taken only for NaN or infinite values (:func:`~cudalint.rules.error_path`), and when a request
-touches at most one sector more than the ideal (two lanes of a column halo in two rows).
+on an error path taken only for NaN or infinite values (:func:`~cudalint.rules.error_path`), in a kernel bound by
+arithmetic (:func:`~cudalint.rules.compute_bound`: 16 or more operations on data per sector moved, measured with
+fixtures/global/compute_bound_store.cu), and when a request touches at most one sector more than the ideal (two
+lanes of a column halo in two rows).
 """
 
 from __future__ import annotations
@@ -22,8 +24,8 @@ import sympy
 from ..analysis.symbols import BID, TID
 from ..analysis.warp import SECTOR, WARP, GlobalCost, aligned_residue, sibling_use
 from ..model import Access, AddressSpace, Kernel
-from . import (AnalysisContext, Findings, Rule, Severity, TranslationUnitModel, bounds_tail, error_path, fmt, metric,
-               one_block, one_shot, outside, pictured, small_kernel, spell, tiny_launch)
+from . import (AnalysisContext, Findings, Rule, Severity, TranslationUnitModel, bounds_tail, compute_bound, error_path,
+               fmt, metric, one_block, one_shot, outside, pictured, small_kernel, spell, tiny_launch)
 
 
 def sector_metrics(cost: GlobalCost, sectors: float) -> tuple[float, dict]:
@@ -202,7 +204,8 @@ class UncoalescedGlobalAccess(Rule):
                         f"distance from this one that depends on {names}, so they may use the rest of those sectors")
             elif eff < 0.5 and (share := error_path(acc.guards) or bounds_tail(acc.guards) or one_block(
                     kernel, acc.guards, ctx) or (
-                    tiny_launch(kernel, ctx) or small_kernel(kernel, acc, ctx) if not acc.loop_depth else None)):
+                    tiny_launch(kernel, ctx) or small_kernel(kernel, acc, ctx) if not acc.loop_depth else None)
+                    or compute_bound(kernel, ctx)):
                 note = f"; {share}"
             walking = frozenset(ctx.symbols.param(n) for n in kernel.counter_params)
             if not note and (sample := run_time_layout(acc, pic, walking)) is not None:
