@@ -53,10 +53,10 @@ ASM_MEMORY = {
     AddressSpace.SHARED: re.compile(r"\b(?:ld|st|atom|red)\.shared\b|\bldmatrix\b|\bstmatrix\b|\bcp\.async\b"),
     AddressSpace.GLOBAL: re.compile(r"\b(?:ld|st|atom|red)\.global\b|\bcp\.async\.c[ag]\b"),
 }
-#: calls whose result differs between threads even with uniform arguments
 #: calls that order memory accesses (CUDA C++ Programming Guide, "Memory Fence Functions", "Warp Sync Function"):
 #: no access is kept in a register across them
 FENCES = ("__threadfence", "__threadfence_block", "__threadfence_system", "__syncwarp")
+#: calls whose result differs between threads even with uniform arguments
 VARYING_CALLS = ("atomicAdd", "atomicSub", "atomicExch", "atomicMin", "atomicMax", "atomicInc", "atomicDec",
                  "atomicCAS", "atomicAnd", "atomicOr", "atomicXor", "clock", "clock64", "__activemask")
 _SPACES = {ir.Space.SHARED: AddressSpace.SHARED, ir.Space.CONSTANT: AddressSpace.CONSTANT,

@@ -25,7 +25,7 @@ import sympy
 
 from ..analysis.context import AnalysisContext
 from ..analysis.symbols import BDIM, BID, GDIM, TID
-from ..analysis.warp import BANK_WIDTH, SECTOR, WARP, WarpPicture
+from ..analysis.warp import BANK_WIDTH, SECTOR, WARP, WarpPicture, shared_cost
 from ..diagnostics import Diagnostic, Fix, Severity
 from ..model import Access, AddressSpace, Kernel, TranslationUnitModel
 
@@ -174,21 +174,24 @@ def thread_trips(kernel: Kernel, acc: Access, ctx: AnalysisContext) -> sympy.Exp
     return n
 
 
-#: operations on data a thread makes per sector its warp moves, at and above which a kernel is bound by arithmetic and
-#: the extra requests of an uncoalesced access hide behind it.  Measured on the H200 (fixtures/global/compute_bound_store.cu,
-#: benchmarks/device/compute_bound_store.cu: 64 bytes a thread stored as an array of structs, 32 sectors per request
-#: against 4): 5.1x the time of the coalesced store at 1.0 SASS instruction per sector moved, 1.7x at 3.8, 1.00x at 15;
-#: cudalint counts source operations, about 1.4 per SASS instruction there, so 16 leaves a margin of 1.7 over 6.7, where
-#: the two times meet
+#: operations on data a thread makes per unit of memory work its warp does (a global sector or a shared wavefront), at
+#: and above which a kernel is bound by arithmetic and the extra requests of an uncoalesced access, or the extra
+#: wavefronts of a bank conflict, hide behind it.  Measured on the H200: 64 bytes a thread stored as an array of
+#: structs (32 sectors per request against 4; fixtures/global/compute_bound_store.cu,
+#: benchmarks/device/compute_bound_store.cu) take 5.1x the coalesced store's time at 1.0 SASS instruction per sector
+#: moved, 1.7x at 3.8, 1.00x at 15 (the two meet at 6.7); a 32-way conflicted shared read (benchmarks/device/
+#: conflict_compute.cu) 11x the conflict-free one's time at 0.25 instructions per wavefront, 1.74x at 1.9, 1.00x at 6.8,
+#: and a 2-way one 1.00x from 4.  cudalint counts source operations (1.4 per SASS instruction in the first, 1 in the
+#: second), so 16 leaves a margin of 1.7 or more
 COMPUTE_BOUND_OPS = 16
 
 
 def compute_bound(kernel: Kernel, ctx: AnalysisContext) -> Optional[str]:
-    """Why ``kernel``'s global requests are not what limits it: its threads make at least :data:`COMPUTE_BOUND_OPS`
-    operations on data (:attr:`Kernel.ops`, weighed by the trips of the loops around them) per sector their warp
-    moves (each global access's sectors per request times its trips, 32 where its lanes are not pictured).  None when
-    a loop around an operation or an access runs a count the launch does not fix, or the kernel moves nothing.
-    Computed once per kernel."""
+    """Why ``kernel``'s memory requests are not what limits it: its threads make at least :data:`COMPUTE_BOUND_OPS`
+    operations on data (:attr:`Kernel.ops`, weighed by the trips of the loops around them) per unit of memory work
+    their warp does: each global access's sectors per request and each shared access's wavefronts per request, times
+    its trips (32 where its lanes are not pictured).  None when a loop around an operation or an access runs a count
+    the launch does not fix, or the kernel does no memory work.  Computed once per kernel."""
     key = ("compute_bound", id(kernel))
     if key not in ctx.memo:
         ctx.memo[key] = _compute_bound(kernel, ctx)
@@ -206,20 +209,24 @@ def _compute_bound(kernel: Kernel, ctx: AnalysisContext) -> Optional[str]:
                 return None
             weight *= count
         ops += n * weight
-    sectors = 0.0
-    for b in (b for b in kernel.accesses if b.array.space == AddressSpace.GLOBAL):
+    units = {AddressSpace.GLOBAL: 0.0, AddressSpace.SHARED: 0.0}
+    for b in (b for b in kernel.accesses if b.array.space in units):
         m = thread_trips(kernel, b, ctx)
         if not m.is_Number:
             return None
         per = float(WARP)
-        if b.offset is not None and b.size and ctx.picture(kernel, b) is not None:
-            per = float(ctx.global_cost(kernel, b).sectors_per_request)
-        sectors += float(m) * per
-    if not sectors or ops < COMPUTE_BOUND_OPS * sectors:
+        if b.offset is not None and b.size and (pic := ctx.picture(kernel, b)) is not None:
+            per = float(ctx.global_cost(kernel, b).sectors_per_request if b.array.space == AddressSpace.GLOBAL
+                        else shared_cost(pic, b.size).wavefronts_per_request)
+        units[b.array.space] += float(m) * per
+    total = sum(units.values())
+    if not total or ops < COMPUTE_BOUND_OPS * total:
         return None
-    return (f"its threads make about {ops} operations on data each against {fmt(sectors)} sectors a warp moves "
-            f"({ops / sectors:.0f} per sector, {COMPUTE_BOUND_OPS} or more): the kernel is bound by arithmetic, and the "
-            "extra requests hide behind it")
+    work = " and ".join(f"{fmt(v)} {'sectors' if space == AddressSpace.GLOBAL else 'shared wavefronts'}"
+                        for space, v in units.items() if v)
+    return (f"its threads make about {ops} operations on data each against {work} a warp moves ({ops / total:.0f} "
+            f"per unit, {COMPUTE_BOUND_OPS} or more): the kernel is bound by arithmetic, and the extra requests hide "
+            "behind it")
 
 
 def _run_values(kernel: Kernel, ctx: AnalysisContext) -> dict:

@@ -7,7 +7,8 @@ per instruction, 1.16 with ``t[32][33]``; ``t[2*threadIdx.x]`` 2.0.
 For 2-D arrays the fix pads the row to the smallest width that makes every access of the kernel to that
 array conflict-free.  Severity: warning; info for a one-shot access beside the loops that carry the kernel's
 shared traffic, for one block's work (:func:`~cudalint.rules.one_block`), in a kernel whose launches are a
-small share of another's (:func:`~cudalint.rules.small_kernel`) and in a kernel DRAM limits (:func:`dram_bound`).
+small share of another's (:func:`~cudalint.rules.small_kernel`), in a kernel DRAM limits (:func:`dram_bound`) and in
+one bound by arithmetic (:func:`~cudalint.rules.compute_bound`: 16 or more operations on data per wavefront and sector).
 """
 
 from __future__ import annotations
@@ -21,8 +22,8 @@ from ..analysis.symbols import TID
 from ..analysis.warp import NotModelled, picture, shared_cost
 from ..diagnostics import Edit, Fix
 from ..model import Access, AddressSpace, ArrayDecl, Kernel
-from . import (AnalysisContext, Findings, Rule, Severity, TranslationUnitModel, error_path, fmt, metric, one_block,
-               one_shot, outside, pictured, small_kernel, spell)
+from . import (AnalysisContext, Findings, Rule, Severity, TranslationUnitModel, compute_bound, error_path, fmt, metric,
+               one_block, one_shot, outside, pictured, small_kernel, spell)
 
 MAX_PAD = 32
 
@@ -133,7 +134,8 @@ class SharedBankConflict(Rule):
             metrics = {"bank_conflict_ways": ways, "wavefronts_per_request": metric(cost.wavefronts_per_request)}
             bulk = one_shot(kernel, acc, ctx)
             share = outside(acc, bulk, "shared", ctx) if bulk else error_path(acc.guards) or one_block(
-                kernel, acc.guards, ctx) or small_kernel(kernel, acc, ctx) or dram_bound(kernel, acc, ctx)
+                kernel, acc.guards, ctx) or small_kernel(kernel, acc, ctx) or dram_bound(kernel, acc, ctx) or \
+                compute_bound(kernel, ctx)
             msg += f"; {share}" if share else ""
             yield self.diagnostic(kernel, acc, msg, severity=Severity.INFO if share else None, metrics=metrics,
                                   assumptions=ctx.assumptions(kernel, pic), fix=fix)
