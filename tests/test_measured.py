@@ -115,6 +115,11 @@ KNOWN = {
         "instruction mixes the conflicted s[index] store (3.92) with the conflict-free s[tid] store before "
         "the loop (8 warps x 1): (47 + 8) / (12 + 8) = 2.75. Kernel-level aggregation of several accesses is "
         "not modelled, so this quantity stays unexplained."),
+    ("constant__staged_table", "constantRounds"): (
+        {"distinct_addresses_per_warp"},
+        "the per-lane read in the 64 rounds is 64 bank-3 LDCs once nvcc unrolls the loop, so the kernel's request "
+        "count is not one LDC's; per LDC it is (1,075,838,976 - 35,651,584) / 524,288 warps / 64 = 31 extra "
+        "requests, the 32 distinct addresses predicted (fixtures/measured/NOTES.md, session 31)."),
     ("constant__reused_index", "otherEntries"): (
         {"distinct_addresses_per_warp", "shared_st_wavefronts_per_instruction"},
         "three CL401 reads of 4 addresses each: the SASS has three bank-3 LDC.U8 (hoisted above the barriers), and "
