@@ -26,7 +26,6 @@ cover these windows yet).
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Optional
 
 import sympy
 
@@ -113,7 +112,7 @@ def _forwarded(accs: list[Access], i: int, spans: dict) -> bool:
     return False
 
 
-def _overwritten(accs: list[Access], i: int, spans: dict) -> Optional[bool]:
+def _overwritten(accs: list[Access], i: int, spans: dict) -> bool:
     a = accs[i]
     for k in range(i + 1, len(accs)):
         c = accs[k]
@@ -124,6 +123,8 @@ def _overwritten(accs: list[Access], i: int, spans: dict) -> Optional[bool]:
         if not (_encloses(c.guards, a.guards) and _encloses(c.loop_trips, a.loop_trips)):
             continue  # may not run when this store does
         extra = a.loop_trips[len(c.loop_trips):]
+        if extra and a.is_read:
+            return False  # a load-and-store in a loop the later store is outside of: its next trip reads this one
         between = _window(accs, i, k, extra, spans)
         return not any(w.volatile or w.is_read and (_same(w, a) or _may_overlap(w, a)) for w in between)
     return False
