@@ -224,9 +224,10 @@ def _compute_bound(kernel: Kernel, ctx: AnalysisContext) -> Optional[str]:
         return None
     work = " and ".join(f"{fmt(v)} {'sectors' if space == AddressSpace.GLOBAL else 'shared wavefronts'}"
                         for space, v in units.items() if v)
-    return (f"its threads make about {ops} operations on data each against {work} a warp moves ({ops / total:.0f} "
-            f"per unit, {COMPUTE_BOUND_OPS} or more): the kernel is bound by arithmetic, and the extra requests hide "
-            "behind it")
+    unit = " or ".join("sector" if space == AddressSpace.GLOBAL else "wavefront" for space, v in units.items() if v)
+    return (f"its threads make about {ops} operations on data each against {work} per warp: {ops / total:.0f} "
+            f"operations per {unit} ({COMPUTE_BOUND_OPS} or more), so the kernel is bound by arithmetic and the extra "
+            "requests hide behind it")
 
 
 def _run_values(kernel: Kernel, ctx: AnalysisContext) -> dict:
