@@ -20,7 +20,8 @@ from .reporters.github import format_github
 from .reporters.sarif import format_sarif
 from .rules import CL000, RuleError, all_rules, find_rule, rule_classes
 from .rules.pages import rule_page
-from .runner import CL001, CL002, RunOptions, UsageError, failing, lower, read_source, selected, split_codes
+from .runner import (CL001, CL002, RunOptions, UsageError, compile_flags, failing, lower, read_source, selected,
+                     split_codes)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -129,9 +130,11 @@ def show_settings(path: str, resolver) -> str:
             ("rules run", ", ".join(on)), ("ignore", ", ".join(opts.ignore) or "none"),
             ("severity", ", ".join(f"{k} = {v.value}" for k, v in sorted(opts.severity.items())) or "rule defaults"),
             ("block-dim", f"{block} ({opts.settings.block_dim_source})" if block else "from launches, else unknown"),
-            ("frontend", opts.frontend), ("compiler flags", " ".join(opts.extra_args) or "none"),
+            ("frontend", opts.frontend),
+            ("compiler flags", " ".join(list(opts.extra_args) + compile_flags(path, opts.compile_db)) or "none"),
             ("compile database", str(opts.compile_db) if opts.compile_db else "none"),
-            ("folders read", ", ".join(opts.read_roots or ()) + " and the system and toolkit headers")]
+            ("folders read", ", ".join(opts.read_roots or ()) + " and the system headers (cudalint's shims stand in "
+             "for the CUDA toolkit's)")]
     return "".join(printable(f"{k:<20} {v}") + "\n" for k, v in rows)
 
 

@@ -5,6 +5,7 @@ NO_COLOR; `concise` (= `text`) is DESIGN.md's one line per finding; a progress b
 from __future__ import annotations
 
 import io
+import json
 import shutil
 from pathlib import Path
 
@@ -125,4 +126,17 @@ def test_show_settings_names_the_configuration_and_what_it_resolves_to(tmp_path,
     assert rows["severity"] == "CL102 = warning"
     assert rows["block-dim"] == "(128, 1, 1) (--block-dim)"
     assert rows["compiler flags"] == f"-I{tmp_path / 'inc'} -DGPU"
-    assert rows["folders read"] == f"{tmp_path}, {tmp_path / 'inc'} and the system and toolkit headers"
+    assert rows["folders read"] == (f"{tmp_path}, {tmp_path / 'inc'} and the system headers (cudalint's shims stand "
+                                    "in for the CUDA toolkit's)")
+
+
+def test_show_settings_lists_the_compile_database_flags_of_the_file(tmp_path, capsys, monkeypatch):
+    # a fresh user's trial: `-p` applied `-DSTRIDE=32` but --show-settings printed "compiler flags none"
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "k.cu").write_text("__global__ void k(float *a) { a[threadIdx.x * STRIDE] = 0; }\n")
+    (tmp_path / "compile_commands.json").write_text(json.dumps([{
+        "directory": str(tmp_path), "file": "k.cu", "command": "nvcc -DSTRIDE=32 -Iinc -c k.cu"}]))
+    assert main(["check", "--show-settings", "-p", str(tmp_path), "k.cu"]) == 0
+    row = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("compiler flags"))
+    assert "-DSTRIDE=32" in row and f"-I{tmp_path / 'inc'}" in row
