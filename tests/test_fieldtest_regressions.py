@@ -184,7 +184,8 @@ int main() { unsigned char* s; face<<<4096, 256>>>(s, 3); }
     assert [(x.code, x.column, x.severity.value, x.metrics["sectors_per_request"]) for x in d] == [
         ("CL101", 5, "info", 4)]
     assert d[0].message.endswith(
-        "(25% of fetched bytes used); the thread's stores of `s` on line 3 lie at a distance from this one that "
+        "(25% of the sectors' bytes written); the thread's stores of `s` on line 3 lie at a distance from this one "
+        "that "
         "depends on `face`, so they may use the rest of those sectors; make consecutive "
         "threads access consecutive elements (transpose through shared memory, or change the data layout)")
 

@@ -28,6 +28,11 @@ from . import (AnalysisContext, Findings, Rule, Severity, TranslationUnitModel, 
                fmt, metric, one_block, one_shot, outside, pictured, small_kernel, spell, tiny_launch)
 
 
+def share_of(acc: Access) -> str:
+    """What the efficiency is a share of: the bytes a load fetches, the bytes of the sectors a store writes."""
+    return "fetched bytes used" if acc.is_read else "the sectors' bytes written"
+
+
 def sector_metrics(cost: GlobalCost, sectors: float) -> tuple[float, dict]:
     """The share of fetched bytes used when a warp touches ``sectors`` per request, and CL101's and CL102's metrics."""
     eff = min(1.0, cost.efficiency * cost.sectors_per_request / sectors)
@@ -215,7 +220,7 @@ class UncoalescedGlobalAccess(Rule):
                 # 32 bytes a request at most (HeCBench's jacobi, judged false as a warning)
                 note = f"; that is one sector more than the ideal, at most {SECTOR} bytes a request"
             msg = (f"uncoalesced global {acc.kind} of `{acc.array.name}`: {why}; a warp touches {fmt(sectors)} sectors "
-                   f"per request{trips} instead of {fmt(cost.ideal_sectors_per_request)} ({used}% of fetched bytes "
-                   f"used){note}; {fix}")
+                   f"per request{trips} instead of {fmt(cost.ideal_sectors_per_request)} ({used}% of "
+                   f"{share_of(acc)}){note}; {fix}")
             yield self.diagnostic(kernel, acc, msg, severity=Severity.INFO if eff >= 0.5 or note else None,
                                   metrics=metrics, assumptions=ctx.assumptions(kernel, pic))

@@ -16,7 +16,7 @@ from __future__ import annotations
 from ..analysis.warp import aligned_residue, mean_sectors
 from ..model import AddressSpace
 from . import AnalysisContext, Findings, Rule, Severity, TranslationUnitModel, fmt, metric, pictured
-from .cl101_uncoalesced_global_access import sector_metrics
+from .cl101_uncoalesced_global_access import sector_metrics, share_of
 
 
 class MisalignedGlobalAccess(Rule):
@@ -64,7 +64,7 @@ class MisalignedGlobalAccess(Rule):
                     fix = (f"subtract {(worst_r - ref) % 32 // acc.size} from the index so that lane 0 reads "
                            f"the last element of a sector (`n - 1 - tid`, not `n - tid`)")
             msg = (f"misaligned global {acc.kind} of `{acc.array.name}`: {why}; a warp touches {how} instead of "
-                   f"{fmt(cost.ideal_sectors_per_request)} ({eff * 100:.0f}% of fetched bytes used); {fix}")
+                   f"{fmt(cost.ideal_sectors_per_request)} ({eff * 100:.0f}% of {share_of(acc)}); {fix}")
             assumptions = ctx.assumptions(kernel, pic)
             if pic.residues != pic.proven_residues:
                 assumptions.append("run-time parts of the offset (kernel parameters) taken as multiples of 32 bytes")
