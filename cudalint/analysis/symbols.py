@@ -128,7 +128,8 @@ class Symbols:
 
 @lru_cache(maxsize=4096)
 def pin_threads(expr: sympy.Basic, block: tuple[int, int, int]) -> sympy.Basic:
-    """``expr`` for the threads of one block of shape ``block`` (numbers): blockDim as numbers, a threadIdx member
+    """``expr`` for the threads of one block of shape ``block`` (numbers; a member left symbolic where only the
+    others are known): blockDim as numbers, a threadIdx member
     of extent 1 as 0, and ``floor(a + g)`` as ``a`` when ``a`` is a thread-free integer and the thread part ``g``
     (threadIdx members with nonnegative number factors) is in ``[0, 1)`` for every thread of the block
     (``floor(threadIdx.x / 128)`` with 128 threads: 0).  Exact: C's truncating division of nonnegative values is
@@ -142,7 +143,7 @@ def pin_threads(expr: sympy.Basic, block: tuple[int, int, int]) -> sympy.Basic:
         top = 0
         for t in sympy.Add.make_args(g):
             c, rest = t.as_coeff_Mul()
-            if rest not in TID or not c.is_Number or c < 0:
+            if rest not in TID or not c.is_Number or c < 0 or not isinstance(block[TID.index(rest)], int):
                 return sympy.floor(x)
             top += c * (block[TID.index(rest)] - 1)
         return a if a.is_integer and top < 1 else sympy.floor(x)
