@@ -162,12 +162,13 @@ def depends_on_thread(value, symbols: Symbols, block: Optional[tuple[int, int, i
 def divergent_guards(guards, block: Optional[tuple[int, int, int]], symbols: Symbols,
                      grid: Optional[dict] = None, known: Optional[dict] = None) -> list[int]:
     """Lines of the guards ``(value, line)`` (if/switch/?:/loop conditions enclosing a barrier or an exit)
-    that are thread-dependent (:func:`depends_on_thread`; threadIdx is 0 on an axis ``known`` gives one thread) and not shown to evaluate uniformly for the launch's
+    that are thread-dependent (:func:`depends_on_thread`; threadIdx is 0 on an axis ``known`` gives one thread,
+    whatever the others) and not shown to evaluate uniformly for the launch's
     ``block``, once the comparisons that hold in every thread of the launch's grid (:func:`holds_in_grid`, with
     ``grid`` the launches' upper bounds of gridDim and ``known`` the blockDim members known) are dropped."""
     known = known if known is not None else dict(zip(BDIM, block)) if block else {}
     # an axis the launch gives one thread (`dim3 threads(n, 1)`) has threadIdx 0 there in every thread
-    single = {t: 0 for t, b in zip(TID, BDIM) if known.get(b) == 1}
+    single = any(known.get(b) == 1 for b in BDIM)
     partial = tuple(known.get(b, b) for b in BDIM)  # the known members as numbers, the others symbolic
     out = []
     for value, line in guards:
