@@ -184,6 +184,9 @@ class LaunchSite:
     #: the indices of the arguments that are a variable a loop around the launch steps (``t`` of
     #: ``for (t = 0; t < n; t++) k<<<g, b>>>(m, n, t);``): an index that walks the data, launch by launch
     counters: tuple[int, ...] = ()
+    #: what each argument is a multiple of in every run, with the host assignment that made it one:
+    #: ``((1024, Span of `n *= 1024`), (1, None), ...)`` (1: nothing known; 0: the argument is 0)
+    multiples: tuple = ()
 
     @property
     def in_loop(self) -> bool:
@@ -207,6 +210,9 @@ class Kernel:
     #: the index of each of those parameters among the launch's arguments (to name the ones a launch takes
     #: from the program's command-line defaults: :attr:`LaunchSite.defaults`)
     default_args: dict = field(default_factory=dict)
+    #: integer parameters every launch in the translation unit passes a multiple of a number greater than 1 (and
+    #: not one constant): name -> (the common factor, the host assignment that made it one) (:attr:`LaunchSite.multiples`)
+    launch_multiples: dict = field(default_factory=dict)
     #: the parameters a launch passes a loop's counter (:attr:`LaunchSite.counters`): indices that walk the data
     counter_params: frozenset = frozenset()
     #: gridDim members every launch bounds alike from above, in the kernel's parameters: ``{gridDim.x: num/32}``

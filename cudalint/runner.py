@@ -355,7 +355,6 @@ def _lint_file(path: str, opts: RunOptions, rules: Optional[list[Rule]], text: O
     for n, kernels in enumerate(_layers(model)):
         view = model if n == 0 and len(kernels) == len(model.kernels) else replace(model, kernels=kernels)
         ctx = AnalysisContext(model=view, lines=lines, settings=opts.settings)
-        labels = {k.name: k.label for k in kernels if k.template_args}
         for rule in (r for r in rules if selected(r.code, opts)):
             try:
                 with recursion_limit(RULE_RECURSION_LIMIT):  # host rules walk functions as deep as they nest
@@ -363,7 +362,7 @@ def _lint_file(path: str, opts: RunOptions, rules: Optional[list[Rule]], text: O
             except Exception as e:  # noqa: BLE001
                 found = [internal_error(path, f"rule {rule.code}", e)]
             for d in found:
-                layer_of[id(d)] = (n, labels.get(d.kernel or "", ""))
+                layer_of[id(d)] = (n, _label(kernels, d))
                 why = model.unlaunched.get(d.kernel or "") or (model.minor.get(d.kernel or "")
                                                                 if d.code not in ("CL301", "CL302") else None)
                 if why and not d.internal:  # a barrier's fault is one wherever the kernel runs
@@ -395,6 +394,16 @@ def _lines(path: str) -> list[str]:
         return read_source(path).splitlines()
     except (OSError, UnicodeDecodeError):
         return []
+
+
+def _label(kernels: list, d: Diagnostic) -> str:
+    """The instantiation a finding belongs to (``fill<double>``), "" for a kernel that is not a template: of the
+    kernels named as the finding's, the one whose definition holds its line (explicit specializations share the
+    name: ``template <> __global__ void fill<double>(...)``), else the first (a finding in a helper it calls)."""
+    named = [k for k in kernels if k.name == (d.kernel or "")]
+    inside = [k for k in named if k.span.path == d.path and k.span.line <= d.line <= k.span.end_line]
+    k = (inside or named or [None])[0]
+    return k.label if k is not None and k.template_args else ""
 
 
 def _layers(model: TranslationUnitModel) -> list[list]:

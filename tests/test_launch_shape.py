@@ -157,6 +157,23 @@ def test_each_instantiation_is_analysed_and_named_when_findings_differ():
     assert same.assumptions[-1] == "the same for every instantiation launched: `everyOther<float>`, `everyOther<int>`"
 
 
+def test_a_finding_in_an_explicit_specialization_is_not_named_after_another(tmp_path):
+    # HeCBench fma-cuda: the bf16 specialization's finding said `(in `implicit_fma_kernel<__half>`)`, the
+    # name of another specialization of the same template
+    body = ("    __shared__ float s[1024];\n    s[threadIdx.x * {k}] = (float)b[threadIdx.x];\n    __syncthreads();\n"
+            "    out[threadIdx.x] = s[threadIdx.x];\n}}\n")
+    src = ("template <typename T>\n__global__ void fill(const T* b, float* out) {\n" + body.format(k=8)
+           + "template <>\n__global__ void fill<float>(const float* b, float* out) {\n" + body.format(k=2)
+           + "template <>\n__global__ void fill<double>(const double* b, float* out) {\n" + body.format(k=4)
+           + "int main() {\n    float *f, *o; double *d; int *i;\n    fill<float><<<1, 256>>>(f, o);\n"
+           "    fill<double><<<1, 256>>>(d, o);\n    fill<int><<<1, 256>>>(i, o);\n}\n")
+    (tmp_path / "k.cu").write_text(src)
+    d = [(x.line, x.metrics["bank_conflict_ways"], x.message[-40:]) for x in lint_file(str(tmp_path / "k.cu"), RunOptions())]
+    assert [(line, ways) for line, ways, _ in d] == [(4, 8), (11, 2), (18, 4)]
+    # the launches of fill<float> and fill<double> run the specializations, not the primary template
+    assert [m.rsplit("(in ", 1)[-1] for _, _, m in d] == ["`fill<int>`)", "`fill<float>`)", "`fill<double>`)"]
+
+
 def test_a_header_kernel_is_analysed_in_its_includer_and_reported_once(tmp_path):
     (tmp_path / "k.cuh").write_text("#pragma once\n" + KERNEL.replace("gridDim.x", "STRIDE"))
     main = tmp_path / "main.cu"
@@ -469,3 +486,42 @@ def test_an_unknown_dim3_grid_bounds_no_axis(tmp_path):
     model = build_model(str(p), src, RunOptions())
     assert [s.grid_bound for s in model.launches] == [(None, None, None), (None, None, None)]
     assert model.kernels[0].grid_bound == {}
+
+
+def _multiples(tmp_path: Path, host: str) -> list[list[tuple]]:
+    """Per launch of `m(int n, int s)`: each integer argument's (multiple, line of the assignment that made it)."""
+    p = tmp_path / "m.cu"
+    p.write_text("#include <cstdlib>\n__global__ void m(float *a, int n, int s) { a[threadIdx.x % n + s] = 0; }\n" + host)
+    return [[(k, w.line if w else None) for k, w in s.multiples[1:]]
+            for s in build_model(str(p), p.read_text(), RunOptions()).launches]
+
+
+def test_what_each_launch_argument_is_a_multiple_of_in_every_run(tmp_path):
+    # HeCBench aop: `num_paths *= 1024` after the command line, launched from a helper: a multiple of 1024 in every
+    # run, whatever the command line says
+    host = """
+static void run(float *a, int n, int s) { m<<<1, 256>>>(a, n, s); m<<<1, 256>>>(a, n * 3, s + 1); }
+int main(int argc, char **argv) {
+    float *a; int n = 32, s = 64;
+    if (argc > 1) n = atoi(argv[1]);
+    n *= 1024;
+    run(a, n, s << 2);
+    run(a, n * 6, s << 2);
+}"""
+    # run's n: the common factor of n (1024) and n * 6 (6144); its s: 64 << 2, from the declaration on line 6
+    assert _multiples(tmp_path, host) == [[(1024, 8), (256, 6)], [(3072, 8), (1, None)]]
+
+
+def test_multiples_are_forgotten_where_the_program_may_change_them(tmp_path):
+    host = """
+int main(int argc, char **argv) {
+    float *a; int n = atoi(argv[1]) << 8, s = 4096;
+    m<<<1, 256>>>(a, n, s);
+    for (int i = 0; i < argc; i++) s += i;
+    if (argc > 2) n = n + 1;
+    m<<<1, 256>>>(a, n, s);
+    n = n / 4;
+    m<<<1, 256>>>(a, n, s * 2);
+}"""
+    # the command line may add 1 to n; the loop adds to s; n / 4 of an unknown n is not known; s * 2 is even
+    assert _multiples(tmp_path, host) == [[(256, 5), (4096, 5)], [(1, None), (1, None)], [(1, None), (2, None)]]

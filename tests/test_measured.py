@@ -209,11 +209,15 @@ KNOWN = {
 SYNCCHECK_UNREPORTED = {
     ("sync__grid_bounded", 40): (
         "roundedGrid, the control of a grid rounded up: with this run's n = 2^20, a multiple of 256, no block "
-        "straddles the bound, so every thread reaches the barrier (the finding is a warning: n is a run-time value)."),
+        "straddles the bound, so every thread reaches the barrier (the finding is info: run's one call passes 2^20)."),
     ("sync__grid_bounded", 67): (
         "roundedChunks, the control of a chunk loop over a rounded-up grid: with num = 4096, a multiple of 32, every "
         "chunk is whole and every thread runs 8 trips; with num = 4090 the last block's second row would run none."),
     ("sync__grid_bounded", 70): ("roundedChunks: the loop's second barrier, as line 67."),
+    ("sync__single_row_block", 47): (
+        "twoPerBlock: synccheck reports the rows' different trips once, at the loop's first barrier (line 45, "
+        "'Divergent thread(s) in block', 100 reports shown of 832), then the kernel fails under the tool; line 47 is "
+        "the same loop's second barrier."),
     ("sync__warp_specialized", 36): (
         "producerConsumer: synccheck reports the split once per block, at the loader branch's first barrier (line "
         "41: 'Divergent thread(s) in block', 100 reports shown of 3,456), then the kernel fails under the tool; the "

@@ -6,6 +6,8 @@
 
 from __future__ import annotations
 
+import math
+
 import sympy
 
 from ..ir import nodes as ir
@@ -35,14 +37,18 @@ def _build_model(tu: ir.TranslationUnit) -> TranslationUnitModel:
     model.minor = launched_once(model.launches)
     globals_ = {v: arr for v in tu.globals if (space := _SPACES.get(v.space)) is not None
                 and (arr := array_decl(v, space, {})) is not None}
+    # launches of `k<double>` run an explicit specialization `template <> __global__ void k<double>` where there is one
+    special = {(fn.name, fn.specializes) for fn in tu.kernels if fn.specializes}
     for fn in tu.kernels:  # a template: each instantiation launched in this translation unit, in launch order
-        insts = dict.fromkeys(s.template_args for s in model.launches
-                              if fn.template_params and s.kernel == fn.name and s.template_args)
+        insts = {fn.specializes: None} if fn.specializes else dict.fromkeys(
+            s.template_args for s in model.launches if fn.template_params and s.kernel == fn.name
+            and s.template_args and (fn.name, s.template_args) not in special)
         model.kernels += [_kernel(fn, targs, symbols, globals_) for targs in insts or [()]]
         for k in model.kernels[-len(insts or [()]):]:
             consts = _constant_args(fn, k.template_args, model.launches)
             k.launch_args = {p.name: consts[p.name] for p in fn.params if p.name in consts and p.type.is_integer}
             k.default_args = {p.name: i for i, p in enumerate(fn.params) if p.name in k.launch_args}
+            k.launch_multiples = _multiple_args(fn, k.template_args, model.launches, k.launch_args)
             k.counter_params = frozenset(fn.params[i].name for s in model.launches if s.kernel == fn.name and (
                 not k.template_args or s.template_args == k.template_args) for i in s.counters if i < len(fn.params))
             k.grid_bound = _grid_bound(fn, k.template_args, model.launches, symbols)
@@ -97,6 +103,22 @@ def _constant_args(fn: ir.Function, targs: tuple, launches: list) -> dict:
             TypeKind.POINTER) and len(vals := {s.args[i] for s in sites}) == 1 and None not in vals}
 
 
+def _multiple_args(fn: ir.Function, targs: tuple, launches: list, consts: dict) -> dict:
+    """The integer parameters of ``fn`` (not bound to one constant) that every launch of it (of that instantiation)
+    in the translation unit passes a multiple of a number greater than 1 (:attr:`LaunchSite.multiples`): name ->
+    (the common factor, where it comes from); none when it is not launched here."""
+    sites = _sites(fn, targs, launches)
+    if not sites or any(len(s.multiples) != len(fn.params) for s in sites):
+        return {}
+    out = {}
+    for i, p in enumerate(fn.params):
+        found = [s.multiples[i] for s in sites]
+        g = math.gcd(*(m for m, _ in found))
+        if p.type.is_integer and p.name not in consts and g > 1:
+            out[p.name] = (g, next((w for _, w in found if w is not None), None))
+    return out
+
+
 def _null_tested(fn: ir.Function) -> set:
     """The pointers ``fn`` compares with null (``if (probs != NULL)``, ``if (!p)``, ``p ? .. : ..``)."""
     out = set()
@@ -117,7 +139,8 @@ def _kernel(fn: ir.Function, targs: tuple, symbols: Symbols, globals_: dict) -> 
         texts = [template_arg_text(a) for a in targs]
         kernel.label = f"{fn.name}<{', '.join(texts)}>"
         kernel.instantiation = f"`{kernel.label}` (" + ", ".join(
-            f"{tp.name} = {t}" for tp, t in zip(fn.template_params, texts)) + ")"
+            f"{tp.name} = {t}" for tp, t in zip(fn.template_params, texts)) + ")" if fn.template_params else None
+
     for tp in (tp for tp in fn.template_params if tp.is_type and tp.name not in bindings):
         bindings[tp.name] = 4
         kernel.incomplete_assumptions.append(

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import math
+import os
 import re
 from dataclasses import dataclass, field
 from typing import Optional
+
+import sympy
 
 from ..model import Access, Kernel, LaunchSite, TranslationUnitModel
 from .symbols import BDIM, GDIM, Symbols
@@ -168,6 +171,23 @@ class AnalysisContext:
         """gridDim of the kernel's launches where they agree on a constant: ``{gridDim.x: 4096}``."""
         self.launch_shape(kernel)
         return self._grids[id(kernel)]
+
+    def run_multiples(self, kernel: Kernel) -> dict:
+        """The integer parameters every launch passes a multiple of ``m`` (:attr:`Kernel.launch_multiples`), each as
+        ``m`` times a positive integer: ``{num_paths: 1024*num_paths/1024}``."""
+        return {self.symbols.param(n): m * sympy.Symbol(f"{n}/{m}", positive=True, integer=True)
+                for n, (m, _) in kernel.launch_multiples.items()}
+
+    def multiple_values(self, kernel: Kernel, exprs) -> list[str]:
+        """The parameters in ``exprs`` (``(value, line)`` guards) that every launch passes a multiple of a number,
+        as assumptions: ``["`num_paths` a multiple of 1024 from the launch at main.cu:940 (main.cu:1133)"]``."""
+        used = {x for e in exprs for v in (e if isinstance(e, tuple) else (e,)) if hasattr(v, "free_symbols")
+                for x in v.free_symbols}
+        sites = self.sites(kernel)
+        where = (f"from the launch at {os.path.basename(sites[0].span.path)}:{sites[0].span.line}" if len(sites) == 1
+                 else f"at all {len(sites)} launches")
+        return [f"`{n}` a multiple of {m} {where}" + (f" ({os.path.basename(w.path)}:{w.line})" if w else "")
+                for n, (m, w) in kernel.launch_multiples.items() if self.symbols.param(n) in used]
 
     def run_time(self, kernel: Kernel) -> dict:
         """The values the launches give the kernel's symbols: gridDim (:meth:`grid`) and the integer parameters

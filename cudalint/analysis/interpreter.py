@@ -177,6 +177,7 @@ class KernelInterpreter:
         self.fence = 0                    # accesses before this index may not serve a later load again
         self.region = 0                   # counts the barriers, atomics and loop boundaries passed
         self.constant_pointers: dict = {}  # (constant array, offset, field) -> the pointer loaded there
+        self.bases: dict[int, sympy.Symbol] = {}  # array id -> its base address over its alignment (:meth:`address`)
         self.epoch = 0                    # counts barriers, atomics, fences, assembly, unseen calls (Access.epoch)
         self.jumps = 0                    # counts the exit statements passed (Access.exits)
         self.tail: Optional[ir.Stmt] = None  # the helper's closing `return`, which skips nothing
@@ -298,6 +299,7 @@ class KernelInterpreter:
             if (arr := array_decl(var, space, self.bindings)) is not None:
                 arr = self.instantiate_extents(arr, var, env)
                 env[var] = Pointer(arr, sympy.Integer(0), arr.elem_size, arr.dims[1:], (), var.type.array_dims()[1])
+            self.array_init(d.init, env[var] if arr is not None else None, env)
             return
         if is_memory(var):
             return  # a `__shared__`/static scalar: every read is a load at one address
@@ -305,6 +307,40 @@ class KernelInterpreter:
         if t.kind == TypeKind.POINTER and isinstance(val, Pointer):
             val = self.retype(val, t.pointee)
         env[var] = val if val is not None else self.symbols.opaque(var.name, varying=False)
+
+    def address(self, p: Pointer) -> Value:
+        """The address ``p`` holds, as an integer (``reinterpret_cast<uintptr_t>(p)``): ``A * base + offset``
+        with ``A`` a block-uniform integer and ``base`` the alignment the array's start is known to have, 256 bytes
+        for global memory (CUDA C++ Programming Guide, "Device Memory Accesses": an address returned by the
+        runtime's allocation routines is always aligned to at least 256 bytes), 16 for dynamic shared memory
+        (``extern __shared__``, which nvcc aligns for any vector type), the element's alignment for a static
+        shared array; so that a test of the pointer's alignment (``% 16 == 0``, ``& 15``) at an offset that is a
+        multiple of 16 bytes holds, and the misaligned fallback it guards is never taken
+        (fixtures/shared/alignment_test.cu).  An opaque value for other memory."""
+        arr = p.array
+        if arr.space == AddressSpace.GLOBAL:
+            base = 256
+        elif arr.space == AddressSpace.SHARED:
+            base = 16 if arr.dims[:1] == (None,) else max(1, min(16, arr.elem_size & -arr.elem_size))
+        else:
+            return self.opaque("address", p)
+        sym = self.bases.setdefault(id(arr), self.symbols.opaque(f"&{arr.name}", varying=False))
+        return base * sym + p.offset
+
+    def array_init(self, init: Optional[ir.Expr], arr: Optional[Pointer], env: Env) -> None:
+        """Evaluate an array's initialiser (``const float a[7] = {x, p[0], p[1]}``): the loads it makes are the
+        kernel's accesses, and a thread's own array (``arr`` local) has the element at each constant position
+        marked as :meth:`private` does for a store of a thread-varying value."""
+        if init is None:
+            return
+        items = init.items if isinstance(init, ir.InitList) else None
+        if items is None or arr is None or arr.array.space != AddressSpace.LOCAL or not arr.elem_size or arr.dims:
+            self.expr(init, env)
+            return
+        for i, x in enumerate(items):
+            self.storing = self.expr(x, env)
+            self.private(id(arr.array), sympy.Integer(i * arr.elem_size), "write")
+            self.storing = None
 
     def bind(self, init: ir.Expr, env: Env, record: bool = True) -> Value:
         """What a reference bound to ``init`` is: an :class:`Alias` of the memory it names, or (bound to a
@@ -487,14 +523,19 @@ class KernelInterpreter:
         it: the loop's condition depends on its trip only and holds for a constant number of trips, at most
         :data:`UNROLLED_TRIPS` (``for (i = 0; i < 8; ++i) r[i] = s[base + i];``), the load lies in no inner loop (or,
         when ``pragma`` (the loop's ``#pragma unroll``) unrolls it completely, only in inner loops nvcc unrolls as
-        well, along which it is not consecutive), and the loop stores nothing to its array
+        well, along which it is not consecutive), and the loop stores nothing to its array; and the stores of the
+        loop (in no inner loop) to an array it loads nothing from
         (:func:`cudalint.analysis.merge.vectorize_unrolled` decides what the consecutive loads become)."""
         trips = constant_trips(trip, cond)
         if not trips or trips < 2:
             return
         written = {id(a.array) for a in body if a.is_write}
+        read = {id(a.array) for a in body if a.is_read}
         depth = len(self.loops)
         for a in body:
+            if a.loop_depth == depth and a.is_write and not a.is_read and id(a.array) not in read:
+                a.unrolled = (trip, trips)  # a store, to an array the loop does not read (the SASS of
+                continue                    # fixtures/shared/alignment_test.cu: `s[i*4 + j]`, j < 4 -> STS.128)
             if not a.is_read or id(a.array) in written or a.loop_depth < depth:
                 continue
             if a.loop_depth == depth:
@@ -563,6 +604,8 @@ class KernelInterpreter:
             v = self.expr(e.operand, env, mode, record)
             if isinstance(v, Pointer) and not v.dims and e.type.kind == TypeKind.POINTER:
                 v = self.retype(v, e.type.pointee, keep_dims=True)
+            if isinstance(v, Pointer) and e.type.is_integer:  # `(uintptr_t)p`: an address
+                return self.address(v)
             return v
         if isinstance(e, ir.Cond):
             cond = self.expr(e.cond, env, record=record)

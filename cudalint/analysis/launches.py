@@ -5,6 +5,11 @@ function's IR up to the launch: declarations, assignments (``threads.x = 256``),
 (unknown after it).  In ``main``, a branch on the command line (``if (argc > 1) n = atoi(argv[1]);``,
 ``if (checkCmdLineFlag(argc, argv, "n"))``) keeps the value the program runs with when given no arguments (its
 default); the launch names each such value (:attr:`~cudalint.model.LaunchSite.defaults`).
+
+Beside values, the walk keeps what each integer is known to be a multiple of, for every run of the program
+(``n *= 1024`` after ``n = strtol(argv[i], ...)``: 1024), through the host functions of the file that the launches
+are in (``do_run(..., n, ...)`` passes the multiple to ``do_run``'s parameter when every call of it in the file
+does): :attr:`~cudalint.model.LaunchSite.multiples`.
 """
 
 from __future__ import annotations
@@ -107,6 +112,48 @@ class _Env:
             return tuple(v if isinstance(v, (int, _Link)) else None for v in vals[:3])
         return None
 
+    def multiple(self, e: Optional[ir.Expr]) -> tuple[int, Optional[ir.Span]]:
+        """What the integer ``e`` is a multiple of in every run (0: it is 0; 1: nothing known), with the
+        assignment that made it so (``n *= 1024``), None for a constant or for 1: products multiply, sums,
+        differences and remainders keep the common factor, ``<< k`` multiplies by 2**k, ``/ d`` divides a
+        multiple of ``d``."""
+        m, where = self._multiple(e)
+        return (m, where) if m != 1 else (1, None)
+
+    def _multiple(self, e: Optional[ir.Expr], depth: int = 0) -> tuple[int, Optional[ir.Span]]:
+        if e is None or depth > 32:
+            return 1, None
+        v = fold(e)
+        if v is not None:
+            return abs(v), None
+        if isinstance(e, ir.Ref):
+            m = self.vals.get(("mult", e.var))
+            if m is not None:
+                return m
+            if e.var.storage == ir.Storage.FILE and e.var.init is not None:
+                return self._multiple(e.var.init, depth + 1)
+            return 1, None
+        rec = functools.partial(self._multiple, depth=depth + 1)
+        if isinstance(e, ir.Cast):
+            return rec(e.operand) if e.type.is_integer and e.operand.type.is_integer else (1, None)
+        if isinstance(e, ir.Unary) and e.op in ("-", "+"):
+            return rec(e.operand)
+        if isinstance(e, ir.Cond):
+            (a, x), (b, y) = rec(e.then), rec(e.else_)
+            return math.gcd(a, b), x or y
+        if isinstance(e, ir.Binary) and e.op in ("*", "+", "-", "%", "<<", "/"):
+            (a, x), (b, y) = rec(e.lhs), rec(e.rhs)
+            k = fold(e.rhs)
+            if e.op == "*":
+                return a * b, x or y
+            if e.op in ("+", "-", "%"):
+                return math.gcd(a, b), x or y
+            if e.op == "<<" and isinstance(k, int) and 0 <= k < 63:
+                return a << k, x
+            if e.op == "/" and isinstance(k, int) and k and a % k == 0:
+                return a // abs(k), x
+        return 1, None
+
     def dims(self, e: Optional[ir.Expr]) -> Dims:
         """A launch's grid or block: (x, y, z), None where not known; ``(1, 1, 1)`` for an absent one."""
         if e is None:
@@ -199,10 +246,13 @@ class _Env:
                     out.setdefault(d[0], d)
         return tuple(out.values())
 
-    def assign(self, target: ir.Expr, v, s=None, src: Optional[ir.Expr] = None) -> None:
+    def assign(self, target: ir.Expr, v, s=None, src: Optional[ir.Expr] = None, mult: tuple = (1, None)) -> None:
         """``target = v`` (``s``: the value as :meth:`sym` reads it, None when unknown; ``src``: the expression
-        assigned, whose command-line defaults the target inherits)."""
+        assigned, whose command-line defaults the target inherits; ``mult``: what the value is a multiple of,
+        :meth:`multiple`)."""
         target = strip_casts(target)
+        if isinstance(target, ir.Ref):
+            self.vals[("mult", target.var)] = mult
         base = target.base if isinstance(target, ir.Member) else target
         if isinstance(base, ir.Ref) and not isinstance(target, ir.Member):
             self.vals.pop(("default", base.var), None)
@@ -245,15 +295,21 @@ class _Env:
         keys = set(self.vals).union(*(o.vals for o in others))
         for k in keys:
             vs = [o.vals.get(k) for o in others]
-            if isinstance(vs[0], tuple) and all(isinstance(v, tuple) for v in vs):
+            if isinstance(k, tuple) and k[0] == "mult":  # a multiple on every path: of their common factor
+                self.vals[k] = _common(vs)
+            elif isinstance(vs[0], tuple) and all(isinstance(v, tuple) for v in vs):
                 self.vals[k] = tuple(c if all(v[i] == c for v in vs) else None for i, c in enumerate(vs[0]))
             else:
                 self.vals[k] = vs[0] if all(v == vs[0] for v in vs) else None
 
 
 class _Walker:
-    def __init__(self):
+    def __init__(self, seeds: Optional[dict] = None):
         self.out: list[LaunchSite] = []
+        #: host function -> {parameter: (multiple, where)} that every call of it in the file passes (:meth:`calls`)
+        self.seeds: dict = seeds or {}
+        #: host function -> the (multiple, where) of each argument of each call of it walked
+        self.calls: dict = {}
         self.fn, self.loops = "", ()  # the host function walked, the loops around the statement (their lines)
         self.stepped: frozenset = frozenset()  # the variables the loops around the statement step
         self.argv: frozenset = frozenset()  # main's parameters (argc, argv) when walking main
@@ -288,7 +344,9 @@ class _Walker:
                                        defaults=_launch_defaults(env, e.grid, e.block, e.args),
                                        counters=tuple(i for i, a in enumerate(e.args)
                                                       if isinstance(r := strip_casts(a), ir.Ref)
-                                                      and r.var in self.stepped)))
+                                                      and r.var in self.stepped),
+                                       multiples=tuple(env.multiple(a) if a.type.is_integer else (1, None)
+                                                       for a in e.args)))
             return
         if isinstance(e, ir.Cond):
             self.expr(e.cond, env)
@@ -301,10 +359,14 @@ class _Walker:
             self.expr(c, env)
         if isinstance(e, ir.Assign):
             v = env.value(e.value)
+            mult = env.multiple(e.value) if e.op == "=" else env.multiple(ir.Binary(
+                e.span, e.op[:-1], e.target, e.value, type=e.target.type)) if e.op[:-1] in ("*", "+", "-", "<<", "/") \
+                else (1, None)
             if e.op != "=":
                 old = env.value(e.target)
                 v = c_binary(e.op[:-1], old, v) if isinstance(old, int) and isinstance(v, int) else None
-            env.assign(e.target, v, env.sym(e.value) if e.op == "=" else None, e.value)
+            env.assign(e.target, v, env.sym(e.value) if e.op == "=" else None, e.value,
+                       (mult[0], mult[1] or e.span) if mult[0] > 1 else mult)
         elif isinstance(e, ir.Unary) and e.op in ("pre++", "pre--", "post++", "post--"):
             old = env.value(e.operand)
             env.assign(e.operand, old + (1 if "++" in e.op else -1) if isinstance(old, int) else None)
@@ -316,6 +378,11 @@ class _Walker:
                                            loops=self.loops, threads=env.threads(e.args[1], e.args[2]),
                                            defaults=_launch_defaults(env, e.args[1], e.args[2], ())))
             params = e.func.params if e.func is not None else []
+            if e.func is not None and e.func.body is not None and e.func.kind == ir.FunctionKind.HOST \
+                    and len(params) == len(e.args):
+                self.calls.setdefault(e.func, []).append(tuple(
+                    (m, w or e.span) if (m, w) != (1, None) else (1, None) for m, w in
+                    (env.multiple(a) if a.type.is_integer else (1, None) for a in e.args)))
             for i, a in enumerate(e.args):  # `&n` or a reference parameter: the callee may write it
                 if isinstance(a := strip_casts(a), ir.Unary) and a.op == "&":
                     env.assign(a.operand, None)
@@ -349,6 +416,8 @@ class _Walker:
             self.expr(s.init, env)
             default = (1, 1, 1) if s.var.type.name in _DIM3 else None  # `dim3 b;` is (1, 1, 1)
             env.vals[s.var] = env.value(s.init) if s.init is not None else default
+            m = env.multiple(s.init) if s.init is not None and s.var.type.is_integer else (1, None)
+            env.vals[("mult", s.var)] = (m[0], m[1] or s.span) if m[0] > 1 else m
             env.vals.pop(("default", s.var), None)
             if d := env.defaults(s.init):
                 env.vals[("default", s.var)] = d
@@ -375,6 +444,8 @@ class _Walker:
                 for k in set(run.vals) | set(given.vals):
                     if isinstance(k, ir.Variable) and run.vals.get(k) != given.vals.get(k):
                         run.vals[("default", k)] = ((k.name, s.span.line),)
+                    elif isinstance(k, tuple) and k[0] == "mult":  # a multiple with and without arguments
+                        run.vals[k] = _common([run.vals.get(k), given.vals.get(k)])
                 env.vals = run.vals
             else:
                 env.merge(a, b)
@@ -460,14 +531,42 @@ def _argument(a: ir.Expr, env: _Env) -> Optional[int]:
 
 def collect_launches(tu: ir.TranslationUnit) -> list[LaunchSite]:
     """Every launch written in a non-kernel function of the translation unit, in source order, with its
-    grid and block as known at the launch."""
-    w = _Walker()
+    grid and block as known at the launch.  What a host function's integer parameters are multiples of comes from
+    its calls in the file (the common factor of every call's argument), found by walking again until the
+    parameters' multiples no longer change (at most :data:`_SEED_ROUNDS` walks; none kept if they still do)."""
+    seeds: dict = {}
+    for _ in range(_SEED_ROUNDS):
+        w = _walk(tu, seeds)
+        found = {fn: ps for fn, calls in w.calls.items()
+                 if (ps := {p: m for p, m in zip(fn.params, map(_common, zip(*calls))) if m[0] > 1})}
+        if found == seeds:
+            return w.out
+        seeds = found
+    return _walk(tu, {}).out
+
+
+#: walks of the file's host functions before the multiples of their parameters settle (main -> run -> launch: 3)
+_SEED_ROUNDS = 4
+
+
+def _walk(tu: ir.TranslationUnit, seeds: dict) -> _Walker:
+    w = _Walker(seeds)
     for fn in tu.functions:
         if fn.kind != ir.FunctionKind.KERNEL and fn.body is not None:
             w.fn = fn.name
             w.argv = frozenset(fn.params) if fn.name == "main" else frozenset()
-            w.stmt(fn.body, _Env())
-    return w.out
+            env = _Env()
+            env.vals.update({("mult", p): m for p, m in seeds.get(fn, {}).items()})
+            w.stmt(fn.body, env)
+    return w
+
+
+def _common(found) -> tuple[int, Optional[ir.Span]]:
+    """The common factor of several (multiple, where) pairs (None: nothing known), with the first place that
+    made one of them a multiple."""
+    ms = [m if m is not None else (1, None) for m in found]
+    g = functools.reduce(math.gcd, (m for m, _ in ms), 0) if ms else 1
+    return (g, next((w for m, w in ms if w is not None), None)) if g > 1 else (1 if g != 0 or not ms else 0, None)
 
 
 def _names(n: ir.Node) -> list[str]:

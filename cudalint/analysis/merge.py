@@ -88,12 +88,13 @@ def shared_alignment(accs: list[Access]) -> dict[int, int]:
 
 
 def vectorize_unrolled(a: Access, align: int) -> Access:
-    """A load in a loop nvcc unrolls (:attr:`Access.unrolled`: ``T`` constant trips counted by ``trip``) whose
-    offset grows by its own size each trip (``r[i] = s[base + i]``, ``i < 8``) read ``w`` bytes at a time, the
+    """A load or store in a loop nvcc unrolls (:attr:`Access.unrolled`: ``T`` constant trips counted by ``trip``)
+    whose offset grows by its own size each trip (``r[i] = s[base + i]``, ``i < 8``) moved ``w`` bytes at a time, the
     largest of 16, 8 and 4 bytes that the ``T`` trips fill, the array's alignment ``align`` allows and every term
     of ``base`` is a multiple of: one access of ``w`` bytes at ``base + w*trip`` (``Bs[k*128 + col*8 + i]`` of
-    ``float`` for ``i < 8`` is two ``LDS.128``: fixtures/shared/register_tile.cu, SASS on the H200).  Unchanged
-    otherwise."""
+    ``float`` for ``i < 8`` is two ``LDS.128``: fixtures/shared/register_tile.cu, SASS on the H200; the stores
+    ``s[i*4 + j]`` for ``j < 4`` to dynamic shared memory are one ``STS.128``: fixtures/shared/alignment_test.cu,
+    SASS and 4.0 wavefronts per store instruction on the H100).  Unchanged otherwise."""
     if not a.unrolled or a.offset is None or a.split != 1:
         return a
     trip, trips = a.unrolled

@@ -308,9 +308,10 @@ def bound_checks(value: sympy.Basic, symbols: Symbols, block: Optional[tuple] = 
 
 def bounds_aligned(value: sympy.Basic, symbols: Symbols, block: tuple, run: dict) -> Optional[bool]:
     """Whether every comparison of the bounds check ``value`` (:func:`bound_checks`) falls between blocks for
-    the values ``run`` the launches give (``nx`` -> 4096): with a number ``S`` for the span of the index one
-    block covers, no block is split when the bound's edge is a multiple of ``S``.  False when one is not (a block
-    straddles it), None when an edge or a span is not a number."""
+    the values ``run`` the launches give (``nx`` -> 4096, or a multiple: ``n`` -> ``1024*k``): with a number ``S``
+    for the span of the index one block covers, no block is split when the bound's edge is a multiple of ``S``.
+    False when one is not (a block straddles it), None when a span is not a number or an edge is neither a number
+    nor a multiple of its span whatever the run-time values."""
     known, aligned = dict(zip(BDIM, block)), True
     for c in (value.args if isinstance(value, (sympy.And, sympy.Or)) else (value,)):
         if not c.free_symbols & set(TID):
@@ -318,10 +319,13 @@ def bounds_aligned(value: sympy.Basic, symbols: Symbols, block: tuple, run: dict
         found = _edge(c, known)
         if found is None:
             return None
-        edge = sympy.sympify(found[1].xreplace(run)).xreplace(known)
-        if not (edge.is_Integer and found[2].is_Integer and found[2] > 0):
+        edge, span = sympy.sympify(found[1].xreplace(run)).xreplace(known), found[2]
+        if not (span.is_Integer and span > 0):
             return None
-        aligned = aligned and not edge % found[2]
+        if edge.is_Integer:
+            aligned = aligned and not edge % span
+        elif sympy.expand(edge / span).is_integer is not True:  # `1024*k` over 256: a multiple whatever k is
+            return None
     return aligned
 
 

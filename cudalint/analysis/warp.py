@@ -150,8 +150,8 @@ def _active_lanes(guards: tuple, shape: LaunchShape, symbols: Optional[Symbols] 
     else branch), an integer used as a truth value (``tid % 2``, ``tid & 1``), or one that also reads
     blockIdx when it selects the same lanes in every sampled block; an equality of a value distinct in every
     lane of a warp with a block-uniform one (``threadIdx.x + blockDim.x * blockIdx.x == total - 1``, the last
-    thread's padding: ispass' md5) leaves at most one lane of each warp, counted as its first.  Others (a
-    run-time bound ``i < n``) leave all lanes active.  None: no guard restricts the lanes."""
+    thread's padding: ispass' md5) leaves at most one lane of each warp, counted as its first; one false for the
+    launch's values leaves none.  Others (a run-time bound ``i < n``) leave all lanes active.  None: no guard restricts the lanes."""
     known = shape.known
     tids = set(TID) if shape.block else {TID[0]}
     coords = thread_coords(shape)
@@ -160,6 +160,8 @@ def _active_lanes(guards: tuple, shape: LaunchShape, symbols: Optional[Symbols] 
         g = g.xreplace(known)
         if isinstance(g, sympy.Expr):
             g = sympy.Ne(g, 0)  # `if (tid % 2)`
+        if g is sympy.false:  # false for the launch's values (`(uintptr_t)&b[first + 4 * i] % 16 == 0`, first 1)
+            return [False] * len(coords)
         if symbols is not None and (one := _one_lane(g, coords, tids, symbols)) is not None:
             active = one if active is None else [a and m for a, m in zip(active, one)]
             continue

@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 
 import ctypes
+import dataclasses
 import functools
 import itertools
 import os
@@ -243,6 +244,8 @@ class Lowering:
                 else irt.Type(irt.TypeKind.REFERENCE, name, p.size, p.align, pointee=p)
         if k in (TK.CONSTANTARRAY, TK.INCOMPLETEARRAY, TK.VARIABLEARRAY, TK.DEPENDENTSIZEDARRAY):
             elem = self.type(canon.element_type, depth + 1)
+            if canon.spelling.startswith("const ") and not elem.const:  # `const float a[5]`: const elements,
+                elem = dataclasses.replace(elem, const=True)  # which libclang's element type drops
             count = canon.element_count if k == TK.CONSTANTARRAY else None
             return irt.Type(irt.TypeKind.ARRAY, name, size, align, pointee=elem,
                             count=count if count is not None and count >= 0 else None, const=const)
@@ -317,7 +320,8 @@ class Lowering:
             if "__launch_bounds__" in toks or "launch_bounds" in toks:
                 bounds = next((int(t) for t in toks if t.isdigit()), bounds)
         self.funcs[key] = fn = ir.Function(name=c.spelling, kind=kind, span=self.span(c), template_params=tps,
-                                           launch_bounds=bounds, in_main_file=self.in_main(c))
+                                           launch_bounds=bounds, in_main_file=self.in_main(c),
+                                           specializes=() if tps else self.template_args(c))
         self.pending.append((c, fn))
         return fn
 

@@ -393,6 +393,9 @@ class Function:
     in_main_file: bool = True
     #: why parts of the body could not be lowered (``expression nesting too deep to model``)
     incomplete: list[str] = field(default_factory=list)
+    #: the template arguments of an explicit specialization (``template <> __global__ void k<double>(...)``: the
+    #: double type), which launches of ``k<double>`` run instead of the primary template; () otherwise
+    specializes: tuple = ()
 
     def __repr__(self) -> str:
         return f"Function({self.kind.value} {self.name})"

@@ -45,10 +45,11 @@ def bound_names(guards, lines: list[int], ctx: AnalysisContext, kernel: Kernel) 
 
 
 def aligned_today(guards, lines: list[int], ctx: AnalysisContext, kernel: Kernel) -> Optional[bool]:
-    """Whether, for the launch's block and the values its launches bind (``nx`` = 4096, gridDim), every divergent
+    """Whether, for the launch's block and the values its launches bind (``nx`` = 4096, gridDim, ``n`` a multiple
+    of 1024: :meth:`~cudalint.analysis.context.AnalysisContext.run_multiples`), every divergent
     bounds check (on ``lines``) falls between blocks (:func:`cudalint.analysis.uniformity.bounds_aligned`): True,
     False when one is shown to split a block, None when that is not known."""
-    block, run = ctx.launch_shape(kernel).full, ctx.run_time(kernel)
+    block, run = ctx.launch_shape(kernel).full, {**ctx.run_time(kernel), **ctx.run_multiples(kernel)}
     if block is None or not run:
         return None
     found = [uniformity.bounds_aligned(v, ctx.symbols, block, run) for v, line in guards
@@ -139,6 +140,7 @@ class BarrierInDivergentBranch(Rule):
                     today = aligned_today(b.guards, lines, ctx, kernel)
                     covered = today is None and covered_today(b.guards, lines, kernel)
                     values = ctx.bound_values(kernel, [g for g in b.guards if g[1] in lines])
+                    values += ctx.multiple_values(kernel, [g for g in b.guards if g[1] in lines]) if today else []
                     named = ", ".join(v.split(" from ")[0].split(" at all ")[0] for v in values) or "values"
                     if today is False:
                         msg = msg.replace("; " + fix, f"; with the launch's {named} a block straddles it; {fix}")
