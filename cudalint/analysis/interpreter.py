@@ -163,6 +163,8 @@ class KernelInterpreter:
         self.values = values              # template non-type parameter -> int
         self.sizes: dict = {}             # value -> the operations it was built from (:data:`MAX_OPERATIONS`)
         self.guards: list[tuple[Value, int]] = []
+        self.exit_guards: set[int] = set()  # ids of the entries of guards that earlier exits entered (block_item)
+        self.left: Value = None           # `!c` of the `if (c) return;` just walked (block_item)
         self.depth = 0
         self.returns: list[Value] = []
         self.loops: list[int] = []        # ids of the enclosing loops
@@ -200,13 +202,13 @@ class KernelInterpreter:
     def barrier(self, name: str, node: ir.Node) -> None:
         self.cut()
         self.epoch += 1
-        self.kernel.barriers.append(Barrier(name, node.span, tuple(self.guards), tuple(self.loops), next(self.order),
+        self.kernel.barriers.append(Barrier(name, node.span, self.branch_guards(), tuple(self.loops), next(self.order),
                                             tuple(self.call_chain)))
 
     def exit(self, kind: ExitKind, node: ir.Node) -> None:
         if kind == ExitKind.BREAK and self.breakable and self.breakable[-1] == "switch":
             return  # leaves a switch, not a loop
-        self.kernel.exits.append(Exit(kind, node.span, tuple(self.guards), tuple(self.loops), next(self.order)))
+        self.kernel.exits.append(Exit(kind, node.span, self.branch_guards(), tuple(self.loops), next(self.order)))
 
     def opaque(self, hint: str, *deps: Value) -> sympy.Symbol:
         """A fresh opaque value, thread-varying when any of ``deps`` is proven to be (an unknown dependency
@@ -223,8 +225,10 @@ class KernelInterpreter:
         if s is None:
             return
         if isinstance(s, ir.Block):
+            pushed = 0
             for x in s.body:
-                self.stmt(x, env)
+                pushed += self.block_item(x, env)
+            self.leave_exits(pushed)
         elif isinstance(s, ir.Decl):
             self.decl(s, env)
         elif isinstance(s, ir.ExprStmt):
@@ -247,16 +251,19 @@ class KernelInterpreter:
             # a thread runs one branch: the operations of the costlier one count (Kernel.ops)
             self.kernel.ops = {k: max(o.get(k, 0) for o in ops) for k in ops[0].keys() | ops[1].keys()}
             self.merge(env, branches, cond)
+            if s.else_ is None and _jumps(s.then):  # `if (c) return;`: the rest of the block runs where c fails
+                self.left = negate(cond)
         elif isinstance(s, ir.Loop):
             self.loop(s, env)
         elif isinstance(s, ir.Switch):
             cond = self.expr(s.cond, env)
-            self.push_guard(cond, s.span.line)
             self.breakable.append("switch")
             inner = env.copy()
-            self.stmt(s.body, inner)
+            if not self.cases(s, cond, inner):
+                self.push_guard(cond, s.span.line)
+                self.stmt(s.body, inner)
+                self.guards.pop()
             self.breakable.pop()
-            self.guards.pop()
             self.merge(env, [inner, env.copy()], cond)
         elif isinstance(s, (ir.Case, ir.Label)):
             self.stmt(s.body, env)
@@ -279,6 +286,77 @@ class KernelInterpreter:
                     self.kernel.accesses.append(Access(
                         ArrayDecl("asm", space, "asm", 0), None, 0, True, False, s.span,
                         loop_depth=len(self.loops), loop_trips=tuple(self.trips)))
+
+    def block_item(self, x: ir.Stmt, env: Env) -> int:
+        """Walk ``x``, a statement of a block; when it is ``if (c) return;`` (or ``break``, ``continue``), enter
+        ``!c`` for the accesses of the statements after it in the block (:attr:`exit_guards`): 1, else 0.  A lane
+        that took the exit makes none of them (HeCBench's resnet winograd: ``if (Inx > 3 ...) return;`` leaves at
+        most 4 of a row's 6 lanes: fixtures/global/switch_cases.cu)."""
+        self.left = None
+        self.stmt(x, env)
+        left, self.left = self.left, None
+        if left is None or not isinstance(x, ir.If) or not isinstance(left, sympy.Basic):
+            return 0
+        self.guards.append(entry := (left, x.span.line))
+        self.exit_guards.add(id(entry))
+        return 1
+
+    def leave_exits(self, n: int) -> None:
+        """Drop the last ``n`` guards :meth:`block_item` entered (the end of their block)."""
+        for _ in range(n):
+            self.exit_guards.discard(id(self.guards.pop()))
+
+    def branch_guards(self) -> tuple:
+        """The guards of the branches around the current statement, without those of earlier exits
+        (:meth:`block_item`): what a barrier, an exit or a division sits under."""
+        return tuple(e for e in self.guards if id(e) not in self.exit_guards)
+
+    def cases(self, s: ir.Switch, cond: Value, env: Env) -> bool:
+        """Walk the body of ``switch (cond)`` region by region, each under the condition that enters it: ``cond ==
+        v`` after ``case v:``, or'ed with the previous region's where that one falls through, none of the values
+        after ``default:`` (HeCBench's resnet winograd kernels store one output row per ``case`` of
+        ``threadIdx.y``: fixtures/global/switch_cases.cu).  False, walking nothing, for a switch whose labels are
+        not all constants directly in its body (a ``case`` nested in a block: Duff's device)."""
+        items = s.body.body if isinstance(s.body, ir.Block) else None
+        while items is not None and len(items) == 1 and isinstance(items[0], ir.Block):
+            items = items[0].body
+        if items is None or not isinstance(cond, sympy.Basic) or is_condition(cond):
+            return False
+        labels = []  # per item: the case values it carries (None for default), or None for a plain statement
+        for x in items:
+            vals = []
+            while isinstance(x, ir.Case):
+                v = self.expr(x.value, env, record=False) if x.value is not None else None
+                if x.value is not None and not (isinstance(v, sympy.Basic) and v.is_Integer):
+                    return False
+                vals.append(v)
+                x = x.body
+            if any(isinstance(n, ir.Case) for n in ir.walk(x)):
+                return False
+            labels.append(vals or None)
+        every = [v for vals in labels if vals for v in vals if v is not None]
+        region, pushed, prev, exits = None, False, None, 0
+        for x, vals in zip(items, labels):
+            if vals is not None:
+                g = sympy.Or(*(sympy.Eq(cond, v) if v is not None else
+                               sympy.And(*(sympy.Ne(cond, w) for w in every)) for v in vals))
+                if region is not None and not _jumps(prev):
+                    g = sympy.Or(region, g)  # reached by falling through from the region above too
+                self.leave_exits(exits)
+                exits = 0
+                if pushed:
+                    self.guards.pop()
+                self.push_guard(g, x.span.line)
+                region, pushed = g, True
+            inner = x
+            while isinstance(inner, ir.Case):  # `case 2: if (t == 3) break;`: the if is the region's first item
+                inner = inner.body
+            exits += self.block_item(inner, env)
+            prev = x
+        self.leave_exits(exits)
+        if pushed:
+            self.guards.pop()
+        return True
 
     def instantiate_extents(self, arr: ArrayDecl, var: ir.Variable, env: Env) -> ArrayDecl:
         """``arr`` with the extents its type leaves to the template's arguments (``float As[BM * BK]``) evaluated
@@ -803,7 +881,7 @@ class KernelInterpreter:
         pow2 = isinstance(b, sympy.Basic) and self.symbols.is_pow2(b)
         varying = not isinstance(a, sympy.Basic) or self.symbols.is_varying(a)
         self.kernel.divisions.append(Division(op, e.span, e.type.signed, b, pow2, divisor.text, varying,
-                                                bool(self.loops), tuple(g for g, _ in self.guards
+                                                bool(self.loops), tuple(g for g, _ in self.branch_guards()
                                                                         if isinstance(g, sympy.Basic))))
 
     def arith(self, op: Optional[str], a: Value, b: Value) -> Value:
@@ -1009,6 +1087,15 @@ _EXPR_METHODS = {ir.Ref: KernelInterpreter.ref, ir.Member: KernelInterpreter.mem
 MAX_OPERATIONS = 400
 #: the operators whose floating-point result is a fresh opaque value (comparisons stay relations)
 _FLOAT_OPS = frozenset(("+", "-", "*", "/"))
+
+
+def _jumps(s: Optional[ir.Stmt]) -> bool:
+    """Whether ``s`` ends in a jump (``break``, ``continue``, ``return``, ``goto``): control does not fall past it."""
+    while isinstance(s, (ir.Case, ir.Label)):
+        s = s.body
+    while isinstance(s, ir.Block) and s.body:
+        s = s.body[-1]
+    return isinstance(s, (ir.Jump, ir.Return))
 
 
 def is_memory(var: ir.Variable) -> bool:

@@ -17,6 +17,8 @@ loop runs on plain Python integers through :func:`sympy.lambdify`.
 
 from __future__ import annotations
 
+import contextlib
+
 import functools
 import math
 from collections import Counter
@@ -156,7 +158,7 @@ def _active_lanes(guards: tuple, shape: LaunchShape, symbols: Optional[Symbols] 
     tids = set(TID) if shape.block else {TID[0]}
     coords = thread_coords(shape)
     active: Optional[list[bool]] = None
-    for g in [c for g in guards if isinstance(g, sympy.Basic) for c in sympy.And.make_args(g)]:  # the conjuncts
+    for g in [c for g in guards if isinstance(g, sympy.Basic) for c in sympy.And.make_args(_nnf(g))]:  # conjuncts
         g = g.xreplace(known)
         if isinstance(g, sympy.Expr):
             g = sympy.Ne(g, 0)  # `if (tid % 2)`
@@ -179,6 +181,15 @@ def _active_lanes(guards: tuple, shape: LaunchShape, symbols: Optional[Symbols] 
         mask = masks.pop()
         active = list(mask) if active is None else [a and m for a, m in zip(active, mask)]
     return active
+
+
+def _nnf(g):
+    """A negated guard with the negation pushed inside (``!(t > 3 || (b == 3 && t > 1))`` -> ``t <= 3 && !(b == 3 &&
+    t > 1)``), so that its conjuncts that read only threadIdx still select lanes when another reads blockIdx."""
+    if isinstance(g, sympy.Not) and isinstance(g.args[0], (sympy.Or, sympy.And)):
+        with contextlib.suppress(Exception):  # sympy refuses some operands
+            return sympy.logic.boolalg.to_nnf(g, simplify=False)
+    return g
 
 
 def _one_lane(g, coords: list, tids: set, symbols: Symbols) -> Optional[list[bool]]:
