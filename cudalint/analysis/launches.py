@@ -68,6 +68,9 @@ class _Env:
         #: ``main``'s parameters while evaluating a condition as the program runs without arguments: a call
         #: reading them (``checkCmdLineFlag(argc, argv, "n")``) is 0, ``argc`` is 1
         self.absent = absent
+        #: parameters whose value the calls of the function give (:func:`_seeds`): :meth:`sym` keeps them symbolic,
+        #: so a grid is still bounded in the launch's arguments (``num / 32`` blocks for ``num``) whatever they are
+        self.seeded: frozenset = frozenset()
 
     def value(self, e: Optional[ir.Expr], depth: int = 0):
         if e is None or depth > 32:
@@ -174,6 +177,8 @@ class _Env:
             return sympy.Integer(c) if c is not None else None
         if isinstance(e, ir.Ref):
             v = self.vals.get(e.var) if bind is None else bind.get(e.var)
+            if bind is None and e.var in self.seeded and ("sym", e.var) not in self.vals:
+                return sympy.Symbol(e.var.name, positive=True) if e.var.type.kind in _NUMBERS else None
             if bind is not None or isinstance(v, (int, float)):
                 return sympy.nsimplify(v) if isinstance(v, (int, float)) else v
             if (key := ("upper" if self.strict else "sym", e.var)) in self.vals:
@@ -201,6 +206,8 @@ class _Env:
                 return (x * 2 ** y if e.op == "<<" else x / 2 ** y) if y.is_Integer and 0 <= y < 64 else None
             if self.strict and e.op == "-" and not y.is_number:
                 return None  # an upper bound of x - y needs a lower bound of y
+            if e.op == "/" and x.is_Integer and y.is_Integer and e.type.is_integer:  # C truncates: 4127 / 32 is 128
+                return sympy.Integer(int(x / y))
             return _FLOAT_OPS[e.op](x, y)
         if isinstance(e, ir.Cond):
             a, b = rec(e.then), rec(e.else_)
@@ -381,8 +388,9 @@ class _Walker:
             if e.func is not None and e.func.body is not None and e.func.kind == ir.FunctionKind.HOST \
                     and len(params) == len(e.args):
                 self.calls.setdefault(e.func, []).append(tuple(
-                    (m, w or e.span) if (m, w) != (1, None) else (1, None) for m, w in
-                    (env.multiple(a) if a.type.is_integer else (1, None) for a in e.args)))
+                    ((m, w or e.span) if (m, w) != (1, None) else (1, None),
+                     v if isinstance(v := env.value(a), int) and not env.defaults(a) else None)
+                    for a, (m, w) in ((a, env.multiple(a) if a.type.is_integer else (1, None)) for a in e.args)))
             for i, a in enumerate(e.args):  # `&n` or a reference parameter: the callee may write it
                 if isinstance(a := strip_casts(a), ir.Unary) and a.op == "&":
                     env.assign(a.operand, None)
@@ -531,18 +539,34 @@ def _argument(a: ir.Expr, env: _Env) -> Optional[int]:
 
 def collect_launches(tu: ir.TranslationUnit) -> list[LaunchSite]:
     """Every launch written in a non-kernel function of the translation unit, in source order, with its
-    grid and block as known at the launch.  What a host function's integer parameters are multiples of comes from
-    its calls in the file (the common factor of every call's argument), found by walking again until the
-    parameters' multiples no longer change (at most :data:`_SEED_ROUNDS` walks; none kept if they still do)."""
+    grid and block as known at the launch.  In a program's main file (one that defines ``main``), what a host
+    function's integer parameters are multiples of, and the constant every call passes one, comes from its calls
+    in the file (the common factor of every call's argument), found by walking again until they no longer change
+    (at most :data:`_SEED_ROUNDS` walks; none kept if they still do)."""
     seeds: dict = {}
+    if not any(f.name == "main" and f.body is not None for f in tu.functions):
+        return _walk(tu, seeds).out  # a helper's callers may be in the program's other files
     for _ in range(_SEED_ROUNDS):
         w = _walk(tu, seeds)
-        found = {fn: ps for fn, calls in w.calls.items()
-                 if (ps := {p: m for p, m in zip(fn.params, map(_common, zip(*calls))) if m[0] > 1})}
+        found = {fn: ps for fn, calls in w.calls.items() if (ps := _seeds(fn, calls))}
         if found == seeds:
             return w.out
         seeds = found
     return _walk(tu, {}).out
+
+
+def _seeds(fn: ir.Function, calls: list) -> dict:
+    """What every call of ``fn`` in the file passes each integer parameter: ``{param: ((multiple, where), value)}``,
+    the value where all calls pass one constant that is not a command-line default, else None; parameters of
+    which nothing is known are left out."""
+    out = {}
+    for p, col in zip(fn.params, zip(*calls)):
+        mult = _common([m for m, _ in col])
+        vals = {v for _, v in col}
+        value = vals.pop() if len(vals) == 1 and None not in vals else None
+        if mult[0] > 1 or value is not None:
+            out[p] = (mult, value)
+    return out
 
 
 #: walks of the file's host functions before the multiples of their parameters settle (main -> run -> launch: 3)
@@ -556,7 +580,11 @@ def _walk(tu: ir.TranslationUnit, seeds: dict) -> _Walker:
             w.fn = fn.name
             w.argv = frozenset(fn.params) if fn.name == "main" else frozenset()
             env = _Env()
-            env.vals.update({("mult", p): m for p, m in seeds.get(fn, {}).items()})
+            for p, (mult, value) in seeds.get(fn, {}).items():
+                env.vals[("mult", p)] = mult
+                if value is not None:  # `run(1 << 20, ...)`, its only call
+                    env.vals[p] = value
+                    env.seeded |= {p}
             w.stmt(fn.body, env)
     return w
 

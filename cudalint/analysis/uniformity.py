@@ -160,12 +160,13 @@ def depends_on_thread(value, symbols: Symbols, block: Optional[tuple[int, int, i
 
 
 def divergent_guards(guards, block: Optional[tuple[int, int, int]], symbols: Symbols,
-                     grid: Optional[dict] = None, known: Optional[dict] = None) -> list[int]:
+                     grid: Optional[dict] = None, known: Optional[dict] = None, run: Optional[dict] = None) -> list[int]:
     """Lines of the guards ``(value, line)`` (if/switch/?:/loop conditions enclosing a barrier or an exit)
     that are thread-dependent (:func:`depends_on_thread`; threadIdx is 0 on an axis ``known`` gives one thread,
     whatever the others) and not shown to evaluate uniformly for the launch's
     ``block``, once the comparisons that hold in every thread of the launch's grid (:func:`holds_in_grid`, with
-    ``grid`` the launches' upper bounds of gridDim and ``known`` the blockDim members known) are dropped."""
+    ``grid`` the launches' upper bounds of gridDim, ``known`` the blockDim members known and ``run`` the values the
+    launches give the kernel's parameters, ``num`` -> 4096) are dropped."""
     known = known if known is not None else dict(zip(BDIM, block)) if block else {}
     # an axis the launch gives one thread (`dim3 threads(n, 1)`) has threadIdx 0 there in every thread
     single = any(known.get(b) == 1 for b in BDIM)
@@ -177,23 +178,28 @@ def divergent_guards(guards, block: Optional[tuple[int, int, int]], symbols: Sym
         loop = symbols.is_loop_condition(value)
         if block is None and single and not depends_on_thread(value, symbols, partial):
             continue
-        value = without_grid_facts(value, known, symbols, grid or {})
+        value = without_grid_facts(value, known, symbols, grid or {}, run or {})
         if depends_on_thread(value, symbols, block) and not evaluates_uniformly(value, block, symbols, loop=loop) \
                 and not bounds_between_blocks(value, symbols, block):
             out.append(line)
     return out
 
 
-def without_grid_facts(value: sympy.Basic, known: dict, symbols: Symbols, grid: dict) -> sympy.Basic:
+def without_grid_facts(value: sympy.Basic, known: dict, symbols: Symbols, grid: dict, run: Optional[dict] = None
+                       ) -> sympy.Basic:
     """``value`` less the comparisons of its conjunction that hold in every thread of every block of the launch
     where the others hold (:func:`holds_in_grid`): ``m < num && m < start + 16`` with ``m = start + 2*k``,
     ``start = blockIdx.x * 32 + threadIdx.y * 16`` and a grid of ``num / 32`` blocks is ``m < start + 16`` (the
-    chunk never reaches past ``num``: HeCBench's hexciton); a lone comparison that always holds is true."""
+    chunk never reaches past ``num``: HeCBench's hexciton; or a grid of 128 blocks with ``num`` = 4096, ``run``);
+    a lone comparison that always holds is true."""
     if not grid:
         return value
     parts = list(value.args) if isinstance(value, sympy.And) else [value]
+    bound = [c.xreplace(run) if run else c for c in parts]
+    if run:  # gridDim is an integer: at most the floor of its bound (`(num + 31) / 32` blocks for num = 4096: 128)
+        grid = {g: sympy.floor(b.xreplace(run)) if b.xreplace(run).is_number else b for g, b in grid.items()}
     kept = [c for i, c in enumerate(parts)
-            if not holds_in_grid(c, parts[:i] + parts[i + 1:], known, symbols, grid)]
+            if not holds_in_grid(bound[i], bound[:i] + bound[i + 1:], known, symbols, grid)]
     return value if len(kept) == len(parts) else sympy.And(*kept)
 
 

@@ -25,15 +25,17 @@ import sympy
 
 from ..analysis import uniformity
 from ..analysis.interpreter import negate
+from ..analysis.symbols import BID, GDIM
 from ..model import Barrier, Kernel
 from . import AnalysisContext, Findings, Rule, Severity, TranslationUnitModel
 
 
-def divergent_guards(guards, ctx: AnalysisContext, kernel: Kernel) -> list[int]:
+def divergent_guards(guards, ctx: AnalysisContext, kernel: Kernel, run: bool = True) -> list[int]:
     """Lines of the guards (if/switch/?:/loop conditions) not shown block-uniform for the kernel's launch
     (:func:`cudalint.analysis.uniformity.divergent_guards`)."""
     shape = ctx.launch_shape(kernel)
-    return uniformity.divergent_guards(guards, shape.full, ctx.symbols, kernel.grid_bound, ctx.block_known(kernel))
+    return uniformity.divergent_guards(guards, shape.full, ctx.symbols, kernel.grid_bound, ctx.block_known(kernel),
+                                       ctx.run_time(kernel) if run else None)
 
 
 def bound_names(guards, lines: list[int], ctx: AnalysisContext, kernel: Kernel) -> list[tuple[str, str]]:
@@ -107,16 +109,43 @@ def chain_text(kernel: Kernel, b: Barrier) -> str:
     return f", reached from kernel `{kernel.name}` through {hops}"
 
 
+def _latent_text(kernel: Kernel, ctx: AnalysisContext, guards) -> list[str]:
+    """The values a barrier's guards (``(value, line)``) hold alike in a block for: the parameters the launches
+    bind, and gridDim where the guards read blockIdx and the grid is a number of blocks."""
+    used = {x for v, _ in guards if hasattr(v, "free_symbols") for x in v.free_symbols}
+    run = ctx.run_time(kernel)
+    grid = [(a, sympy.floor(b.xreplace(run))) for a, g, b in zip("xyz", GDIM, (kernel.grid_bound.get(g) for g in GDIM))
+            if b is not None and BID["xyz".index(a)] in used and b.xreplace(run).is_number]
+    return ctx.bound_values(kernel, guards) + [f"gridDim.{a} <= {v}" for a, v in grid]
+
+
 class BarrierInDivergentBranch(Rule):
     code = "CL301"
     name = "barrier-in-divergent-branch"
     default_severity = Severity.ERROR
     summary = "Block barrier under a condition that is not block-uniform"
 
+    def _latent(self, kernel: Kernel, b, lines: list[int], ctx: AnalysisContext):
+        """The finding for a barrier whose guards split no block only for the values the launches pass (a chunk
+        loop over ``MIN(num, start + 16)`` with ``num`` = 4096 and a grid of 128 blocks): info, a latent fault."""
+        where = ", ".join(str(n) for n in sorted(set(lines)))
+        named = ", ".join(_latent_text(kernel, ctx, [g for g in b.guards if g[1] in lines])) or "values"
+        return self.diagnostic(
+            kernel, b, f"`{b.name}` is under a thread-dependent condition (line {where}){chain_text(kernel, b)} that "
+            f"every thread of a block evaluates alike only for the launch's {named} (a latent fault if the values "
+            f"change: the block's threads would then reach the barrier a different number of times); give every "
+            f"thread of the block the same trips and guard only the work", severity=Severity.INFO,
+            assumptions=[f"condition on line {where} is thread-dependent"])
+
     def check(self, model: TranslationUnitModel, ctx: AnalysisContext) -> Findings:
         for kernel in model.kernels:
             for b in kernel.barriers:
                 lines = divergent_guards(b.guards, ctx, kernel)
+                if not lines:  # a split only for other values than the launches pass: latent (info)
+                    lines = divergent_guards(b.guards, ctx, kernel, run=False) if kernel.launch_args else []
+                    if lines and not bound_names(b.guards, lines, ctx, kernel):
+                        yield self._latent(kernel, b, lines, ctx)
+                        continue  # (a bounds check: its own message below, with the values)
                 if not lines:
                     continue
                 where = ", ".join(str(n) for n in sorted(set(lines)))
