@@ -525,3 +525,23 @@ int main(int argc, char **argv) {
 }"""
     # the command line may add 1 to n; the loop adds to s; n / 4 of an unknown n is not known; s * 2 is even
     assert _multiples(tmp_path, host) == [[(256, 5), (4096, 5)], [(1, None), (1, None)], [(1, None), (2, None)]]
+
+
+def test_a_grid_of_as_many_blocks_as_a_constant_passed_through_a_helper(tmp_path):
+    # HeCBench sosfil: gridDim.x bounded by the argument `n` that the launches bind to 8 crashed CL301 (CL000)
+    p = tmp_path / "g.cu"
+    p.write_text("""__global__ void k(float *out, int n) {
+    __shared__ float s[64];
+    if (blockIdx.x * 64 + threadIdx.x < n * 64 - 3) {
+        s[threadIdx.x] = 1.0f;
+        __syncthreads();
+        out[blockIdx.x * 64 + threadIdx.x] = s[63 - threadIdx.x];
+    }
+}
+static void run(float *out, int n) { k<<<n, 64>>>(out, n); }
+int main() { float *out; run(out, 8); }
+""")
+    d = lint_file(str(p), RunOptions())
+    assert [(x.code, x.line, x.severity.value) for x in d] == [("CL301", 5, "warning")]
+    assert "unless `64*n - 3` is a multiple of `64`; with the launch's `n` = 8 a block straddles it;" in d[0].message
+    assert d[0].assumptions == ["condition on line 3 is thread-dependent", f"`n` = 8 from the launch at {p}:9"]

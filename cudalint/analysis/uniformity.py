@@ -197,7 +197,7 @@ def without_grid_facts(value: sympy.Basic, known: dict, symbols: Symbols, grid: 
     parts = list(value.args) if isinstance(value, sympy.And) else [value]
     bound = [c.xreplace(run) if run else c for c in parts]
     if run:  # gridDim is an integer: at most the floor of its bound (`(num + 31) / 32` blocks for num = 4096: 128)
-        grid = {g: sympy.floor(b.xreplace(run)) if b.xreplace(run).is_number else b for g, b in grid.items()}
+        grid = {g: sympy.floor(v) if (v := sympy.sympify(sympy.sympify(b).xreplace(run))).is_number else b for g, b in grid.items()}
     kept = [c for i, c in enumerate(parts)
             if not holds_in_grid(bound[i], bound[:i] + bound[i + 1:], known, symbols, grid)]
     return value if len(kept) == len(parts) else sympy.And(*kept)
