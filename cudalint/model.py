@@ -211,7 +211,8 @@ class Kernel:
     #: from the program's command-line defaults: :attr:`LaunchSite.defaults`)
     default_args: dict = field(default_factory=dict)
     #: integer parameters every launch in the translation unit passes a multiple of a number greater than 1 (and
-    #: not one constant): name -> (the common factor, the host assignment that made it one) (:attr:`LaunchSite.multiples`)
+    #: not one constant): name -> (the common factor, the host assignment that made it one)
+    #: (:attr:`LaunchSite.multiples`)
     launch_multiples: dict = field(default_factory=dict)
     #: the parameters a launch passes a loop's counter (:attr:`LaunchSite.counters`): indices that walk the data
     counter_params: frozenset = frozenset()

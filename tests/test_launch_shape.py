@@ -168,7 +168,8 @@ def test_a_finding_in_an_explicit_specialization_is_not_named_after_another(tmp_
            + "int main() {\n    float *f, *o; double *d; int *i;\n    fill<float><<<1, 256>>>(f, o);\n"
            "    fill<double><<<1, 256>>>(d, o);\n    fill<int><<<1, 256>>>(i, o);\n}\n")
     (tmp_path / "k.cu").write_text(src)
-    d = [(x.line, x.metrics["bank_conflict_ways"], x.message[-40:]) for x in lint_file(str(tmp_path / "k.cu"), RunOptions())]
+    d = [(x.line, x.metrics["bank_conflict_ways"], x.message[-40:])
+         for x in lint_file(str(tmp_path / "k.cu"), RunOptions())]
     assert [(line, ways) for line, ways, _ in d] == [(4, 8), (11, 2), (18, 4)]
     # the launches of fill<float> and fill<double> run the specializations, not the primary template
     assert [m.rsplit("(in ", 1)[-1] for _, _, m in d] == ["`fill<int>`)", "`fill<float>`)", "`fill<double>`)"]
@@ -491,7 +492,8 @@ def test_an_unknown_dim3_grid_bounds_no_axis(tmp_path):
 def _multiples(tmp_path: Path, host: str) -> list[list[tuple]]:
     """Per launch of `m(int n, int s)`: each integer argument's (multiple, line of the assignment that made it)."""
     p = tmp_path / "m.cu"
-    p.write_text("#include <cstdlib>\n__global__ void m(float *a, int n, int s) { a[threadIdx.x % n + s] = 0; }\n" + host)
+    p.write_text("#include <cstdlib>\n__global__ void m(float *a, int n, int s) { a[threadIdx.x % n + s] = 0; }\n"
+                 + host)
     return [[(k, w.line if w else None) for k, w in s.multiples[1:]]
             for s in build_model(str(p), p.read_text(), RunOptions()).launches]
 

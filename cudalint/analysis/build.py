@@ -140,7 +140,6 @@ def _kernel(fn: ir.Function, targs: tuple, symbols: Symbols, globals_: dict) -> 
         kernel.label = f"{fn.name}<{', '.join(texts)}>"
         kernel.instantiation = f"`{kernel.label}` (" + ", ".join(
             f"{tp.name} = {t}" for tp, t in zip(fn.template_params, texts)) + ")" if fn.template_params else None
-
     for tp in (tp for tp in fn.template_params if tp.is_type and tp.name not in bindings):
         bindings[tp.name] = 4
         kernel.incomplete_assumptions.append(

@@ -160,7 +160,8 @@ def depends_on_thread(value, symbols: Symbols, block: Optional[tuple[int, int, i
 
 
 def divergent_guards(guards, block: Optional[tuple[int, int, int]], symbols: Symbols,
-                     grid: Optional[dict] = None, known: Optional[dict] = None, run: Optional[dict] = None) -> list[int]:
+                     grid: Optional[dict] = None, known: Optional[dict] = None,
+                     run: Optional[dict] = None) -> list[int]:
     """Lines of the guards ``(value, line)`` (if/switch/?:/loop conditions enclosing a barrier or an exit)
     that are thread-dependent (:func:`depends_on_thread`; threadIdx is 0 on an axis ``known`` gives one thread,
     whatever the others) and not shown to evaluate uniformly for the launch's
@@ -197,10 +198,15 @@ def without_grid_facts(value: sympy.Basic, known: dict, symbols: Symbols, grid: 
     parts = list(value.args) if isinstance(value, sympy.And) else [value]
     bound = [c.xreplace(run) if run else c for c in parts]
     if run:  # gridDim is an integer: at most the floor of its bound (`(num + 31) / 32` blocks for num = 4096: 128)
-        grid = {g: sympy.floor(v) if (v := sympy.sympify(sympy.sympify(b).xreplace(run))).is_number else b for g, b in grid.items()}
+        grid = {g: sympy.floor(v) if (v := substituted(b, run)).is_number else b for g, b in grid.items()}
     kept = [c for i, c in enumerate(parts)
             if not holds_in_grid(bound[i], bound[:i] + bound[i + 1:], known, symbols, grid)]
     return value if len(kept) == len(parts) else sympy.And(*kept)
+
+
+def substituted(e, run: dict) -> sympy.Basic:
+    """``e`` with the values ``run`` substituted, a sympy object even when it is one of them (a plain int)."""
+    return sympy.sympify(sympy.sympify(e).xreplace(run))
 
 
 def holds_in_grid(c: sympy.Basic, others: list, known: dict, symbols: Symbols, grid: dict) -> bool:

@@ -18,7 +18,6 @@ loop runs on plain Python integers through :func:`sympy.lambdify`.
 from __future__ import annotations
 
 import contextlib
-
 import functools
 import math
 from collections import Counter
@@ -153,7 +152,8 @@ def _active_lanes(guards: tuple, shape: LaunchShape, symbols: Optional[Symbols] 
     blockIdx when it selects the same lanes in every sampled block; an equality of a value distinct in every
     lane of a warp with a block-uniform one (``threadIdx.x + blockDim.x * blockIdx.x == total - 1``, the last
     thread's padding: ispass' md5) leaves at most one lane of each warp, counted as its first; one false for the
-    launch's values leaves none.  Others (a run-time bound ``i < n``) leave all lanes active.  None: no guard restricts the lanes."""
+    launch's values leaves none.  Others (a run-time bound ``i < n``) leave all lanes active.  None: no guard
+    restricts the lanes."""
     known = shape.known
     tids = set(TID) if shape.block else {TID[0]}
     coords = thread_coords(shape)

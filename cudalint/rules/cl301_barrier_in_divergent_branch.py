@@ -114,7 +114,7 @@ def _latent_text(kernel: Kernel, ctx: AnalysisContext, guards) -> list[str]:
     bind, and gridDim where the guards read blockIdx and the grid is a number of blocks."""
     used = {x for v, _ in guards if hasattr(v, "free_symbols") for x in v.free_symbols}
     run = ctx.run_time(kernel)
-    bounds = {a: sympy.sympify(sympy.sympify(b).xreplace(run)) for a, b in zip("xyz", (kernel.grid_bound.get(g) for g in GDIM))
+    bounds = {a: uniformity.substituted(b, run) for a, b in zip("xyz", (kernel.grid_bound.get(g) for g in GDIM))
               if b is not None}
     grid = [(a, sympy.floor(v)) for a, v in bounds.items() if BID["xyz".index(a)] in used and v.is_number]
     return ctx.bound_values(kernel, guards) + [f"gridDim.{a} <= {v}" for a, v in grid]
