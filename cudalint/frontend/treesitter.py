@@ -727,8 +727,14 @@ class Lowering:
                 value = ch.child_by_field_name("value")
                 rest = [x for x in _named_kids(ch) if x != value]
                 body = self.stmts(rest[:1])
-                out.append(ir.Case(self.span(ch), self.expr(value) if value is not None else None,
-                                   body[0] if body else None))
+                case = ir.Case(self.span(ch), self.expr(value) if value is not None else None, body[0] if body else None)
+                last = out[-1] if out else None
+                while isinstance(last, ir.Case) and isinstance(last.body, ir.Case):
+                    last = last.body
+                if isinstance(last, ir.Case) and last.body is None:
+                    last.body = case  # `case 2: case 3: s;` labels one statement twice, as clang nests them
+                else:
+                    out.append(case)
                 out += self.stmts(rest[1:])
             elif ch.type in _PREPROC_IFS:
                 out += self.stmts(self._branch(ch))
