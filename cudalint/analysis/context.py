@@ -181,13 +181,16 @@ class AnalysisContext:
     def multiple_values(self, kernel: Kernel, exprs) -> list[str]:
         """The parameters in ``exprs`` (``(value, line)`` guards) that every launch passes a multiple of a number,
         as assumptions: ``["`num_paths` a multiple of 1024 from the launch at main.cu:940 (main.cu:1133)"]``."""
-        used = {x for e in exprs for v in (e if isinstance(e, tuple) else (e,)) if hasattr(v, "free_symbols")
-                for x in v.free_symbols}
-        sites = self.sites(kernel)
-        where = (f"from the launch at {os.path.basename(sites[0].span.path)}:{sites[0].span.line}" if len(sites) == 1
-                 else f"at all {len(sites)} launches")
+        used, where = _symbols_in(exprs), self._launches_text(kernel, os.path.basename)
         return [f"`{n}` a multiple of {m} {where}" + (f" ({os.path.basename(w.path)}:{w.line})" if w else "")
                 for n, (m, w) in kernel.launch_multiples.items() if self.symbols.param(n) in used]
+
+    def _launches_text(self, kernel: Kernel, path=str) -> str:
+        """Where the kernel's launches are, for an assumption: ``from the launch at k.cu:31``, ``at all 2 launches``
+        (``path`` spells the file)."""
+        sites = self.sites(kernel)
+        return (f"from the launch at {path(sites[0].span.path)}:{sites[0].span.line}" if len(sites) == 1
+                else f"at all {len(sites)} launches")
 
     def run_time(self, kernel: Kernel) -> dict:
         """The values the launches give the kernel's symbols: gridDim (:meth:`grid`) and the integer parameters
@@ -221,11 +224,7 @@ class AnalysisContext:
     def bound_values(self, kernel: Kernel, exprs) -> list[str]:
         """The parameters in ``exprs`` (expressions, or ``(value, line)`` guards) that the launches bind to a
         constant, as assumptions (:meth:`_bound_args`)."""
-        used = {x for e in exprs for v in (e if isinstance(e, tuple) else (e,)) if hasattr(v, "free_symbols")
-                for x in v.free_symbols}
-        sites = self.sites(kernel)
-        where = (f"from the launch at {sites[0].span.path}:{sites[0].span.line}" if len(sites) == 1
-                 else f"at all {len(sites)} launches")
+        used, where = _symbols_in(exprs), self._launches_text(kernel)
         index = kernel.default_args
         return [f"`{n}` = {v} {where}" + (self.defaults_note(kernel, index[n]) if n in index else "")
                 for n, v in kernel.launch_args.items() if self.symbols.param(n) in used]
@@ -241,3 +240,9 @@ class AnalysisContext:
     def assumptions(self, kernel: Kernel, pic: WarpPicture) -> list[str]:
         inst = [f"template instantiation {kernel.instantiation}"] if kernel.instantiation else []
         return [self.launch_shape(kernel).source, *inst, *kernel.incomplete_assumptions, *pic.assumptions]
+
+
+def _symbols_in(exprs) -> set:
+    """The free symbols of ``exprs``: sympy values, or ``(value, line)`` guards."""
+    return {x for e in exprs for v in (e if isinstance(e, tuple) else (e,)) if hasattr(v, "free_symbols")
+            for x in v.free_symbols}
