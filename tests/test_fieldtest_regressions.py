@@ -543,3 +543,23 @@ int main() { tile<<<1, dim3(16, 16)>>>(0, 0); }
     assert d[0].message.startswith("2-way shared-memory bank conflict on load of `sA`: the warp spans several rows "
                                    "(threadIdx.y) whose words land in the same banks, so 2 distinct words fall in one "
                                    "bank")
+
+
+def test_a_scaled_grid_stride_bound_names_the_edge_of_the_block_span(tmp_path):
+    # HeCBench's dropout: `for (i = idx * 4; i < n; i += gridDim.x * blockDim.x * 4)` with 256 threads. A block
+    # covers indices 1024*b .. 1024*b + 1020 in steps of 4, so no block straddles when ceil(n / 4) is a multiple
+    # of 256 (n % 1024 in {0, 1021, 1022, 1023}); the message said "unless `n` is a multiple of `1021`" (the
+    # extent of `4 * threadIdx.x`, which a sum of fractions hid from the divisibility test).
+    src = """
+__global__ void k(const float4 *a, float *b, int n) {
+    int idx = blockIdx.x * blockDim.x + threadIdx.x;
+    for (int i = idx * 4; i < n; i += gridDim.x * blockDim.x * 4) {
+        b[i] = a[i / 4].x;
+        __syncthreads();
+    }
+}
+int main(int argc, char **argv) { float4 *a; float *b; k<<<64, 256>>>(a, b, argc); }
+"""
+    d = next(d for d in lint(tmp_path, src) if d.code == "CL301")
+    assert (d.line, d.severity.value) == (6, "warning")
+    assert "unless `ceiling(n/4)` is a multiple of `256`;" in d.message

@@ -396,7 +396,7 @@ def _span(idx: sympy.Expr, known: dict) -> Optional[sympy.Expr]:
     rest -= rest.as_coeff_Add()[0]
     if rest == 0:
         return None
-    if sympy.fraction(sympy.cancel(rest / span))[1] == 1:
+    if _divides(span, rest):
         return span
     # blockDim unknown, the block's own stride written as a number or a template parameter
     # (`blockIdx.x * 128 + threadIdx.x`, `blockIdx.x * BLOCK + threadIdx.x`): the code's tile is its block
@@ -404,9 +404,15 @@ def _span(idx: sympy.Expr, known: dict) -> Optional[sympy.Expr]:
         stride = sympy.expand(rest).coeff(BID[BDIM.index(span)])
         if stride != 0 and not stride.free_symbols & set(TID + BID) and (stride.is_Number and stride > 1 or
                                                                        stride.is_Symbol and not stride.is_nonpositive) \
-                and sympy.fraction(sympy.cancel(rest / stride))[1] == 1:
+                and _divides(stride, rest):
             return stride
     return None
+
+
+def _divides(span: sympy.Expr, rest: sympy.Expr) -> bool:
+    """Whether ``rest / span`` is a polynomial (no denominator): ``1024*blockIdx.x + 1024*gridDim.x*k`` over 256
+    is, over 1021 it is not (``cancel`` leaves a sum of fractions, whose ``fraction`` has denominator 1)."""
+    return sympy.fraction(sympy.together(sympy.cancel(rest / span)))[1] == 1
 
 
 def _extent(g: sympy.Expr, known: dict) -> Optional[sympy.Expr]:
