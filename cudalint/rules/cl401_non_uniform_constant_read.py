@@ -3,7 +3,9 @@
 Hardware fact: the constant cache serves one address per request; a warp reading n distinct addresses is
 split into n requests (CUDA C++ Programming Guide, "Constant Memory" of "Device Memory Accesses").
 Measured on an H200 (GROUND_TRUTH.md): 32 distinct addresses per warp -> 268.8 M constant-cache requests,
-32.0x the warp-uniform case, 2.78 ms vs 40.7 us (68x) for a block-uniform index.
+32.0x the warp-uniform case, 2.78 ms vs 40.7 us (68x) for a block-uniform index.  The count is of distinct byte
+addresses whatever the element's width: 32 lanes reading 32 consecutive shorts (16 words) or bytes (8 words) take 32
+requests (fixtures/constant/subword_reads.cu, measured).
 Severity: warning; info when the read is a small share of the kernel's memory work (:func:`small_share`: a table
 staged from constant into shared memory once per thread, then read in the rounds).
 """
