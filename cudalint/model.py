@@ -187,6 +187,9 @@ class LaunchSite:
     #: what each argument is a multiple of in every run, with the host assignment that made it one:
     #: ``((1024, Span of `n *= 1024`), (1, None), ...)`` (1: nothing known; 0: the argument is 0)
     multiples: tuple = ()
+    #: the call that passed :attr:`block` to the launching function's parameter (``run_tr(g, dim3(16, 16))`` for
+    #: ``void run_tr(dim3 g, dim3 b) { k<<<g, b>>>(); }``), None when the block is not a parameter's value
+    block_from: Optional[Span] = None
 
     @property
     def in_loop(self) -> bool:

@@ -155,6 +155,54 @@ def lower(path: str, text: str, opts: RunOptions):
     return ts_lower(path, text, args)
 
 
+def external_calls(path: str, unit, opts: RunOptions) -> tuple[dict, list[str]]:
+    """What the program's other files pass the launching functions of ``unit`` that nothing in it calls
+    (:func:`cudalint.analysis.launches.open_parameters`): ``{name: {parameter index: (value, call)}}`` for the
+    parameters its launches' grids and blocks read, where every call found agrees, and the files read for it (:func:`cudalint.analysis.launches.caller_files`, parsed
+    with the run's front-end and confinement; one that cannot be parsed is skipped) with the files their
+    translation units read: the result depends on them (the cache's dependencies)."""
+    from .analysis.launches import agreed, caller_files, open_parameters
+    needs = open_parameters(unit)
+    if not needs:
+        return {}, []
+    from .frontend.confine import inside, project_root
+    root = opts.read_roots[0] if opts.read_roots else project_root(path)
+    calls: dict = {}
+    files = [f if os.path.isabs(path) else os.path.relpath(f) for f in caller_files(path, set(needs))
+             if inside(f, (root,))]  # named as the user named the linted file
+    read = list(files)
+    for f in files:
+        named, deps = _calls_in(f, opts)
+        read += deps
+        for name, found in named.items():
+            if name in needs:
+                calls.setdefault(name, []).extend(found)
+    out = {name: a for name, (n, shape) in needs.items()
+           if (a := {i: v for i, v in agreed(calls.get(name, []), n).items() if i in shape})}
+    return out, list(dict.fromkeys(read))
+
+
+#: :func:`_calls_in`'s results by file, contents (mtime) and options; a few dozen files at most
+_CALLS: dict = {}
+
+
+def _calls_in(path: str, opts: RunOptions) -> tuple[dict, list[str]]:
+    """:func:`cudalint.analysis.launches.passed_by_calls` of the file ``path`` ({} when it cannot be parsed) and
+    the files its translation unit read, kept per file, contents (``mtime``) and options."""
+    from .analysis.launches import passed_by_calls
+    key = (path, os.stat(path).st_mtime_ns, opts.frontend, tuple(opts.extra_args), str(opts.compile_db),
+           opts.read_roots)
+    if key not in _CALLS:
+        if len(_CALLS) >= 64:
+            _CALLS.clear()
+        try:
+            unit = lower(path, read_source(path), opts)
+            _CALLS[key] = passed_by_calls(unit), list(unit.dependencies)
+        except Exception:  # noqa: BLE001 - a caller that cannot be parsed gives nothing
+            _CALLS[key] = {}, []
+    return _CALLS[key]
+
+
 def build_model(path: str, text: str, opts: RunOptions) -> TranslationUnitModel:
     """Front-end and analysis: the model of ``text`` (the contents of ``path``).  Raises what they raise."""
     from .analysis.build import build_model as analyse
@@ -344,13 +392,20 @@ def _lint_file(path: str, opts: RunOptions, rules: Optional[list[Rule]], text: O
     except Exception as e:  # noqa: BLE001 - an internal failure must not stop the run
         return [internal_error(path, f"front-end {'tree-sitter' if opts.frontend == 'tree-sitter' else 'clang'}",
                                e)], None
+    try:  # (a caller that cannot be parsed is skipped inside; this catches cudalint's own faults)
+        external, callers, failed = *external_calls(path, unit, opts), []
+    except Exception as e:  # noqa: BLE001 - the file is still linted, with the shapes its own launches give
+        external, callers = {}, []
+        failed = [cl000(path, f"internal error in the search for launch callers in other files ({type(e).__name__}: "
+                              f"{e}); linted with the launch shapes of this file only", internal=True)]
     try:
         from .analysis.build import build_model as analyse
-        model = analyse(unit)
+        model = analyse(unit, external)
+        model.dependencies += callers
     except Exception as e:  # noqa: BLE001
         return [internal_error(path, "analysis", e)], None
     lines = text.splitlines()
-    diags: list[Diagnostic] = incomplete_diagnostics(model)
+    diags: list[Diagnostic] = incomplete_diagnostics(model) + failed
     layer_of: dict[int, tuple[int, str]] = {}  # id(diagnostic) -> (layer, instantiation label)
     for n, kernels in enumerate(_layers(model)):
         view = model if n == 0 and len(kernels) == len(model.kernels) else replace(model, kernels=kernels)

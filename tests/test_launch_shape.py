@@ -547,3 +547,66 @@ int main() { float *out; run(out, 8); }
     assert [(x.code, x.line, x.severity.value) for x in d] == [("CL301", 5, "warning")]
     assert "unless `64*n - 3` is a multiple of `64`; with the launch's `n` = 8 a block straddles it;" in d[0].message
     assert d[0].assumptions == ["condition on line 3 is thread-dependent", f"`n` = 8 from the launch at {p}:9"]
+
+
+LAUNCHER = """
+__global__ void tr(const float *in, float *out, int n) {
+    int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+    out[y * n + x] = in[x * n + y];
+}
+extern "C" void run_tr(dim3 grid, dim3 block, const float *in, float *out, int n) {
+    tr<<<grid, block>>>(in, out, n);
+}
+"""
+
+
+@pytest.mark.parametrize("frontend", ["clang", "tree-sitter"])
+def test_a_launcher_called_from_another_file_takes_the_block_every_call_passes(tmp_path, frontend):
+    # HeCBench bm3d's `extern "C" run_DCT2D8x8(.., num_threads, num_blocks)`, kaldi's `cudaF_*(Gr, Bl, ..)`: the
+    # kernel file launches with the launcher's parameters and main.cu (another translation unit) picks them.
+    # With 16 x 16 blocks the transposed read touches 16 rows per warp: 16 sectors, not the 32 of a block
+    # assumed 32 lanes wide.
+    (tmp_path / "kernels.cu").write_text(LAUNCHER)
+    main = tmp_path / "main.cu"
+    main.write_text('#define TILE 16\nextern "C" void run_tr(dim3, dim3, const float *, float *, int);\n'
+                    "int main() {\n    float *a, *b;\n    dim3 threads(TILE, TILE);\n"
+                    "    run_tr(dim3(128, 128), threads, a, b, 2048);\n}\n")
+    d, = [d for d in lint_file(str(tmp_path / "kernels.cu"), RunOptions(frontend=frontend)) if d.code == "CL101"]
+    assert (d.line, d.metrics["sectors_per_request"], d.metrics["ideal_sectors_per_request"]) == (4, 16, 4)
+    assert d.assumptions[0] == (f"blockDim = (16, 16, 1) from launch at {tmp_path / 'kernels.cu'}:7 (passed by the "
+                                f"call at {main}:6)")
+    assert not any("`n` =" in a for a in d.assumptions)  # only the shape comes from another file, not its sizes
+    # a second caller with another block: the shape is not known (blockDim.x assumed a multiple of 32)
+    (tmp_path / "other.cu").write_text('extern "C" void run_tr(dim3, dim3, const float *, float *, int);\n'
+                                       "void f(float *a) { run_tr(dim3(64, 256), dim3(32, 8), a, a, 2048); }\n")
+    d, = [d for d in lint_file(str(tmp_path / "kernels.cu"), RunOptions(frontend=frontend)) if d.code == "CL101"]
+    assert d.metrics["sectors_per_request"] == 32
+    assert d.assumptions[0].startswith("blockDim unknown (the launch at")
+
+
+def test_a_declaration_whose_initialiser_clang_drops_is_not_default_constructed(tmp_path):
+    # kaldi's `dim3 dimGrid(n_blocks(dim, CU2DBLOCK), ..)` in a class template's member, `n_blocks` returning
+    # `int32` (a type from a header not found): clang drops the invalid initialiser, which read as `dim3 dimGrid;`,
+    # a grid of (1, 1, 1).
+    p = tmp_path / "k.cu"
+    p.write_text("__global__ void k(float *a) { a[threadIdx.x] = 0; }\n"
+                 "inline int32 blocks(int32 n) { return (n + 255) / 256; }\n"
+                 "template <typename T> struct M {\n    T *data;\n    void run() {\n        int32 dim = 1000;\n"
+                 "        dim3 grid(blocks(dim), blocks(dim));\n        dim3 none;\n"
+                 "        k<<<grid, 256>>>(data);\n        k<<<none, 256>>>(data);\n    }\n};\n"
+                 "template struct M<float>;\n")
+    model = build_model(str(p), p.read_text(), RunOptions(frontend="clang"))
+    assert [s.grid for s in model.launches] == [(None, None, None), (1, 1, 1)]
+
+
+def test_a_fault_in_the_caller_search_is_a_cl000_and_the_file_is_still_linted(tmp_path, monkeypatch):
+    import cudalint.analysis.launches as launches
+
+    def broken(path, names, limit=8):
+        raise OSError("disk on fire")
+    monkeypatch.setattr(launches, "caller_files", broken)
+    (tmp_path / "kernels.cu").write_text(LAUNCHER)
+    got = lint_file(str(tmp_path / "kernels.cu"), RunOptions(select=["CL101"]))
+    assert [(d.code, d.line) for d in got] == [("CL000", 1), ("CL101", 4)]
+    assert got[0].message == ("internal error in the search for launch callers in other files (OSError: disk on "
+                              "fire); linted with the launch shapes of this file only")

@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import math
+from typing import Optional
 
 import sympy
 
@@ -21,18 +22,20 @@ from .launches import collect_launches, launched_once, template_arg_text, unlaun
 from .symbols import GDIM, Symbols
 
 
-def build_model(tu: ir.TranslationUnit) -> TranslationUnitModel:
+def build_model(tu: ir.TranslationUnit, external: Optional[dict] = None) -> TranslationUnitModel:
     """The model of ``tu``; the host walks (launches, copies) and the kernels' interpretation may recurse as
-    deep as the code nests (600 nested blocks in a host function), under the IR's recursion limit."""
+    deep as the code nests (600 nested blocks in a host function), under the IR's recursion limit.
+    ``external``: what the program's other files pass the file's launching functions
+    (:func:`cudalint.analysis.launches.collect_launches`)."""
     with ir.recursion_limit(RECURSION_LIMIT):
-        return _build_model(tu)
+        return _build_model(tu, external)
 
 
-def _build_model(tu: ir.TranslationUnit) -> TranslationUnitModel:
+def _build_model(tu: ir.TranslationUnit, external: Optional[dict] = None) -> TranslationUnitModel:
     symbols = Symbols()
     model = TranslationUnitModel(path=tu.path, frontend=tu.frontend, errors=list(tu.errors),
                                  missing_includes=list(tu.missing_includes), dependencies=list(tu.dependencies),
-                                 symbols=symbols, unit=tu, launches=collect_launches(tu),
+                                 symbols=symbols, unit=tu, launches=collect_launches(tu, external),
                                  unlaunched=unlaunched_kernels(tu), copies=collect_async_copies(tu))
     model.minor = launched_once(model.launches)
     globals_ = {v: arr for v in tu.globals if (space := _SPACES.get(v.space)) is not None

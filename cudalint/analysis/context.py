@@ -92,7 +92,8 @@ class AnalysisContext:
         if known:
             site = known[0]
             text = f"blockDim = {tuple(site.block)} from launch at {site.span.path}:{site.span.line}" + \
-                default_note(site, "block")
+                (f" (passed by the call at {site.block_from.path}:{site.block_from.line})" if site.block_from else "") \
+                + default_note(site, "block")
             others = sorted({tuple(s.block) for s in known} - {tuple(site.block)})
             if others:
                 text += f" (other launches use {', '.join(map(str, others))})"

@@ -313,13 +313,17 @@ class _Env:
 class _Walker:
     def __init__(self, seeds: Optional[dict] = None):
         self.out: list[LaunchSite] = []
-        #: host function -> {parameter: (multiple, where)} that every call of it in the file passes (:meth:`calls`)
+        #: host function -> {parameter: ((multiple, where), value, call)} that every call of it in the file passes
+        #: (:func:`_seeds`)
         self.seeds: dict = seeds or {}
-        #: host function -> the (multiple, where) of each argument of each call of it walked
+        #: host function -> the ((multiple, where), constant, call that passed it) of each argument of each call
         self.calls: dict = {}
         self.fn, self.loops = "", ()  # the host function walked, the loops around the statement (their lines)
         self.stepped: frozenset = frozenset()  # the variables the loops around the statement step
         self.argv: frozenset = frozenset()  # main's parameters (argc, argv) when walking main
+        #: function name -> (what each argument is, :func:`_passed`; the call that passed it) of each call of a
+        #: function of that name, defined in the file or not (:func:`passed_by_calls`)
+        self.named: dict = {}
 
     def _without_arguments(self, cond: ir.Expr, env: _Env) -> Optional[int]:
         """Whether ``cond`` holds when the program runs without arguments (``argc`` 1, a call reading ``argv``
@@ -340,7 +344,9 @@ class _Walker:
                 self.expr(a, env)
             targs = tuple(a if not isinstance(a, ir.Expr) else v if isinstance(v := env.value(a), int) else "?"
                           for a in e.template_args)
+            passed = env.vals.get(("from", r.var)) if isinstance(r := _copied(e.block), ir.Ref) else None
             self.out.append(LaunchSite(kernel=e.kernel, grid=env.dims(e.grid), block=env.dims(e.block), span=e.span,
+                                       block_from=passed,
                                        template_args=targs, block_text=e.block.text if e.block is not None else "",
                                        grid_text=e.grid.text if e.grid is not None else "", function=self.fn,
                                        loops=self.loops, threads=env.threads(e.grid, e.block),
@@ -385,11 +391,14 @@ class _Walker:
                                            loops=self.loops, threads=env.threads(e.args[1], e.args[2]),
                                            defaults=_launch_defaults(env, e.args[1], e.args[2], ())))
             params = e.func.params if e.func is not None else []
+            self.named.setdefault(e.name, []).append(tuple(
+                (_passed(a, env), env.vals.get(("from", r.var), e.span) if isinstance(r := _copied(a), ir.Ref)
+                 else e.span) for a in e.args))
             if e.func is not None and e.func.body is not None and e.func.kind == ir.FunctionKind.HOST \
                     and len(params) == len(e.args):
                 self.calls.setdefault(e.func, []).append(tuple(
-                    ((m, w or e.span) if (m, w) != (1, None) else (1, None),
-                     v if isinstance(v := env.value(a), int) and not env.defaults(a) else None)
+                    ((m, w or e.span) if (m, w) != (1, None) else (1, None), _passed(a, env),
+                     env.vals.get(("from", r.var), e.span) if isinstance(r := _copied(a), ir.Ref) else e.span)
                     for a, (m, w) in ((a, env.multiple(a) if a.type.is_integer else (1, None)) for a in e.args)))
             for i, a in enumerate(e.args):  # `&n` or a reference parameter: the callee may write it
                 if isinstance(a := strip_casts(a), ir.Unary) and a.op == "&":
@@ -475,6 +484,25 @@ class _Walker:
                 (self.expr if isinstance(n, ir.Expr) else self.stmt)(n, env)
 
 
+def _copied(e: Optional[ir.Expr]) -> Optional[ir.Expr]:
+    """``e`` without casts and dim3 copies (``dim3(b)``, the copy clang writes for a dim3 passed by value)."""
+    e = strip_casts(e) if e is not None else None
+    while (args := _dim3_args(e)) is not None and len(args) == 1 and args[0].type.name in _DIM3:
+        e = strip_casts(args[0])
+    return e
+
+
+def _passed(a: ir.Expr, env: _Env):
+    """The constant a call passes as argument ``a``: an integer, or a dim3 whose members are all known
+    (``run_tr(grid, dim3(16, 16), ..)``); None for anything else or a value the command line can override."""
+    if env.defaults(a):
+        return None
+    if a.type.name in _DIM3:
+        d = env.dims(a)
+        return d if None not in d else None
+    return v if isinstance(v := env.value(a), int) else None
+
+
 def _reads(e: Optional[ir.Node], variables: frozenset) -> bool:
     """Whether ``e`` reads one of ``variables``."""
     return any(isinstance(n, ir.Ref) and n.var in variables for n in ir.walk(e))
@@ -537,35 +565,91 @@ def _argument(a: ir.Expr, env: _Env) -> Optional[int]:
     return v if isinstance(v := env.value(a), int) else None
 
 
-def collect_launches(tu: ir.TranslationUnit) -> list[LaunchSite]:
+def collect_launches(tu: ir.TranslationUnit, external: Optional[dict] = None) -> list[LaunchSite]:
     """Every launch written in a non-kernel function of the translation unit, in source order, with its
     grid and block as known at the launch.  In a program's main file (one that defines ``main``), what a host
     function's integer parameters are multiples of, and the constant every call passes one, comes from its calls
     in the file (the common factor of every call's argument), found by walking again until they no longer change
-    (at most :data:`_SEED_ROUNDS` walks; none kept if they still do)."""
-    seeds: dict = {}
+    (at most :data:`_SEED_ROUNDS` walks; none kept if they still do).  ``external``: what the calls in the
+    program's other files pass the launching functions that nothing in this file calls (:func:`open_parameters`,
+    :func:`agreed`): ``{function name: {parameter index: (value, call)}}``."""
+    fixed = _external_seeds(tu, external or {})
     if not any(f.name == "main" and f.body is not None for f in tu.functions):
-        return _walk(tu, seeds).out  # a helper's callers may be in the program's other files
+        return _walk(tu, fixed).out  # a helper's callers may be in the program's other files
+    return _settled(tu, fixed).out
+
+
+def _settled(tu: ir.TranslationUnit, fixed: dict) -> "_Walker":
+    """The walk of ``tu`` whose helpers' parameters are seeded by their calls in the file (:func:`_seeds`) until
+    the seeds no longer change, ``fixed`` seeds kept; with ``fixed`` only if they still change."""
+    seeds: dict = dict(fixed)
     for _ in range(_SEED_ROUNDS):
         w = _walk(tu, seeds)
-        found = {fn: ps for fn, calls in w.calls.items() if (ps := _seeds(fn, calls))}
+        found = {fn: ps for fn, calls in w.calls.items() if (ps := _seeds(fn, calls))} | fixed
         if found == seeds:
-            return w.out
+            return w
         seeds = found
-    return _walk(tu, {}).out
+    return _walk(tu, fixed)
+
+
+def _external_seeds(tu: ir.TranslationUnit, external: dict) -> dict:
+    out = {}
+    for fn in tu.functions:
+        if fn.name in external and fn.body is not None and fn.kind == ir.FunctionKind.HOST:
+            out[fn] = {fn.params[i]: ((1, None), value, where) for i, (value, where) in external[fn.name].items()
+                       if i < len(fn.params)}
+    return out
+
+
+def open_parameters(tu: ir.TranslationUnit) -> dict[str, tuple[int, frozenset]]:
+    """The host functions defined in the file that launch a kernel with a block that is one of their parameters
+    (``void run_tr(dim3 g, dim3 b, ..) { tr<<<g, b>>>(..); }``, ``int threads``) and that nothing in the file
+    calls: ``{name: (number of parameters, the indices of those its launches' grids and blocks read)}``; their
+    callers in the program's other files may say what they pass (kaldi's ``cudaF_*`` launchers, HeCBench bm3d's
+    ``extern "C" run_*``).  Only the launch shape is taken from there: another file's sizes may be a test's."""
+    called = {n.name for fn in tu.functions if fn.body is not None for n in ir.walk(fn.body) if isinstance(n, ir.Call)}
+    out = {}
+    for fn in tu.functions:
+        if fn.kind != ir.FunctionKind.HOST or fn.body is None or fn.name in called or fn.name == "main":
+            continue
+        launches = [n for n in ir.walk(fn.body) if isinstance(n, ir.Launch)]
+        if any(isinstance(r := _copied(n.block), ir.Ref) and r.var in fn.params for n in launches):
+            shape = {r.var for n in launches for x in (n.grid, n.block) for r in ir.walk(x) if isinstance(r, ir.Ref)}
+            out[fn.name] = (len(fn.params), frozenset(i for i, p in enumerate(fn.params) if p in shape))
+    return out
+
+
+def passed_by_calls(tu: ir.TranslationUnit) -> dict:
+    """What every call in ``tu``'s host code passes, by callee name: ``{name: [((passed, call), ...) per call]}``
+    (:func:`_passed`; ``call``: the call that gave the value, through the file's own helpers), the file's helpers
+    seeded by their calls in it as in a program's main file (:func:`_settled`)."""
+    return _settled(tu, {}).named
+
+
+def agreed(calls: list, params: int) -> dict:
+    """``{parameter index: (value, call)}`` for the parameters that every one of ``calls`` (of a function with
+    ``params`` parameters: :func:`passed_by_calls`) passes the same known value; {} when there is no call."""
+    calls = [c for c in calls if len(c) == params]
+    out = {}
+    for i in range(params) if calls else ():
+        vals = {c[i][0] for c in calls}
+        if len(vals) == 1 and None not in vals:
+            out[i] = (vals.pop(), calls[0][i][1])
+    return out
 
 
 def _seeds(fn: ir.Function, calls: list) -> dict:
-    """What every call of ``fn`` in the file passes each integer parameter: ``{param: ((multiple, where), value)}``,
-    the value where all calls pass one constant that is not a command-line default, else None; parameters of
-    which nothing is known are left out."""
+    """What every call of ``fn`` in the file passes each integer or dim3 parameter: ``{param: ((multiple, where),
+    value, call)}``, the value where all calls pass one constant that is not a command-line default (a dim3 with
+    every member known), else None, and the first call that passes it (or passed it on: ``run(b)`` -> ``launch(b)``);
+    parameters of which nothing is known are left out."""
     out = {}
     for p, col in zip(fn.params, zip(*calls)):
-        mult = _common([m for m, _ in col])
-        vals = {v for _, v in col}
+        mult = _common([m for m, _, _ in col])
+        vals = {v for _, v, _ in col}
         value = vals.pop() if len(vals) == 1 and None not in vals else None
         if mult[0] > 1 or value is not None:
-            out[p] = (mult, value)
+            out[p] = (mult, value, col[0][2])
     return out
 
 
@@ -580,10 +664,11 @@ def _walk(tu: ir.TranslationUnit, seeds: dict) -> _Walker:
             w.fn = fn.name
             w.argv = frozenset(fn.params) if fn.name == "main" else frozenset()
             env = _Env()
-            for p, (mult, value) in seeds.get(fn, {}).items():
+            for p, (mult, value, where) in seeds.get(fn, {}).items():
                 env.vals[("mult", p)] = mult
                 if value is not None:  # `run(1 << 20, ...)`, its only call
                     env.vals[p] = value
+                    env.vals[("from", p)] = where  # (the first call that passes it)
                     env.seeded |= {p}
             w.stmt(fn.body, env)
     return w
@@ -650,6 +735,41 @@ def _called_elsewhere(path: str, names: set) -> Optional[bool]:
                     return True
                 main = main or root in near and "main()" in used
     return False if main else None
+
+
+_INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.M)
+_HEADERS = (".h", ".hpp", ".cuh", ".hh", ".hxx")
+
+
+def caller_files(path: str, names: set, limit: int = 8) -> list[str]:
+    """The sources of ``path``'s program that may call one of ``names``: those that name one, or include (by
+    file name) a header that names one (kaldi's ``.cc`` files call ``cudaF_*`` through ``cu-kernels.h``'s inline
+    wrappers).  Looked for in ``path``'s folder, else in the tree of the folder above (at most 2,000 files read);
+    at most ``limit``, ``path``'s folder first; regular files only."""
+    here = os.path.abspath(path)
+    keys = [n.encode() for n in names]
+    for top, deep in ((os.path.dirname(here), False), (_program_root(path), True)):
+        texts, seen = {}, 0
+        for root, dirs, files in os.walk(top):
+            dirs[:] = sorted(d for d in dirs if not d.startswith(".")) if deep and seen < 2000 else []
+            for p in (os.path.join(root, f) for f in sorted(files) if os.path.splitext(f)[1] in _SOURCES):
+                seen += 1
+                if seen > 2000:
+                    break
+                if p != here and os.path.isfile(p):
+                    try:
+                        with open(p, "rb") as fh:
+                            texts[p] = fh.read(1 << 21)
+                    except OSError:
+                        continue
+        naming = {p for p, t in texts.items() if any(k in t for k in keys)}
+        headers = {os.path.basename(p) for p in naming if p.endswith(_HEADERS)}
+        found = [p for p, t in texts.items() if not p.endswith(_HEADERS) and
+                 (p in naming or any(os.path.basename(i.decode(errors="replace")) in headers
+                                     for i in _INCLUDE.findall(t)))]
+        if found:
+            return sorted(found, key=lambda p: (os.path.dirname(p) != os.path.dirname(here), p))[:limit]
+    return []
 
 
 def unlaunched_kernels(tu: ir.TranslationUnit) -> dict[str, str]:

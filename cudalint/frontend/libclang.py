@@ -406,6 +406,9 @@ class Lowering:
         """The initialiser of declaration ``d`` of ``v`` (also set as ``v.init``), None without one."""
         kids = [ch for ch in d.get_children() if ch.kind.is_expression()]
         if not kids:
+            if self._written_init(d):  # `dim3 g(n_blocks(n, B))` where `n`'s type did not resolve: not `dim3 g;`
+                v.init = ir.Opaque(self.span(d), "an initialiser clang could not parse", type=v.type)
+                return v.init
             return None
         last = kids[-1]
         if v.type.kind == irt.TypeKind.ARRAY and last.kind not in (K.INIT_LIST_EXPR, K.STRING_LITERAL):
@@ -414,6 +417,19 @@ class Lowering:
             and last.kind == K.CALL_EXPR and last.referenced is None else None
         v.init = ir.Call(self.span(last), conv.name, [], conv, None, 0, type=v.type) if conv else self.expr(last)
         return v.init
+
+    def _written_init(self, d: ci.Cursor) -> bool:
+        """Whether declaration ``d`` is written with an initialiser (``(``, ``=`` or ``{`` after its name) that
+        clang dropped, being invalid (its extent then ends at the name: the text after it is read)."""
+        loc = d.location
+        if d.type.kind == ci.TypeKind.CONSTANTARRAY or not d.spelling or loc.file is None:
+            return False
+        line = self._line(d) if self.in_main(d) else \
+            next(iter(_header_text(loc.file.name).splitlines()[loc.line - 1:loc.line]), "")
+        at = loc.column - 1
+        if line[at:at + len(d.spelling)] != d.spelling:
+            return False
+        return line[at + len(d.spelling):].lstrip()[:1] in ("(", "=", "{")
 
     def _dependent_conversion(self, c: ci.Cursor) -> Optional[ir.Function]:
         """``T *p = SharedMemory<T>();`` inside a template: the construction of a class template that
