@@ -867,7 +867,7 @@ class KernelInterpreter:
         doubles in size at each step, and is no address anyone writes."""
         if not isinstance(v, sympy.Basic) or v.is_Atom:
             return v
-        n = self.sizes.get(a, 0) + self.sizes.get(b, 0) + 1
+        n = sum(self.sizes.get(x, 0) for x in (a, b) if isinstance(x, sympy.Basic)) + 1
         if n > MAX_OPERATIONS:  # the estimate only grows (`i + 1 + 1 ...` folds to `i + 501`): count the nodes
             n = sum(1 for _ in itertools.islice(sympy.preorder_traversal(v), MAX_OPERATIONS + 1))
         if n > MAX_OPERATIONS:
@@ -885,6 +885,16 @@ class KernelInterpreter:
                                                                         if isinstance(g, sympy.Basic))))
 
     def arith(self, op: Optional[str], a: Value, b: Value) -> Value:
+        if isinstance(a, Pointer) and isinstance(b, Pointer) and a.array is b.array and a.elem_size == b.elem_size:
+            # two pointers into one array (MAGMA's `do { ..; B += 16; } while (B < Blast)` with `Blast = B + jb`):
+            # their difference and order are those of their offsets, so a common thread-dependent start cancels
+            if op == "-":
+                return sympy.expand((a.offset - b.offset) / a.elem_size)
+            if (rel := _RELATIONS.get(op)) is not None:  # in elements, the terms both offsets share left out
+                x, y = (sympy.Add.make_args(sympy.expand(p.offset / a.elem_size)) for p in (a, b))
+                common = set(x) & set(y)
+                return relation(rel, sympy.Add(*(t for t in x if t not in common)),
+                                sympy.Add(*(t for t in y if t not in common)))
         if isinstance(a, Pointer) or isinstance(b, Pointer):
             if op == "+" and isinstance(b, Pointer):
                 a, b = b, a  # i + p
