@@ -544,13 +544,14 @@ class KernelInterpreter:
         # taken as they are found: a least fixpoint from the variables that start varying (`kbc += 1` in one
         # path and `kbc += 2` in another, `stop = n - kbc` after either: both uniform; ggml's mul_mat_q loop).
         varying = {var for var in fresh if self.symbols.is_varying(env[var])}
+        live = {var: self.back_edge_updates(s, var, updates[var]) for var in fresh}
         grew = True
         while grew:
             probe = loop_env.copy()
             for var in fresh:
                 probe[var] = self.symbols.opaque(var.name, varying=var in varying)
             found = {var for var in fresh if var not in varying
-                     and self._assigned_varying(updates[var], var, probe, modified)}
+                     and self._assigned_varying(live[var], var, probe, modified)}
             varying |= found
             grew = bool(found)
         for var in fresh:
@@ -643,6 +644,20 @@ class KernelInterpreter:
                          or not any(b.is_write for b in same[id(a.array)])):
                 a.loop_depth -= 1
                 a.loop_trips = a.loop_trips[:-1]
+
+    def back_edge_updates(self, s: ir.Loop, var: ir.Variable, updates: list) -> list:
+        """The updates of ``var`` (:meth:`loop_updates`) whose value can reach the loop's next trip: those from
+        the last plain assignment ``var = e`` that the body makes unconditionally (a statement of its own block)
+        on, and the step's; all of them when there is none, or when a ``continue`` may come before it.  MAGMA's
+        Jacobi sweeps: ``converge &= !noconv[ty]`` in the loop over pairs, then ``converge = 1`` and a reduction
+        over every ``noconv[i]``: the sweep loop's condition reads the reduction only (block-uniform)."""
+        body = s.body.body if isinstance(s.body, ir.Block) else [s.body]
+        kills = [i for i, x in enumerate(body) if isinstance(x, ir.ExprStmt) and isinstance(x.expr, ir.Assign)
+                 and x.expr.op == "=" and isinstance(x.expr.target, ir.Ref) and x.expr.target.var is var]
+        if not kills or any(isinstance(n, ir.Jump) and n.kind == ir.JumpKind.CONTINUE
+                            for x in body[:kills[-1]] for n in ir.walk(x)):
+            return updates
+        return self.loop_updates(body[kills[-1]:] + list(s.step)).get(var, [])
 
     def _assigned_varying(self, updates: list, var: ir.Variable, env: Env, modified: set) -> bool:
         """Whether any value assigned in ``updates`` is thread-varying (evaluated once, with every modified
