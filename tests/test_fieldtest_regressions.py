@@ -563,3 +563,22 @@ int main(int argc, char **argv) { float4 *a; float *b; k<<<64, 256>>>(a, b, argc
     d = next(d for d in lint(tmp_path, src) if d.code == "CL301")
     assert (d.line, d.severity.value) == (6, "warning")
     assert "unless `ceiling(n/4)` is a multiple of `256`;" in d.message
+
+
+def test_a_uniform_offset_of_the_index_moves_to_the_bound_s_edge(tmp_path):
+    # HeCBench bh's SortKernel: `k = nnodes + 1 - dec + threadIdx.x + blockIdx.x * blockDim.x; while (k >= bottom)
+    # { ..; __syncthreads(); k -= dec; }`. The blocks tile the index from a run-time offset, so a block straddles
+    # the bound unless its distance from the offset is a multiple of the block: a bounds check (warning), not a
+    # loop whose trips merely depend on the thread (error), and named with the offset.
+    src = """
+__global__ void k(float *a, int n, int off) {
+    for (int i = off + threadIdx.x + blockIdx.x * blockDim.x; i < n; i += blockDim.x * gridDim.x) {
+        a[i] = 0;
+        __syncthreads();
+    }
+}
+int main(int argc, char **argv) { float *a; k<<<64, 256>>>(a, argc, argc); }
+"""
+    d = next(d for d in lint(tmp_path, src) if d.code == "CL301")
+    assert (d.line, d.severity.value) == (5, "warning")
+    assert "unless `n - off` is a multiple of `256`;" in d.message

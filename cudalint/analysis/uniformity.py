@@ -370,8 +370,10 @@ def _edge(c: sympy.Basic, known: dict) -> Optional[tuple[sympy.Expr, sympy.Expr,
         if bound.free_symbols & set(TID) or not idx.free_symbols & set(TID):
             continue
         idx = sympy.expand(idx.xreplace(known))
-        # idx < B, idx >= B: edge B; idx <= B, idx > B: B + 1
-        edge = sympy.expand(bound + (1 if inclusive == idx_below else 0) - idx.as_coeff_Add()[0])
+        # idx < B, idx >= B: edge B; idx <= B, idx > B: B + 1; the index's offset that is the same for every
+        # block and trip (a number, `nnodes + 1`: HeCBench bh's `k = nnodes + 1 - dec + tid + bid * bdim`) moves
+        # to the edge
+        edge = sympy.expand(bound + (1 if inclusive == idx_below else 0) - _offset(idx))
         num, den = sympy.fraction(sympy.together(idx.args[0])) if isinstance(idx, sympy.floor) else (None, None)
         if den is not None and den.is_Integer and den > 1:  # a group of lanes per item (`gid >> 3 < n`: ccminer's
             idx = sympy.expand(num)  # cryptonight): floor(e / c) flips at E exactly where e flips at c*E
@@ -393,7 +395,7 @@ def _span(idx: sympy.Expr, known: dict) -> Optional[sympy.Expr]:
     span, rest = _extent(g, known), idx - g
     if span is None:
         return None
-    rest -= rest.as_coeff_Add()[0]
+    rest -= _offset(rest)
     if rest == 0:
         return None
     if _divides(span, rest):
@@ -407,6 +409,13 @@ def _span(idx: sympy.Expr, known: dict) -> Optional[sympy.Expr]:
                 and _divides(stride, rest):
             return stride
     return None
+
+
+def _offset(idx: sympy.Expr) -> sympy.Expr:
+    """The terms of ``idx`` free of threadIdx, blockIdx and loop trip counters (``k@..``): the same for every
+    thread, block and trip (a number, a parameter)."""
+    return sympy.Add(*(t for t in sympy.Add.make_args(idx) if not t.free_symbols & set(TID + BID)
+                       and not any(s.name.startswith("k@") for s in t.free_symbols)))
 
 
 def _divides(span: sympy.Expr, rest: sympy.Expr) -> bool:
