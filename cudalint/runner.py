@@ -158,9 +158,10 @@ def lower(path: str, text: str, opts: RunOptions):
 def external_calls(path: str, unit, opts: RunOptions) -> tuple[dict, list[str]]:
     """What the program's other files pass the launching functions of ``unit`` that nothing in it calls
     (:func:`cudalint.analysis.launches.open_parameters`): ``{name: {parameter index: (value, call)}}`` for the
-    parameters its launches' grids and blocks read, where every call found agrees, and the files read for it (:func:`cudalint.analysis.launches.caller_files`, parsed
-    with the run's front-end and confinement; one that cannot be parsed is skipped) with the files their
-    translation units read: the result depends on them (the cache's dependencies)."""
+    parameters its launches' grids and blocks read, where every call found agrees; and the files read for it
+    (:func:`cudalint.analysis.launches.caller_files`, parsed with the run's front-end and confinement, one that cannot
+    be parsed skipped) with the files their translation units read: the result depends on them (the cache's
+    dependencies)."""
     from .analysis.launches import agreed, caller_files, open_parameters
     needs = open_parameters(unit)
     if not needs:

@@ -391,15 +391,15 @@ class _Walker:
                                            loops=self.loops, threads=env.threads(e.args[1], e.args[2]),
                                            defaults=_launch_defaults(env, e.args[1], e.args[2], ())))
             params = e.func.params if e.func is not None else []
-            self.named.setdefault(e.name, []).append(tuple(
-                (_passed(a, env), env.vals.get(("from", r.var), e.span) if isinstance(r := _copied(a), ir.Ref)
-                 else e.span) for a in e.args))
+            passed = tuple((_passed(a, env), env.vals.get(("from", r.var), e.span)
+                            if isinstance(r := _copied(a), ir.Ref) else e.span) for a in e.args)
+            self.named.setdefault(e.name, []).append(passed)
             if e.func is not None and e.func.body is not None and e.func.kind == ir.FunctionKind.HOST \
                     and len(params) == len(e.args):
                 self.calls.setdefault(e.func, []).append(tuple(
-                    ((m, w or e.span) if (m, w) != (1, None) else (1, None), _passed(a, env),
-                     env.vals.get(("from", r.var), e.span) if isinstance(r := _copied(a), ir.Ref) else e.span)
-                    for a, (m, w) in ((a, env.multiple(a) if a.type.is_integer else (1, None)) for a in e.args)))
+                    ((m, w or e.span) if (m, w) != (1, None) else (1, None), *given)
+                    for given, (m, w) in zip(passed, (env.multiple(a) if a.type.is_integer else (1, None)
+                                                      for a in e.args))))
             for i, a in enumerate(e.args):  # `&n` or a reference parameter: the callee may write it
                 if isinstance(a := strip_casts(a), ir.Unary) and a.op == "&":
                     env.assign(a.operand, None)
@@ -709,31 +709,48 @@ def _program_root(path: str) -> str:
     return os.path.dirname(os.path.dirname(os.path.abspath(path)))
 
 
+#: the most source files one search of a program's tree reads
+_MAX_SOURCES = 2000
+
+
+def _sources(top: str, here: str, deep: bool = True):
+    """``(folder, path, text)`` of the source files under ``top`` (only ``top`` itself unless ``deep``), in sorted
+    order, ``here`` and hidden folders left out, the first 2 MiB of each; regular files only (a FIFO named ``x.cu``
+    in a pull request must not block the run).  Past :data:`_MAX_SOURCES` files it yields ``None`` and stops."""
+    seen = 0
+    for root, dirs, files in os.walk(top):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".")) if deep else []
+        for p in (os.path.join(root, f) for f in sorted(files) if os.path.splitext(f)[1] in _SOURCES):
+            seen += 1
+            if seen > _MAX_SOURCES:
+                yield None
+                return
+            if p == here or not os.path.isfile(p):
+                continue
+            try:
+                with open(p, "rb") as fh:
+                    text = fh.read(1 << 21)
+            except OSError:
+                continue
+            yield root, p, text
+
+
 def _called_elsewhere(path: str, names: set) -> Optional[bool]:
     """Whether another source of ``path``'s program uses one of ``names`` (:func:`_used_in`), looked for in the
     tree of the directory above ``path``'s (a wrapper's ``main.c`` one level up): True (also past 2,000 files),
     False when none does though a source of that directory or of ``path``'s own defines ``main`` (the program is
     there and never calls them), None when none does (a library, or its ``main`` is elsewhere)."""
-    here, seen, main = os.path.abspath(path), 0, False
+    here, main = os.path.abspath(path), False
     near = (os.path.dirname(here), _program_root(path))
-    for root, dirs, files in os.walk(near[1]):
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-        for p in (os.path.join(root, f) for f in sorted(files) if os.path.splitext(f)[1] in _SOURCES):
-            seen += 1
-            if seen > 2000:
+    for found in _sources(near[1], here):
+        if found is None:
+            return True
+        root, p, text = found
+        if any(n.encode() in text for n in names) or root in near and _MAIN.search(text):
+            used = _used_in(p, os.stat(p).st_mtime_ns)
+            if used & names:
                 return True
-            if p == here:
-                continue
-            try:  # a regular file only (a FIFO named `x.cu` in a pull request must not block the run)
-                with open(p, "rb") if os.path.isfile(p) else open(os.devnull, "rb") as fh:
-                    text = fh.read(1 << 21)
-            except OSError:
-                continue
-            if any(n.encode() in text for n in names) or root in near and _MAIN.search(text):
-                used = _used_in(p, os.stat(p).st_mtime_ns)
-                if used & names:
-                    return True
-                main = main or root in near and "main()" in used
+            main = main or root in near and "main()" in used
     return False if main else None
 
 
@@ -744,24 +761,12 @@ _HEADERS = (".h", ".hpp", ".cuh", ".hh", ".hxx")
 def caller_files(path: str, names: set, limit: int = 8) -> list[str]:
     """The sources of ``path``'s program that may call one of ``names``: those that name one, or include (by
     file name) a header that names one (kaldi's ``.cc`` files call ``cudaF_*`` through ``cu-kernels.h``'s inline
-    wrappers).  Looked for in ``path``'s folder, else in the tree of the folder above (at most 2,000 files read);
-    at most ``limit``, ``path``'s folder first; regular files only."""
+    wrappers).  Looked for in ``path``'s folder, else in the tree of the folder above (:func:`_sources`); at most
+    ``limit``, ``path``'s folder first."""
     here = os.path.abspath(path)
     keys = [n.encode() for n in names]
     for top, deep in ((os.path.dirname(here), False), (_program_root(path), True)):
-        texts, seen = {}, 0
-        for root, dirs, files in os.walk(top):
-            dirs[:] = sorted(d for d in dirs if not d.startswith(".")) if deep and seen < 2000 else []
-            for p in (os.path.join(root, f) for f in sorted(files) if os.path.splitext(f)[1] in _SOURCES):
-                seen += 1
-                if seen > 2000:
-                    break
-                if p != here and os.path.isfile(p):
-                    try:
-                        with open(p, "rb") as fh:
-                            texts[p] = fh.read(1 << 21)
-                    except OSError:
-                        continue
+        texts = {found[1]: found[2] for found in _sources(top, here, deep) if found is not None}
         naming = {p for p, t in texts.items() if any(k in t for k in keys)}
         headers = {os.path.basename(p) for p in naming if p.endswith(_HEADERS)}
         found = [p for p, t in texts.items() if not p.endswith(_HEADERS) and

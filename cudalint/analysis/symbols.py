@@ -20,6 +20,9 @@ from typing import Optional
 
 import sympy
 
+#: the start of every loop trip counter's name (:meth:`Symbols.trip`: ``k@12.3``), which code without the
+#: :class:`Symbols` at hand tells them by (:func:`cudalint.analysis.uniformity._offset`)
+TRIP_PREFIX = "k@"
 TID = tuple(sympy.Symbol(f"threadIdx.{a}", integer=True, nonnegative=True) for a in "xyz")
 BID = tuple(sympy.Symbol(f"blockIdx.{a}", integer=True, nonnegative=True) for a in "xyz")
 BDIM = tuple(sympy.Symbol(f"blockDim.{a}", integer=True, positive=True) for a in "xyz")
@@ -68,7 +71,7 @@ class Symbols:
     def trip(self, line: int, counter: Optional[str] = None) -> sympy.Symbol:
         """The trip counter (0, 1, ...) of the loop on ``line``: ``k@12.3``, or ``k@j:12.3`` when the loop's own
         counter ``j`` starts at 0 and steps by 1 (:func:`cudalint.rules.spell` shows ``j``)."""
-        name = f"k@{counter}:{line}" if counter else f"k@{line}"
+        name = f"{TRIP_PREFIX}{counter}:{line}" if counter else f"{TRIP_PREFIX}{line}"
         s = sympy.Symbol(f"{name}.{next(self._counter)}", integer=True, nonnegative=True)
         self.trip_counters.add(s)
         return s

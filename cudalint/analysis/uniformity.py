@@ -22,7 +22,7 @@ from typing import Optional
 
 import sympy
 
-from .symbols import BDIM, BID, GDIM, TID, Symbols, int_function
+from .symbols import BDIM, BID, GDIM, TID, TRIP_PREFIX, Symbols, int_function
 
 #: threads of a warp
 WARP = 32
@@ -415,7 +415,7 @@ def _offset(idx: sympy.Expr) -> sympy.Expr:
     """The terms of ``idx`` free of threadIdx, blockIdx and loop trip counters (``k@..``): the same for every
     thread, block and trip (a number, a parameter)."""
     return sympy.Add(*(t for t in sympy.Add.make_args(idx) if not t.free_symbols & set(TID + BID)
-                       and not any(s.name.startswith("k@") for s in t.free_symbols)))
+                       and not any(s.name.startswith(TRIP_PREFIX) for s in t.free_symbols)))
 
 
 def _divides(span: sympy.Expr, rest: sympy.Expr) -> bool:
