@@ -23,6 +23,8 @@ FIXTURES = sorted((ROOT / "fixtures").rglob("*.cu")) + sorted((ROOT / "tests" / 
 #: be present in one front-end's output only.
 ACCEPTED: dict[str, dict[tuple[str, int], str]] = {
     "global/header_kernel.cu": {("CL101", 8): "in header_kernel.cuh: tree-sitter cannot see headers (README)"},
+    "sync/header_template.cu": {("CL301", n): "in header_template.cuh: tree-sitter cannot see headers (README)"
+                                for n in (9, 14, 15, 16, 17, 18)},
     "shared/template_instances.cu": {("CL201", 35): "through SharedMemory<T>'s conversion operator: tree-sitter "
                                                     "sees no implicit conversion (README)"},
 }

@@ -610,3 +610,62 @@ def test_a_fault_in_the_caller_search_is_a_cl000_and_the_file_is_still_linted(tm
     assert [(d.code, d.line) for d in got] == [("CL000", 1), ("CL101", 4)]
     assert got[0].message == ("internal error in the search for launch callers in other files (OSError: disk on "
                               "fire); linted with the launch shapes of this file only")
+
+
+LIBRARY = """#include <cuda_runtime.h>
+template <int NTX>
+__global__ void band(const float *a, float *out, int batchCount) {
+    __shared__ float s[NTX];
+    const int tx = threadIdx.x, ty = threadIdx.y;
+    const int batchid = blockIdx.x * blockDim.y + ty;
+    if (batchid >= batchCount) return;
+    s[tx] = a[batchid * NTX + tx];
+    __syncthreads();
+    if (a[batchid] > s[0]) {
+        s[tx] += 1.0f;
+        __syncthreads();
+    }
+    out[batchid * NTX + tx] = s[tx];
+}
+
+template <int NTX>
+static int driver(const float *a, float *out, int nthreads, int ntcol, int batchCount) {
+    ntcol = max(1, ntcol);
+    dim3 threads(nthreads, ntcol, 1), grid((batchCount + ntcol - 1) / ntcol, 1, 1);
+    void *args[] = {&a, &out, &batchCount};
+    return cudaLaunchKernel((void *)band<NTX>, grid, threads, args, 0, 0) == cudaSuccess ? 0 : -1;
+}
+
+STORAGE int pick(const float *a, float *out, int nthreads, int ntcol, int batchCount) {
+    switch (nthreads) {
+        case 32: return driver<32>(a, out, nthreads, ntcol, batchCount);
+        case 64: return driver<64>(a, out, nthreads, ntcol, batchCount);
+        default: return -1;
+    }
+}
+
+int factor(const float *a, float *out, int nthreads, int batchCount) {
+    int ntcol = 1;  // one problem per block
+    return pick(a, out, nthreads, ntcol, batchCount);
+}
+"""
+
+
+@pytest.mark.parametrize("frontend", ["clang", "tree-sitter"])
+def test_a_library_files_static_helpers_take_what_their_calls_pass(tmp_path, frontend):
+    # MAGMA's zgbtrf sliding-window kernels: `factor` (public) -> `pick` (static) -> `driver<NTX>` (static
+    # template) -> `cudaLaunchKernel((void *)band<NTX>, grid, dim3(nthreads, ntcol))` with `ntcol = max(1, 1)`: one
+    # row of threads, so `batchid` is blockIdx.x and both barriers are uniform. A file without `main` seeds only
+    # the helpers with internal linkage: every call of those is in the file; a public one's may be elsewhere.
+    p = tmp_path / "band.cu"
+    p.write_text(LIBRARY.replace("STORAGE", "static"))
+    model = build_model(str(p), p.read_text(), RunOptions(frontend=frontend))
+    assert [(s.kernel, s.block) for s in model.launches] == [("band", (None, 1, 1))]
+    assert [d.code for d in lint_file(str(p), RunOptions(frontend=frontend))] == []
+    # `pick` public: another file may call it with two problems per block; the per-thread exit and the
+    # barrier under a condition on the problem's own data are then real
+    p.write_text(LIBRARY.replace("STORAGE ", ""))
+    model = build_model(str(p), p.read_text(), RunOptions(frontend=frontend))
+    assert [(s.kernel, s.block) for s in model.launches] == [("band", (None, None, 1))]
+    assert [(d.code, d.line) for d in lint_file(str(p), RunOptions(frontend=frontend))] == [("CL302", 9),
+                                                                                          ("CL301", 12)]

@@ -38,6 +38,8 @@ _SOURCES = (".cu", ".cuh", ".cpp", ".cc", ".cxx", ".c", ".h", ".hpp")
 _TESTS = ("<", ">", "<=", ">=", "==", "!=", "&&", "||")
 _NUMBERS = (TypeKind.INT, TypeKind.FLOAT)
 _FLOAT_OPS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv}
+#: integer min/max calls a host computes a launch shape with (`ntcol = max(1, ntcol)`)
+_MIN_MAX = {"max": max, "min": min, "umax": max, "umin": min, "imax": max, "imin": min}
 #: runtime calls that launch the kernel named by their first argument with (grid, block) next
 _LAUNCH_APIS = ("cudaLaunchKernel", "cudaLaunchCooperativeKernel", "hipLaunchKernel", "hipLaunchCooperativeKernel")
 
@@ -91,6 +93,9 @@ class _Env:
         if isinstance(e, ir.Call) and e.name in ("ceil", "ceilf", "floor", "floorf") and len(e.args) == 1:
             v = self.value(e.args[0], depth + 1)
             return float((math.ceil if "ceil" in e.name else math.floor)(v)) if isinstance(v, (int, float)) else None
+        if isinstance(e, ir.Call) and e.name.rsplit("::", 1)[-1] in _MIN_MAX and len(e.args) == 2:
+            x, y = self.value(e.args[0], depth + 1), self.value(e.args[1], depth + 1)  # `ntcol = max(1, ntcol)`
+            return _MIN_MAX[e.name.rsplit("::", 1)[-1]](x, y) if isinstance(x, int) and isinstance(y, int) else None
         if isinstance(e, ir.Call) and self.absent and _reads(e, self.absent):
             return 0
         if isinstance(e, ir.Member) and e.name in _AXES and not e.arrow:
@@ -385,7 +390,9 @@ class _Walker:
             env.assign(e.operand, old + (1 if "++" in e.op else -1) if isinstance(old, int) else None)
         elif isinstance(e, ir.Call):
             k = strip_casts(e.args[0]) if e.name in _LAUNCH_APIS and len(e.args) >= 3 else None
-            if isinstance(k, ir.Ref):  # cudaLaunchKernel((void *)kernel, grid, block, args, shmem, stream)
+            if isinstance(k, ir.Opaque) and len(k.children) == 1:  # `k<NTX>` a front-end leaves unresolved
+                k = k.children[0]
+            if isinstance(k, ir.Ref) and k.var.name:  # cudaLaunchKernel((void *)kernel, grid, block, args, ...)
                 self.out.append(LaunchSite(kernel=k.var.name, grid=env.dims(e.args[1]), block=env.dims(e.args[2]),
                                            span=e.span, block_text=e.args[2].text, function=self.fn,
                                            loops=self.loops, threads=env.threads(e.args[1], e.args[2]),
@@ -574,18 +581,21 @@ def collect_launches(tu: ir.TranslationUnit, external: Optional[dict] = None) ->
     program's other files pass the launching functions that nothing in this file calls (:func:`open_parameters`,
     :func:`agreed`): ``{function name: {parameter index: (value, call)}}``."""
     fixed = _external_seeds(tu, external or {})
-    if not any(f.name == "main" and f.body is not None for f in tu.functions):
-        return _walk(tu, fixed).out  # a helper's callers may be in the program's other files
-    return _settled(tu, fixed).out
+    # outside a program's main file a helper's callers may be in the program's other files: only the helpers with
+    # internal linkage (`static`, an unnamed namespace), whose every call is in this file, are seeded by them
+    every = any(f.name == "main" and f.body is not None for f in tu.functions)
+    return _settled(tu, fixed, every).out
 
 
-def _settled(tu: ir.TranslationUnit, fixed: dict) -> "_Walker":
+def _settled(tu: ir.TranslationUnit, fixed: dict, every: bool = True) -> "_Walker":
     """The walk of ``tu`` whose helpers' parameters are seeded by their calls in the file (:func:`_seeds`) until
-    the seeds no longer change, ``fixed`` seeds kept; with ``fixed`` only if they still change."""
+    the seeds no longer change, ``fixed`` seeds kept; with ``fixed`` only if they still change.  ``every``: seed
+    every helper (a program's main file), else only those with internal linkage (:attr:`ir.Function.internal`)."""
     seeds: dict = dict(fixed)
     for _ in range(_SEED_ROUNDS):
         w = _walk(tu, seeds)
-        found = {fn: ps for fn, calls in w.calls.items() if (ps := _seeds(fn, calls))} | fixed
+        found = {fn: ps for fn, calls in w.calls.items() if (every or fn.internal) and (ps := _seeds(fn, calls))} \
+            | fixed
         if found == seeds:
             return w
         seeds = found

@@ -286,13 +286,21 @@ def bounds_between_blocks(value: sympy.Basic, symbols: Symbols, block: Optional[
     if not bound_checks(value, symbols, block):
         return False
     known = dict(zip(BDIM, block)) if block else {}
-    for c in (value.args if isinstance(value, (sympy.And, sympy.Or)) else (value,)):
+    for c in _tests(value):
         if not c.free_symbols & set(TID):
             continue
         found = _edge(c, known)
-        if found is None or sympy.expand(found[1].xreplace(known) / found[2]).is_integer is not True:
+        if found is None or found[2] is None or sympy.expand(found[1].xreplace(known) / found[2]).is_integer is not True:
             return False
     return True
+
+
+def _tests(value: sympy.Basic) -> tuple:
+    """The comparisons a condition combines with one ``&&`` or ``||``, through a negation (an ``else`` branch's
+    ``!(i >= n || j < 0)``: the same comparisons flip at the same edges)."""
+    while isinstance(value, sympy.Not):
+        value = value.args[0]
+    return value.args if isinstance(value, (sympy.And, sympy.Or)) else (value,)
 
 
 def bound_checks(value: sympy.Basic, symbols: Symbols, block: Optional[tuple] = None) -> list[tuple[str, str]]:
@@ -307,14 +315,15 @@ def bound_checks(value: sympy.Basic, symbols: Symbols, block: Optional[tuple] = 
     ``S`` (a number for the launch's ``block`` when known); the bound is named by its edge."""
     out: list[tuple[str, str]] = []
     known = dict(zip(BDIM, block)) if block else {}
-    for c in (value.args if isinstance(value, (sympy.And, sympy.Or)) else (value,)):
+    for c in _tests(value):
         if not c.free_symbols & set(TID):
             continue
         found = _edge(c, known)
-        if found is None or found[1].free_symbols & set(TID) or found[1].is_Number \
-                or symbols.is_varying(found[1]):
+        if found is None or found[1].free_symbols & set(TID) or found[1].is_Number and found[2] is not None \
+                or symbols.is_varying(found[1]) or found[2] is None and symbols.is_varying(found[0].xreplace({t: 1 for t in TID})):
             return []
-        out.append((re.sub(r"#\d+", "", str(found[1])), str(found[2])))
+        # a row index's test (:func:`_row_index`): no span, the bound named as written
+        out.append((re.sub(r"#\d+", "", str(found[1])), "" if found[2] is None else str(found[2])))
     return out
 
 
@@ -325,11 +334,11 @@ def bounds_aligned(value: sympy.Basic, symbols: Symbols, block: tuple, run: dict
     False when one is not (a block straddles it), None when a span is not a number or an edge is neither a number
     nor a multiple of its span whatever the run-time values."""
     known, aligned = dict(zip(BDIM, block)), True
-    for c in (value.args if isinstance(value, (sympy.And, sympy.Or)) else (value,)):
+    for c in _tests(value):
         if not c.free_symbols & set(TID):
             continue
         found = _edge(c, known)
-        if found is None:
+        if found is None or found[2] is None:
             return None
         edge, span = sympy.sympify(found[1].xreplace(run)).xreplace(known), found[2]
         if not (span.is_Integer and span > 0):
@@ -380,13 +389,26 @@ def _edge(c: sympy.Basic, known: dict) -> Optional[tuple[sympy.Expr, sympy.Expr,
             edge = sympy.expand(den * edge - idx.as_coeff_Add()[0])
         span = _span(idx, known)
         if span is None:  # a scaled global index (`4 * gid < n`: ans' decoder): c*p >= E exactly when p >= ceil(E / c)
-            scale, idx = (idx - idx.as_coeff_Add()[0]).as_content_primitive()
-            span = _span(idx, known) if scale.is_Integer and scale > 1 else None
+            scale, scaled = (idx - idx.as_coeff_Add()[0]).as_content_primitive()
+            span = _span(scaled, known) if scale.is_Integer and scale > 1 else None
             if span is None:
-                return None
-            edge = sympy.ceiling(edge / scale)
+                return (idx, bound, None) if _row_index(idx) else None
+            idx, edge = scaled, sympy.ceiling(edge / scale)
         return idx, edge, span
     return None
+
+
+def _row_index(idx: sympy.Expr) -> bool:
+    """Whether ``idx`` is ``w * threadIdx.b + R``: one thread coordinate times a positive run-time factor ``w``
+    free of blockIdx (a row pitch), plus a part ``R`` free of threadIdx that reads blockIdx (the block's place in
+    the grid): a row-major element index ``cols * (16 * blockIdx.y + threadIdx.y) + 16 * blockIdx.x - 1`` (Altis'
+    srad boundary tests).  A comparison of it with a bound free of threadIdx flips at one value of the coordinate,
+    the same for every thread of the block: it splits a block only where that value falls inside the block."""
+    g = sympy.Add(*(t for t in sympy.Add.make_args(idx) if t.free_symbols & set(TID)))
+    w, t = g.as_independent(*TID, as_Add=False)
+    rest = idx - g
+    return t in TID and not w.is_Number and not w.free_symbols & set(TID + BID) and w.is_nonpositive is not True \
+        and bool(rest.free_symbols & set(BID)) and not rest.free_symbols & set(TID)
 
 
 def _span(idx: sympy.Expr, known: dict) -> Optional[sympy.Expr]:

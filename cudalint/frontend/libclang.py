@@ -140,6 +140,14 @@ def decl_key(c: ci.Cursor) -> tuple:
     return (loc.file.name if loc.file else "", loc.line, loc.column, c.spelling)
 
 
+def _internal(c: ci.Cursor) -> bool:
+    """Whether function ``c`` has internal linkage (``static``, an unnamed namespace)."""
+    try:
+        return c.linkage == ci.LinkageKind.INTERNAL
+    except Exception:  # a linkage kind this libclang's bindings do not name
+        return False
+
+
 def _integral(ref: ci.Cursor, i: int) -> int:
     """The value of integral template argument ``i``: a bool's true reads -1 signed (a 1-bit value), 1 unsigned."""
     v = ref.get_template_argument_value(i)
@@ -321,7 +329,8 @@ class Lowering:
                 bounds = next((int(t) for t in toks if t.isdigit()), bounds)
         self.funcs[key] = fn = ir.Function(name=c.spelling, kind=kind, span=self.span(c), template_params=tps,
                                            launch_bounds=bounds, in_main_file=self.in_main(c),
-                                           specializes=() if tps else self.template_args(c))
+                                           specializes=() if tps else self.template_args(c),
+                                           internal=_internal(c))
         self.pending.append((c, fn))
         return fn
 
@@ -348,6 +357,10 @@ class Lowering:
             cands = [ref, ref.get_definition(), ref.specialized_template]
         except Exception:  # libclang raises on null cursors
             return None
+        if cands[2] is not None and cands[2].kind == K.FUNCTION_TEMPLATE and decl_key(cands[2]) == decl_key(ref):
+            # an implicit instantiation shares its template's declaration (and key): lower the template, whose
+            # parameters each call binds from its own arguments, not the first call's instantiation without them
+            cands.insert(0, cands.pop(2))
         return next((self.function(f) for f in cands if f is not None and f.kind in _FUNCS
                      and not f.location.is_in_system_header and self._has_body(f)
                      and (decl_key(f) in self.funcs or self.in_main(f) or self._device(f))), None)
@@ -665,6 +678,7 @@ class Lowering:
             return ir.Ref(sp, v, type=self.type(c.type))
         if (v := evaluate_int(c)) is not None:
             return ir.IntLit(sp, v, type=self.type(c.type))
+        name = name or ref.spelling  # a template's dependent `k<NTX>` (in `(void *)k<NTX>`) names its template
         key = ("<decl>",) + decl_key(ref)
         if (var := self.vars.get(key)) is None:
             var = self.vars[key] = ir.Variable(name, self.type(c.type), self.span(ref), storage=ir.Storage.FILE,

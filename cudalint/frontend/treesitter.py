@@ -321,6 +321,19 @@ def _kind(words) -> ir.FunctionKind:
     return ir.FunctionKind.of(*(w in words for w in ("__global__", "__device__", "__host__")))
 
 
+def _internal(c: N, words: set) -> bool:
+    """Whether function definition ``c`` has internal linkage: ``static`` (not a class member's), or in an unnamed
+    namespace."""
+    p = c.parent
+    while p is not None:
+        if p.type == "namespace_definition" and p.child_by_field_name("name") is None:
+            return True
+        if p.type in ("field_declaration_list", "class_specifier", "struct_specifier"):
+            return False
+        p = p.parent
+    return "static" in words
+
+
 # --- the lowering --------------------------------------------------------------------------------
 
 class Lowering:
@@ -553,7 +566,7 @@ class Lowering:
         bounds = next((int(x) for x in re.findall(r"\b\d+\b", self.text_of(lbs[-1]))), None) if lbs else None
         span_node = c.parent if c.parent is not None and c.parent.type == "template_declaration" else c
         fn = ir.Function(name=name, kind=_kind(self.quals(c)), span=self.span(span_node), return_type=ret,
-                         template_params=list(tparams), launch_bounds=bounds)
+                         template_params=list(tparams), launch_bounds=bounds, internal=_internal(c, self.quals(c)))
         with self.scope():
             fn.params = self.params(fd.child_by_field_name("parameters"))
         self.funcs.setdefault(name, []).append(fn)

@@ -396,6 +396,8 @@ class Function:
     #: the template arguments of an explicit specialization (``template <> __global__ void k<double>(...)``: the
     #: double type), which launches of ``k<double>`` run instead of the primary template; () otherwise
     specializes: tuple = ()
+    #: internal linkage (``static``, or in an unnamed namespace): every call of it is in this translation unit
+    internal: bool = False
 
     def __repr__(self) -> str:
         return f"Function({self.kind.value} {self.name})"

@@ -157,10 +157,13 @@ class BarrierInDivergentBranch(Rule):
                 bounds, values = bound_names(b.guards, lines, ctx, kernel), []
                 # no launch: a block covers the stride of blockIdx in the index (`blockIdx.x * 128 + threadIdx.x`)
                 strides = [f"a block covers `{s}` values of the index (blockIdx's stride in it; no launch gives the "
-                           f"block)" for _, s in bounds if not s.startswith("blockDim")
+                           f"block)" for _, s in bounds if s and not s.startswith("blockDim")
                            and ctx.launch_shape(kernel).full is None]
                 if bounds:
-                    unless = " and ".join(f"`{n}` is a multiple of `{s}`" for n, s in bounds)
+                    # a row index's test (no span): the row where it flips must fall between blocks
+                    rows = " and ".join(f"`{n}`" for n, s in bounds if not s)
+                    unless = " and ".join([f"`{n}` is a multiple of `{s}`" for n, s in bounds if s] + (
+                        [f"the row where the tests against {rows} flip falls between blocks"] if rows else []))
                     if any(v.free_symbols & ctx.symbols.trip_counters for v, line in b.guards if line in lines):
                         fix = ("step the loop over the block's first index (the same trips for every thread of the "
                                "block) and guard only the work with the bound")
