@@ -375,7 +375,10 @@ def _trips(offset: sympy.Expr, sym, values: list[int], shape: LaunchShape, symbo
         proven_residues=sorted(set().union(*(p.proven_residues for p in pics))),
         stride=int(stride) if stride.is_Integer else stride,
         assumptions=[note, *pics[0].assumptions], loop_values=tuple(values), trips=pics,
-        masked=any(p.masked for p in pics), samples=frozenset().union(*(p.samples for p in pics)))
+        masked=any(p.masked for p in pics), samples=frozenset().union(*(p.samples for p in pics)),
+        # each trip's lane numbers, so a wide access's phases stay fixed groups of lanes (:func:`bank_ways`)
+        lane_ids=[ids for p in pics for ids in (p.lane_ids or [None] * len(p.warps))]
+        if any(p.lane_ids for p in pics) else [])
 
 
 # --- global memory -------------------------------------------------------------------------------

@@ -142,6 +142,7 @@ class BarrierInDivergentBranch(Rule):
         for kernel in model.kernels:
             for b in kernel.barriers:
                 lines = divergent_guards(b.guards, ctx, kernel)
+                latent = not lines
                 if not lines:  # a split only for other values than the launches pass: latent (info)
                     lines = divergent_guards(b.guards, ctx, kernel, run=False) if kernel.launch_args else []
                     if lines and not bound_names(b.guards, lines, ctx, kernel):
@@ -171,6 +172,7 @@ class BarrierInDivergentBranch(Rule):
                            f"that straddles the bound, the threads past it skip the barrier and leave it incomplete "
                            f"(undefined behaviour, a deadlock on other GPUs) unless {unless}; {fix}")
                     today = aligned_today(b.guards, lines, ctx, kernel)
+                    today = True if latent and today is None else today  # uniform for the launch's values
                     covered = today is None and covered_today(b.guards, lines, kernel)
                     values = ctx.bound_values(kernel, [g for g in b.guards if g[1] in lines])
                     values += ctx.multiple_values(kernel, [g for g in b.guards if g[1] in lines]) if today else []
