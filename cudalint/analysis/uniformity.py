@@ -177,6 +177,7 @@ def divergent_guards(guards, block: Optional[tuple[int, int, int]], symbols: Sym
         if value is None:
             continue
         loop = symbols.is_loop_condition(value)
+        value = floor_bounds(value)
         if block is None and single and not depends_on_thread(value, symbols, partial):
             continue
         value = without_grid_facts(value, known, symbols, grid or {}, run or {})
@@ -283,21 +284,51 @@ def bounds_between_blocks(value: sympy.Basic, symbols: Symbols, block: Optional[
     The edge's quotient by the span must be an integer for sympy (a sum of integer multiples of integer symbols,
     ``floor`` and ``ceiling``); a bound that merely happens to be a multiple (``n`` = 4096) is
     :func:`bounds_aligned`'s question."""
-    if not bound_checks(value, symbols, block):
-        return False
     known = dict(zip(BDIM, block)) if block else {}
-    for c in _tests(value):
-        if not c.free_symbols & set(TID):
-            continue
+    tests = [c for c in _tests(value) if c.free_symbols & set(TID)]
+    for c in tests:  # each a bounds check (:func:`bound_checks`; a number for the edge too: `gid + i * T < 2^20`)
         found = _edge(c, known)
-        if found is None or found[2] is None or sympy.expand(found[1].xreplace(known) / found[2]).is_integer is not True:
+        if found is None or found[2] is None or found[1].free_symbols & set(TID) or symbols.is_varying(found[1]) \
+                or sympy.expand(found[1].xreplace(known) / found[2]).is_integer is not True:
             return False
-    return True
+    return bool(tests)
+
+
+def floor_bounds(value: sympy.Basic) -> sympy.Basic:
+    """``value`` with each comparison of an integer with a floored quotient, ``x < floor(p / q)`` (``q`` positive),
+    written as the comparison of products it is, ``q * (x + 1) <= p``, the terms that read threadIdx, blockIdx or a
+    loop's trip counter on the left: a trip count rounded up over the grid (tromp/cuckoo's `nloops = (N - gid +
+    nthreads - 1) / nthreads; for (i = 0; i < nloops; i++)`) is then the bounds check ``gid + i * nthreads < N`` it
+    counts, which a block splits only where ``N`` falls inside it."""
+    if isinstance(value, (sympy.And, sympy.Or, sympy.Not)):
+        args = tuple(floor_bounds(a) for a in value.args)
+        return value if args == value.args else value.func(*args)
+    if not isinstance(value, (sympy.StrictLessThan, sympy.StrictGreaterThan, sympy.LessThan, sympy.GreaterThan)):
+        return value
+    small, big = (value.lhs, value.rhs) if isinstance(value, (sympy.StrictLessThan, sympy.LessThan)) \
+        else (value.rhs, value.lhs)
+    strict = isinstance(value, (sympy.StrictLessThan, sympy.StrictGreaterThan))
+    for x, f, below in ((small, big, True), (big, small, False)):
+        if not isinstance(f, sympy.floor) or isinstance(x, sympy.floor) or x.is_integer is not True:
+            continue
+        num, den = sympy.fraction(sympy.together(f.args[0]))
+        if den.is_positive is not True or den == 1:
+            return value
+        # x < floor(p/q)  <=>  q*(x + 1) <= p;  x >= floor(p/q) (its negation) <=> q*(x + 1) > p;
+        # floor(p/q) < x  <=>  p < q*x;  floor(p/q) >= x (its negation)  <=>  p >= q*x
+        d = sympy.expand(den * (x + 1) - num) if below else sympy.expand(num - den * x)
+        rest = _offset(d)
+        lhs, rhs = sympy.expand(d - rest), -rest
+        if below:
+            return sympy.Le(lhs, rhs) if strict else sympy.Gt(lhs, rhs)
+        return sympy.Lt(lhs, rhs) if strict else sympy.Ge(lhs, rhs)
+    return value
 
 
 def _tests(value: sympy.Basic) -> tuple:
     """The comparisons a condition combines with one ``&&`` or ``||``, through a negation (an ``else`` branch's
     ``!(i >= n || j < 0)``: the same comparisons flip at the same edges)."""
+    value = floor_bounds(value)
     while isinstance(value, sympy.Not):
         value = value.args[0]
     return value.args if isinstance(value, (sympy.And, sympy.Or)) else (value,)
