@@ -37,6 +37,11 @@ FIXTURES = sorted(p for p in (ROOT / "fixtures").rglob("*.cu"))
 
 # (case, kernel) -> (the quantities that disagree, why); keep in step with fixtures/measured/NOTES.md
 KNOWN = {
+    ("sync__atomic_read", "countedItems"): (
+        {"global_st_sectors_per_request"},
+        "the control's divergent loop (each lane its own trip count, 0 to 3) leaves the warp split at the store after "
+        "it: 4 store requests per warp (8192 for 2048 warps), each of the lanes that left after one trip count, 4 "
+        "sectors each at 25 % of their bytes used; cudalint pictures the store once for the whole warp"),
     ("global__switch_cases", "rowCases"): (
         {"global_st_sectors_per_request", "constant_requests_per_ldc"},
         "one kernel holds the three store sites (4, 4 and 8 sectors predicted): their per-kernel mean is "
@@ -213,6 +218,15 @@ KNOWN = {
 # Each kernel was checked in a run of its own (a reported barrier error aborts the program, so a whole-program
 # run checks only the kernels up to the first faulty one).
 SYNCCHECK_UNREPORTED = {
+    ("sync__atomic_read", 34): (
+        "countedItems: each thread runs (old value & 3) trips of the loop; those that leave it early exit, which the "
+        "H100 counts as arrived, so synccheck reports nothing. With a barrier after the loop (the threads that left "
+        "waiting there) the program hung past ncu's 120 s (NOTES.md, session 35): the split is real."),
+    ("sync__atomic_read", 36): ("countedItems: the loop's second barrier, as line 34."),
+    ("sync__grid_trip_count", 34): (
+        "unevenItems: the 8 threads of block 0 with gid < 8 run a 5th trip after the rest of their block left the "
+        "loop and exited (counted as arrived); with a barrier after the loop the program hung past 120 s (NOTES.md)."),
+    ("sync__grid_trip_count", 36): ("unevenItems: the loop's second barrier, as line 34."),
     ("sync__row_index_bounds", 30): (
         "neighbours: the row-major index's boundary tests flip between blocks for this run's 1024 x 1024 image and "
         "grid of cols / 16 x rows / 16 blocks, so no block is split (the finding is a warning: the sizes travel in a "

@@ -57,6 +57,20 @@ ASM_MEMORY = {
 #: no access is kept in a register across them
 FENCES = ("__threadfence", "__threadfence_block", "__threadfence_system", "__syncwarp")
 #: calls whose result differs between threads even with uniform arguments
+#: a scoped atomic's suffix (`atomicAdd_system`, `atomicAdd_block`): the same operation
+_SCOPED = re.compile(r"_(system|block)$")
+
+
+def _reads_only(name: str, vals: list) -> bool:
+    """Whether atomic ``name`` with argument values ``vals`` leaves memory as it was: adding, subtracting, or-ing or
+    xor-ing 0, or a compare-and-swap that writes back the value it compares with."""
+    def zero(v) -> bool:
+        return isinstance(v, sympy.Basic) and v == 0
+    if name in ("atomicAdd", "atomicSub", "atomicOr", "atomicXor") and len(vals) == 2:
+        return zero(vals[1])
+    return name == "atomicCAS" and len(vals) == 3 and isinstance(vals[1], sympy.Basic) and vals[1] == vals[2]
+
+
 VARYING_CALLS = ("atomicAdd", "atomicSub", "atomicExch", "atomicMin", "atomicMax", "atomicInc", "atomicDec",
                  "atomicCAS", "atomicAnd", "atomicOr", "atomicXor", "clock", "clock64", "__activemask")
 _SPACES = {ir.Space.SHARED: AddressSpace.SHARED, ir.Space.CONSTANT: AddressSpace.CONSTANT,
@@ -1039,9 +1053,14 @@ class KernelInterpreter:
                 return vals[0] * vals[1]
         if name == "dim3" or e.type.name in ("dim3", "uint3"):
             return self.opaque("dim3", *vals)
-        if name in VARYING_CALLS:
+        if name in VARYING_CALLS or _SCOPED.sub("", name or "") in VARYING_CALLS and name.startswith("atomic"):
             self.cut()
             self.epoch += 1
+            if _reads_only(_SCOPED.sub("", name), vals) and isinstance(vals[0], Pointer):
+                # `atomicAdd(p, 0)`, `atomicCAS(p, 0, 0)`: a read of *p (chai's `n_t_local = atomicAdd(n_t, 0)`),
+                # as uniform as a load of that address (the returned old value is the same in every thread that
+                # makes it while no one writes *p)
+                return self.opaque("load", vals[0])
             return self.symbols.opaque(name, varying=True)
         if name and not name.startswith(("operator", "make_")) and name != "dim3":
             self.work(record, None)  # an intrinsic or a function not seen into: an operation (`__byte_perm`, `rotl`)
