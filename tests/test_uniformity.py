@@ -272,3 +272,24 @@ def test_a_comparison_through_a_mod_of_the_thread_is_not_taken_at_its_end():
     c = sympy.Lt(sympy.Mod(TID[0], 32) + 32 * BID[0], n)
     assert not uniformity.holds_in_grid(c, [], {BDIM[0]: 40}, syms, {GDIM[0]: n / 32})
     assert uniformity.holds_in_grid(sympy.Lt(TID[0] + 32 * BID[0], n), [], {BDIM[0]: 32}, syms, {GDIM[0]: n / 32})
+
+
+def test_a_comparison_with_a_floored_quotient_is_the_comparison_of_products():
+    import sympy
+
+    from cudalint.analysis.symbols import BID, GDIM, TID
+    from cudalint.analysis.uniformity import floor_bounds
+
+    i = sympy.Symbol("k@i:9.1", integer=True, nonnegative=True)
+    tx, bx, gx = TID[0], BID[0], GDIM[0]
+    gid, nthreads = 256 * bx + tx, 256 * gx
+    trips = sympy.floor((2**20 - gid + nthreads - 1) / nthreads)
+    # i < ceil((N - gid) / T)  <=>  T * (i + 1) <= N - gid + T - 1  <=>  gid + T * i <= N - 1
+    assert floor_bounds(sympy.StrictLessThan(i, trips)) == sympy.Le(256 * gx * i + 256 * bx + tx, 2**20 - 1)
+    # its negation (an else branch, a loop's exit) and the mirrored forms
+    assert floor_bounds(sympy.GreaterThan(i, trips)) == sympy.Gt(256 * gx * i + 256 * bx + tx, 2**20 - 1)
+    assert floor_bounds(sympy.StrictGreaterThan(trips, i)) == sympy.Le(256 * gx * i + 256 * bx + tx, 2**20 - 1)
+    # a quotient whose divisor is not known positive, or no quotient at all, is left as written
+    n = sympy.Symbol("n", integer=True)
+    assert floor_bounds(sympy.StrictLessThan(i, sympy.floor(tx / n))) == sympy.StrictLessThan(i, sympy.floor(tx / n))
+    assert floor_bounds(sympy.StrictLessThan(tx, n)) == sympy.StrictLessThan(tx, n)

@@ -297,7 +297,7 @@ def bounds_between_blocks(value: sympy.Basic, symbols: Symbols, block: Optional[
 def floor_bounds(value: sympy.Basic) -> sympy.Basic:
     """``value`` with each comparison of an integer with a floored quotient, ``x < floor(p / q)`` (``q`` positive),
     written as the comparison of products it is, ``q * (x + 1) <= p``, the terms that read threadIdx, blockIdx or a
-    loop's trip counter on the left: a trip count rounded up over the grid (tromp/cuckoo's `nloops = (N - gid +
+    loop's trip counter on one side: a trip count rounded up over the grid (tromp/cuckoo's `nloops = (N - gid +
     nthreads - 1) / nthreads; for (i = 0; i < nloops; i++)`) is then the bounds check ``gid + i * nthreads < N`` it
     counts, which a block splits only where ``N`` falls inside it."""
     if isinstance(value, (sympy.And, sympy.Or, sympy.Not)):
@@ -305,24 +305,24 @@ def floor_bounds(value: sympy.Basic) -> sympy.Basic:
         return value if args == value.args else value.func(*args)
     if not isinstance(value, (sympy.StrictLessThan, sympy.StrictGreaterThan, sympy.LessThan, sympy.GreaterThan)):
         return value
-    small, big = (value.lhs, value.rhs) if isinstance(value, (sympy.StrictLessThan, sympy.LessThan)) \
-        else (value.rhs, value.lhs)
     strict = isinstance(value, (sympy.StrictLessThan, sympy.StrictGreaterThan))
-    for x, f, below in ((small, big, True), (big, small, False)):
-        if not isinstance(f, sympy.floor) or isinstance(x, sympy.floor) or x.is_integer is not True:
-            continue
-        num, den = sympy.fraction(sympy.together(f.args[0]))
-        if den.is_positive is not True or den == 1:
-            return value
-        # x < floor(p/q)  <=>  q*(x + 1) <= p;  x >= floor(p/q) (its negation) <=> q*(x + 1) > p;
-        # floor(p/q) < x  <=>  p < q*x;  floor(p/q) >= x (its negation)  <=>  p >= q*x
-        d = sympy.expand(den * (x + 1) - num) if below else sympy.expand(num - den * x)
-        rest = _offset(d)
-        lhs, rhs = sympy.expand(d - rest), -rest
-        if below:
-            return sympy.Le(lhs, rhs) if strict else sympy.Gt(lhs, rhs)
-        return sympy.Lt(lhs, rhs) if strict else sympy.Ge(lhs, rhs)
-    return value
+    small, big = (value.lhs, value.rhs) if isinstance(value, (sympy.StrictLessThan, sympy.LessThan)) \
+        else (value.rhs, value.lhs)  # small < big, or small <= big
+    f, x = (big, small) if isinstance(big, sympy.floor) else (small, big)
+    if not isinstance(f, sympy.floor) or isinstance(x, sympy.floor) or x.is_integer is not True:
+        return value
+    num, den = sympy.fraction(sympy.together(f.args[0]))
+    if den.is_positive is not True or den == 1:
+        return value
+    if f is big:  # x < floor(p/q) <=> q*(x + 1) <= p;  x <= floor(p/q) <=> q*x <= p
+        d, strict = sympy.expand(den * (x + (1 if strict else 0)) - num), False
+    else:  # floor(p/q) < x <=> p < q*x;  floor(p/q) <= x <=> p < q*(x + 1)
+        d, strict = sympy.expand(num - den * (x + (0 if strict else 1))), True
+    rest = _offset(d)
+    idx = sympy.expand(d - rest)  # idx + rest < 0 (or <= 0)
+    if idx.could_extract_minus_sign():
+        return (sympy.Gt if strict else sympy.Ge)(-idx, rest)
+    return (sympy.Lt if strict else sympy.Le)(idx, -rest)
 
 
 def _tests(value: sympy.Basic) -> tuple:
