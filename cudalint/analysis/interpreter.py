@@ -56,7 +56,6 @@ ASM_MEMORY = {
 #: calls that order memory accesses (CUDA C++ Programming Guide, "Memory Fence Functions", "Warp Sync Function"):
 #: no access is kept in a register across them
 FENCES = ("__threadfence", "__threadfence_block", "__threadfence_system", "__syncwarp")
-#: calls whose result differs between threads even with uniform arguments
 #: a scoped atomic's suffix (`atomicAdd_system`, `atomicAdd_block`): the same operation
 _SCOPED = re.compile(r"_(system|block)$")
 
@@ -71,6 +70,8 @@ def _reads_only(name: str, vals: list) -> bool:
     return name == "atomicCAS" and len(vals) == 3 and isinstance(vals[1], sympy.Basic) and vals[1] == vals[2]
 
 
+#: calls whose result differs between threads even with uniform arguments (an atomic that leaves memory as it was
+#: is a read: :func:`_reads_only`)
 VARYING_CALLS = ("atomicAdd", "atomicSub", "atomicExch", "atomicMin", "atomicMax", "atomicInc", "atomicDec",
                  "atomicCAS", "atomicAnd", "atomicOr", "atomicXor", "clock", "clock64", "__activemask")
 _SPACES = {ir.Space.SHARED: AddressSpace.SHARED, ir.Space.CONSTANT: AddressSpace.CONSTANT,

@@ -351,7 +351,8 @@ def bound_checks(value: sympy.Basic, symbols: Symbols, block: Optional[tuple] = 
             continue
         found = _edge(c, known)
         if found is None or found[1].free_symbols & set(TID) or found[1].is_Number and found[2] is not None \
-                or symbols.is_varying(found[1]) or found[2] is None and symbols.is_varying(found[0].xreplace({t: 1 for t in TID})):
+                or symbols.is_varying(found[1]) \
+                or found[2] is None and symbols.is_varying(found[0].xreplace({t: 1 for t in TID})):  # w and R
             return []
         # a row index's test (:func:`_row_index`): no span, the bound named as written
         out.append((re.sub(r"#\d+", "", str(found[1])), "" if found[2] is None else str(found[2])))
