@@ -158,7 +158,10 @@ def _active_lanes(guards: tuple, shape: LaunchShape, symbols: Optional[Symbols] 
     tids = set(TID) if shape.block else {TID[0]}
     coords = thread_coords(shape)
     active: Optional[list[bool]] = None
-    for g in [c for g in guards if isinstance(g, sympy.Basic) for c in sympy.And.make_args(_nnf(g))]:  # conjuncts
+    conjuncts = [c for g in guards if isinstance(g, sympy.Basic) for c in sympy.And.make_args(_nnf(g))]
+    if symbols is not None and (narrow := _narrow_interval(conjuncts, coords, tids, symbols)) is not None:
+        active = narrow
+    for g in conjuncts:
         g = g.xreplace(known)
         if isinstance(g, sympy.Expr):
             g = sympy.Ne(g, 0)  # `if (tid % 2)`
@@ -212,6 +215,46 @@ def _one_lane(g, coords: list, tids: set, symbols: Symbols) -> Optional[list[boo
     if any(len(set(w)) != len(w) for w in warps):
         return None
     return [lin % WARP == 0 for lin in range(len(coords))]
+
+
+def _narrow_interval(conjuncts: list, coords: list, tids: set, symbols: Symbols) -> Optional[list[bool]]:
+    """For two comparisons that bound one thread term ``t`` (built from threadIdx only, distinct in the lanes of every
+    warp) from both sides, ``t + u1 > 0`` and ``t + u2 < 0`` with ``u1``, ``u2`` free of threadIdx and not
+    thread-varying, whose interval ``(-u1, -u2)`` is narrower than the smallest step of ``t`` between two lanes of a
+    warp: at most one lane holds both, counted as the first lane of each warp (a vectorised fill's scalar tail,
+    ``if (col + 16 <= n) {..} else for (i = 0; i < 16 && col + i < n; i++) out[col + i] = ..`` with ``col = 16 *
+    tid``: one lane stores the tail; alibaba/MNN's DequantizeInt4Weight).  None otherwise."""
+    lows, highs = [], []
+    for c in conjuncts:
+        if not isinstance(c, sympy.core.relational.Relational) or isinstance(c, (sympy.Eq, sympy.Ne)):
+            continue
+        d = sympy.expand(c.lhs - c.rhs)  # c: d > 0, d >= 0, d < 0 or d <= 0
+        t = sympy.Add(*(x for x in sympy.Add.make_args(d) if x.free_symbols & set(TID)))
+        if t == 0 or t.free_symbols - tids or symbols.is_varying(d - t):
+            continue
+        above = isinstance(c, (sympy.StrictGreaterThan, sympy.GreaterThan))
+        strict = isinstance(c, (sympy.StrictGreaterThan, sympy.StrictLessThan))
+        if t.could_extract_minus_sign():  # -t + u > 0: t - u < 0
+            t, d, above = -t, -d, not above
+        (lows if above else highs).append((t, d - t, strict))
+    for t, u1, s1 in lows:
+        for t2, u2, s2 in highs:
+            if t2 != t:
+                continue
+            try:
+                f = int_function(TID, t)
+                values = [f(*c) for c in coords]
+            except (TypeError, ValueError, ZeroDivisionError, NameError):
+                return None
+            warps = [sorted(values[i:i + WARP]) for i in range(0, len(values), WARP)]
+            if any(len(set(w)) != len(w) for w in warps):
+                return None
+            step = min((b - a for w in warps for a, b in zip(w, w[1:])), default=None)
+            width = sympy.expand(u1 - u2)  # t in (-u1, -u2), or with an end included
+            narrow = (width - step).is_nonpositive if s1 and s2 else (width - step).is_negative
+            if step and narrow:
+                return [lin % WARP == 0 for lin in range(len(coords))]
+    return None
 
 
 def _trip_values(sym, guards: tuple, shape: LaunchShape) -> Optional[list[int]]:
