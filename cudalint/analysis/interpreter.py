@@ -63,10 +63,8 @@ _SCOPED = re.compile(r"_(system|block)$")
 def _reads_only(name: str, vals: list) -> bool:
     """Whether atomic ``name`` with argument values ``vals`` leaves memory as it was: adding, subtracting, or-ing or
     xor-ing 0, or a compare-and-swap that writes back the value it compares with."""
-    def zero(v) -> bool:
-        return isinstance(v, sympy.Basic) and v == 0
     if name in ("atomicAdd", "atomicSub", "atomicOr", "atomicXor") and len(vals) == 2:
-        return zero(vals[1])
+        return isinstance(vals[1], sympy.Basic) and vals[1] == 0
     return name == "atomicCAS" and len(vals) == 3 and isinstance(vals[1], sympy.Basic) and vals[1] == vals[2]
 
 
@@ -1054,10 +1052,10 @@ class KernelInterpreter:
                 return vals[0] * vals[1]
         if name == "dim3" or e.type.name in ("dim3", "uint3"):
             return self.opaque("dim3", *vals)
-        if name in VARYING_CALLS or _SCOPED.sub("", name or "") in VARYING_CALLS and name.startswith("atomic"):
+        if (base := _SCOPED.sub("", name or "")) in VARYING_CALLS:  # `atomicAdd_system` is an atomicAdd
             self.cut()
             self.epoch += 1
-            if _reads_only(_SCOPED.sub("", name), vals) and isinstance(vals[0], Pointer):
+            if _reads_only(base, vals) and isinstance(vals[0], Pointer):
                 # `atomicAdd(p, 0)`, `atomicCAS(p, 0, 0)`: a read of *p (chai's `n_t_local = atomicAdd(n_t, 0)`),
                 # as uniform as a load of that address (the returned old value is the same in every thread that
                 # makes it while no one writes *p)

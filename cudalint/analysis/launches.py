@@ -93,9 +93,9 @@ class _Env:
         if isinstance(e, ir.Call) and e.name in ("ceil", "ceilf", "floor", "floorf") and len(e.args) == 1:
             v = self.value(e.args[0], depth + 1)
             return float((math.ceil if "ceil" in e.name else math.floor)(v)) if isinstance(v, (int, float)) else None
-        if isinstance(e, ir.Call) and e.name.rsplit("::", 1)[-1] in _MIN_MAX and len(e.args) == 2:
+        if isinstance(e, ir.Call) and (pick := _MIN_MAX.get(e.name.rsplit("::", 1)[-1])) and len(e.args) == 2:
             x, y = self.value(e.args[0], depth + 1), self.value(e.args[1], depth + 1)  # `ntcol = max(1, ntcol)`
-            return _MIN_MAX[e.name.rsplit("::", 1)[-1]](x, y) if isinstance(x, int) and isinstance(y, int) else None
+            return pick(x, y) if isinstance(x, int) and isinstance(y, int) else None
         if isinstance(e, ir.Call) and self.absent and _reads(e, self.absent):
             return 0
         if isinstance(e, ir.Member) and e.name in _AXES and not e.arrow:

@@ -250,9 +250,10 @@ def _narrow_interval(conjuncts: list, coords: list, tids: set, symbols: Symbols)
             if any(len(set(w)) != len(w) for w in warps):
                 return None
             step = min((b - a for w in warps for a, b in zip(w, w[1:])), default=None)
+            if not step:  # one lane a warp: nothing to narrow
+                return None
             width = sympy.expand(u1 - u2)  # t in (-u1, -u2), or with an end included
-            narrow = (width - step).is_nonpositive if s1 and s2 else (width - step).is_negative
-            if step and narrow:
+            if ((width - step).is_nonpositive if s1 and s2 else (width - step).is_negative):
                 return [lin % WARP == 0 for lin in range(len(coords))]
     return None
 
