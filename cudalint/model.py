@@ -102,6 +102,26 @@ class Access:
         return "load and store" if self.is_read and self.is_write else "store" if self.is_write else "load"
 
 
+class SourceLine(int):
+    """A line number that remembers its file: the line of a guard or a call a barrier or an exit sits under, which
+    may be in another file than the finding (a helper in a header called from the kernel's file).  Compares and
+    hashes as the number; :func:`cudalint.rules.lines_text` names the file where it differs from the finding's."""
+
+    path: str
+
+    def __new__(cls, line: int, path: str = "") -> "SourceLine":
+        obj = super().__new__(cls, line)
+        obj.path = path
+        return obj
+
+    def __reduce__(self):
+        return SourceLine, (int(self), self.path)
+
+    @classmethod
+    def of(cls, span: Span) -> "SourceLine":
+        return cls(span.line, span.path)
+
+
 @dataclass
 class Barrier:
     """A block-wide barrier (``__syncthreads*``, cooperative-groups block/grid sync, ``bar.sync``).
@@ -208,6 +228,9 @@ class Kernel:
     instantiation: Optional[str] = None
     #: the launched template arguments this kernel was analysed with (one Kernel per instantiation)
     template_args: tuple = ()
+    #: the number of its template parameters where another kernel template of the translation unit has its name (an
+    #: overload: a launch with explicit template arguments is of the one whose count they match), else None
+    template_arity: Optional[int] = None
     #: integer parameters every launch in the translation unit passes the same constant: name -> value
     launch_args: dict = field(default_factory=dict)
     #: the index of each of those parameters among the launch's arguments (to name the ones a launch takes

@@ -587,3 +587,128 @@ int main(int argc, char **argv) { float *a; k<<<64, 256>>>(a, argc, argc); }
     d = next(d for d in lint(tmp_path, src) if d.code == "CL301")
     assert (d.line, d.severity.value) == (5, "warning")
     assert "unless `n - off` is a multiple of `256`;" in d.message
+
+
+def test_a_pointer_kept_in_constant_or_device_memory_points_to_global_memory(tmp_path):
+    # ethminer's `__constant__ hash128_t *d_dag`: `d_dag[r]` reads the pointer once (one address, uniform) and then
+    # global memory; it was a per-lane `__constant__` read (a false CL401). A `__constant__` struct's fields too.
+    src = """
+struct P { const float *a; int n; };
+__constant__ const float *d_vals;
+__constant__ P params;
+__device__ const float *g_vals;
+__global__ void k(float *out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < params.n)
+    out[i] = d_vals[i] + g_vals[i] + params.a[i];
+  out[i + 1024] = d_vals[i * 32];
+}
+int main() { float *o; k<<<64, 256>>>(o); }
+"""
+    p = tmp_path / "k.cu"
+    p.write_text(src)
+    model = build_model(str(p), src, RunOptions())
+    got = {(a.array.name, a.array.space.value, str(a.offset), a.size) for a in model.kernels[0].accesses}
+    assert ("d_vals", "constant", "0", 8) in got and ("g_vals", "global", "0", 8) in got
+    assert ("d_vals", "global", "4*blockDim.x*blockIdx.x + 4*threadIdx.x", 4) in got
+    assert ("params.a", "global", "4*blockDim.x*blockIdx.x + 4*threadIdx.x", 4) in got
+    diags = lint_file(str(p), RunOptions())
+    assert [(d.code, d.line, d.metrics["sectors_per_request"]) for d in diags] == [("CL101", 10, 32)]
+    assert diags[0].message.startswith("uncoalesced global load of `d_vals`: lanes are 128 bytes apart")
+
+
+def test_guards_and_calls_in_another_file_are_named_with_their_file(tmp_path):
+    # a barrier in a helper header under a guard of the kernel's file: "line 9" alone pointed into the header
+    (tmp_path / "helper.cuh").write_text("""#pragma once
+__device__ void step(float *s, int n)
+{
+    if (threadIdx.x < n) {
+        s[threadIdx.x] += 1.0f;
+        __syncthreads();
+    }
+}
+""")
+    src = """#include "helper.cuh"
+__global__ void k(float *out)
+{
+    __shared__ float s[256];
+    s[threadIdx.x] = 0.0f;
+    __syncthreads();
+    if (threadIdx.x % 2 == 0)
+        step(s, 100);
+    out[threadIdx.x] = s[threadIdx.x];
+}
+int main() { float *o; k<<<1, 256>>>(o); }
+"""
+    p = tmp_path / "k.cu"
+    p.write_text(src)
+    [d] = lint_file(str(p), RunOptions())
+    assert (d.code, d.path.endswith("helper.cuh"), d.line) == ("CL301", True, 6)
+    assert ("(line 4 and line 7 of `k.cu`), reached from kernel `k` through `step` (called at line 8 of `k.cu`)"
+            in d.message), d.message
+    assert "condition on line 4 and line 7 of `k.cu` is thread-dependent" in d.assumptions
+
+
+def test_a_block_strided_loop_over_a_count_rounded_down_to_its_step_is_uniform(tmp_path):
+    # cusp's segmented reduction in NVIDIA/AMGX, its launch lost to an unresolved header: `end = n - (n & (B - 1))` is
+    # B * floor(n / B) for the template's B, and the loop steps by B from threadIdx.x: every thread makes the same
+    # trips (20 false CL301 errors). The same loop over `n % 3` or `n` itself stays a bounds check (warning).
+    src = """
+template <typename I, unsigned int BLOCK_SIZE>
+__launch_bounds__(BLOCK_SIZE,1)
+__global__ void k(const I num, const float *in, float *out)
+{
+    __shared__ float s[BLOCK_SIZE];
+    const I end = num - (num & (BLOCK_SIZE - 1));
+    I i = threadIdx.x;
+    while (i < end) {
+        s[threadIdx.x] = in[i];
+        __syncthreads();
+        out[i] = s[BLOCK_SIZE - 1 - threadIdx.x];
+        __syncthreads();
+        i += BLOCK_SIZE;
+    }
+}
+"""
+    assert lint(tmp_path, src) == []
+    for bad in ("num - (num % 3)", "num"):
+        diags = lint(tmp_path, src.replace("num - (num & (BLOCK_SIZE - 1))", bad))
+        assert [(d.code, d.line, d.severity.value) for d in diags] == [("CL301", 11, "warning"), ("CL301", 13, "warning")]
+        assert "is under the bounds check on line 9" in diags[0].message
+
+
+def test_overloaded_kernel_templates_take_the_launches_of_their_own_arity(tmp_path):
+    # NVIDIA/AMGX's estimate_c_hat_size_kernel<CTA, WARP> and <ROW, CTA, WARP>: a launch with three template arguments
+    # instantiated the two-parameter template too, and its barrier was reported a second time under the other
+    # overload's name (judged false twice)
+    src = """
+template <int CTA, int WARP>
+__global__ void est(const int *rows, int n, int *out)
+{
+    int w = (blockIdx.x * CTA + threadIdx.x) / WARP;
+    for (; w < n; w += gridDim.x * CTA / WARP) {
+        if (rows[w] < 0) continue;
+        __syncthreads();
+        out[w] = 1;
+    }
+}
+template <int ROW, int CTA, int WARP>
+__global__ void est(const int *rows, int n, int *out)
+{
+    __syncthreads();
+    int w = (blockIdx.x * CTA + threadIdx.x) / ROW;
+    if (w < n) out[w] = rows[w];
+}
+int main(int argc, char **argv) {
+    int *r, *o;
+    est<8, 256, 32><<<2048, 256>>>(r, argc, o);
+    est<256, 32><<<2048, 256>>>(r, argc, o);
+}
+"""
+    p = tmp_path / "k.cu"
+    p.write_text(src)
+    model = build_model(str(p), src, RunOptions())
+    assert [(k.span.line, k.template_args) for k in model.kernels] == [(2, (256, 32)), (12, (8, 256, 32))]
+    diags = lint_file(str(p), RunOptions())
+    assert [(d.code, d.line) for d in diags] == [("CL301", 8)]
+    assert diags[0].message.endswith("(in `est<256, 32>`)")

@@ -32,7 +32,7 @@ import sympy
 from ..ir import nodes as ir
 from ..ir.consts import fold
 from ..ir.types import Type, TypeKind
-from ..model import Access, AddressSpace, ArrayDecl, Barrier, Division, Exit, ExitKind, Kernel
+from ..model import Access, AddressSpace, ArrayDecl, Barrier, Division, Exit, ExitKind, Kernel, SourceLine
 from .symbols import BUILTINS, TID, WARP_SIZE, Symbols, recombine_divmod
 
 MAX_INLINE_DEPTH = 4
@@ -256,7 +256,7 @@ class KernelInterpreter:
             branches, ops = [env.copy(), env.copy()], []
             before = dict(self.kernel.ops)
             for guard, body, b_env in zip((cond, negate(cond)), (s.then, s.else_), branches):
-                self.push_guard(guard, s.span.line)  # the else branch runs where the condition fails
+                self.push_guard(guard, SourceLine.of(s.span))  # the else branch runs where the condition fails
                 self.kernel.ops = dict(before)
                 self.stmt(body, b_env)
                 ops.append(self.kernel.ops)
@@ -273,7 +273,7 @@ class KernelInterpreter:
             self.breakable.append("switch")
             inner = env.copy()
             if not self.cases(s, cond, inner):
-                self.push_guard(cond, s.span.line)
+                self.push_guard(cond, SourceLine.of(s.span))
                 self.stmt(s.body, inner)
                 self.guards.pop()
             self.breakable.pop()
@@ -310,7 +310,7 @@ class KernelInterpreter:
         left, self.left = self.left, None
         if left is None or not isinstance(x, ir.If) or not isinstance(left, sympy.Basic):
             return 0
-        self.guards.append(entry := (left, x.span.line))
+        self.guards.append(entry := (left, SourceLine.of(x.span)))
         self.exit_guards.add(id(entry))
         return 1
 
@@ -359,7 +359,7 @@ class KernelInterpreter:
                 exits = 0
                 if pushed:
                     self.guards.pop()
-                self.push_guard(g, x.span.line)
+                self.push_guard(g, SourceLine.of(x.span))
                 region, pushed = g, True
             inner = x
             while isinstance(inner, ir.Case):  # `case 2: if (t == 3) break;`: the if is the region's first item
@@ -587,7 +587,7 @@ class KernelInterpreter:
                 self.symbols.pow2_loops[sym] = (int(v0), factor, cond_val)
                 self.symbols.loop_spans[sym] = s.span
         self.symbols.loop_conds[trip] = cond_val
-        self.push_guard(cond_val, s.span.line)
+        self.push_guard(cond_val, SourceLine.of(s.span))
         self.loops.append(next(self.order))
         self.trips.append(trip)
         self.cut()
@@ -715,7 +715,7 @@ class KernelInterpreter:
             return v
         if isinstance(e, ir.Cond):
             cond = self.expr(e.cond, env, record=record)
-            self.push_guard(cond, e.span.line)
+            self.push_guard(cond, SourceLine.of(e.span))
             a, b = (self.expr(x, env, record=record) for x in (e.then, e.else_))
             self.guards.pop()
             if isinstance(a, sympy.Basic) and a == b:
@@ -738,7 +738,13 @@ class KernelInterpreter:
                 return v.ptr if mode == "addr" else self.load(e, v.ptr, mode, record)
             return v
         if (arr := self.globals.get(var)) is not None:
-            return Pointer(arr, sympy.Integer(0), arr.elem_size, arr.dims[1:], (), var.type.array_dims()[1])
+            ptr = Pointer(arr, sympy.Integer(0), arr.elem_size, arr.dims[1:], (), var.type.array_dims()[1])
+            if var.type.kind == TypeKind.ARRAY or mode == "addr":
+                return ptr
+            # a file-scope scalar (`__constant__ float *d_vals`, `__device__ int count`): its name reads (writes)
+            # the memory it lives in, at one address; a pointer read there is a new global array
+            # (ethminer's `__constant__ hash128_t *d_dag`: `d_dag[r]` is a global load, not a constant one)
+            return self.load(e, ptr, mode, record, hint=var.name)
         if var.const_value is not None:
             return sympy.Integer(var.const_value)
         return self.symbols.opaque(var.name, varying=False)
@@ -746,7 +752,8 @@ class KernelInterpreter:
     def member(self, e: ir.Member, env: Env, mode: str, record: bool) -> Value:
         base = e.base
         if e.arrow or isinstance(base, ir.Index) or (isinstance(base, ir.Unary) and base.op == "*") \
-                or (isinstance(base, ir.Ref) and isinstance(env.get(base.var), Alias)):
+                or (isinstance(base, ir.Ref) and (isinstance(env.get(base.var), Alias) or (
+                    base.var not in env and base.var.type.kind != TypeKind.ARRAY and base.var in self.globals))):
             # the struct's address: `p->f` (p a pointer), `a[i].f`, `(*p).f`, `r.f` (r a reference to memory)
             ptr = self.expr(base, env, mode="read" if e.arrow else "addr", record=record)
             if isinstance(ptr, Pointer) and (f := e.field) is not None and (fsize := self.size_of(f.type)):
@@ -779,7 +786,7 @@ class KernelInterpreter:
         return ptr if mode == "addr" or base.dims and e.type.kind == TypeKind.ARRAY else self.load(e, ptr, mode, record)
 
     def load(self, e: ir.Expr, ptr: Pointer, mode: str, record: bool, field_offset: int = 0,
-             elem_size: int = 0, align: int = 0) -> Value:
+             elem_size: int = 0, align: int = 0, hint: str = "load") -> Value:
         """Record the access at ``ptr`` (a load unless ``mode`` says store) and return the loaded value.
 
         A struct whose alignment is smaller than its size (``struct {float x, y;}``) is moved by nvcc as
@@ -817,14 +824,15 @@ class KernelInterpreter:
             key = (id(ptr.array), sympy.expand(ptr.offset), getattr(e, "name", ""))
             if ptr.array.space == AddressSpace.CONSTANT and key in self.constant_pointers:
                 return self.constant_pointers[key]
-            name = f"{ptr.array.name}.{e.name}" if isinstance(e, ir.Member) else f"{ptr.array.name}[]"
+            name = f"{ptr.array.name}.{e.name}" if isinstance(e, ir.Member) else \
+                ptr.array.name if isinstance(e, ir.Ref) else f"{ptr.array.name}[]"
             arr = ArrayDecl(name, AddressSpace.GLOBAL, t.pointee.spelling(), self.size_of(t.pointee))
             base = self.opaque("base", ptr) if self.symbols.is_varying(ptr.offset) else sympy.Integer(0)
             loaded = Pointer(arr, base, arr.elem_size, (), (), t.pointee)
             if ptr.array.space == AddressSpace.CONSTANT:
                 self.constant_pointers[key] = loaded
             return loaded
-        return self.opaque("load", ptr)
+        return self.opaque(hint, ptr)
 
     def private(self, key: int, at: Optional[sympy.Integer], mode: str) -> Optional[sympy.Symbol]:
         """An access to a thread's own array (registers or local memory; ``key`` names it, ``at`` is the constant
@@ -950,6 +958,12 @@ class KernelInterpreter:
                 return sympy.Mod(a, int(b) + 1)
             if op == "&" and a.is_Integer and int(a) >= 0 and (int(a) + 1) & int(a) == 0:
                 return sympy.Mod(b, int(a) + 1)
+            # `n & (B - 1)` with B a run-time or template value: the idiom for `n % B`, B a power of two (cusp's
+            # `num_warps & (BLOCK_SIZE - 1)` in NVIDIA/AMGX, the template's BLOCK_SIZE unbound without a launch)
+            for x, m in ((a, b), (b, a)):
+                if op == "&" and not m.is_Number and ((m + 1).is_Symbol or self.symbols.is_pow2(m + 1)) \
+                        and not self.symbols.is_varying(m):
+                    return sympy.Mod(x, m + 1)
             # Conditions stay symbolic so that a guard can be evaluated per lane (active lanes) and a
             # loop bound per trip; their uniformity is that of their free symbols, as for any value.
             if (rel := _RELATIONS.get(op)) is not None and not is_condition(a) and not is_condition(b):
@@ -1043,7 +1057,7 @@ class KernelInterpreter:
                                                loop_depth=len(self.loops), loop_trips=tuple(self.trips)))
         fn = e.func
         if fn is not None and fn.body is not None and fn.kind.device and self.depth < MAX_INLINE_DEPTH:
-            return self.inline(fn, e.args, env, e.span.line, record, e.template_args)
+            return self.inline(fn, e.args, env, SourceLine.of(e.span), record, e.template_args)
         vals = [self.expr(a, env, record=record) for a in e.args]
         if len(vals) == 2 and all(isinstance(v, sympy.Basic) and not is_condition(v) for v in vals):
             if name in ("min", "max", "umin", "umax", "llmin", "llmax", "ullmin", "ullmax"):

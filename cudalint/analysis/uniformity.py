@@ -289,9 +289,28 @@ def bounds_between_blocks(value: sympy.Basic, symbols: Symbols, block: Optional[
     for c in tests:  # each a bounds check (:func:`bound_checks`; a number for the edge too: `gid + i * T < 2^20`)
         found = _edge(c, known)
         if found is None or found[2] is None or found[1].free_symbols & set(TID) or symbols.is_varying(found[1]) \
-                or sympy.expand(found[1].xreplace(known) / found[2]).is_integer is not True:
+                or not _integer(sympy.expand(without_mod(found[1].xreplace(known)) / found[2])):
             return False
     return bool(tests)
+
+
+def _integer(q: sympy.Expr) -> bool:
+    """Whether ``q`` is an integer for sympy, each ``floor``/``ceiling`` taken as one (``floor(n / B)`` with ``B``
+    a template parameter sympy cannot rule out to be 0)."""
+    return q.replace(lambda x: isinstance(x, (sympy.floor, sympy.ceiling)),
+                     lambda x: sympy.Dummy(integer=True)).is_integer is True
+
+
+def without_mod(e: sympy.Expr) -> sympy.Expr:
+    """``e`` with each ``Mod(a, b)`` written ``a - b*floor(a/b)``, so that a size rounded down to the block is seen
+    to be a multiple of it: ``n - (n & (B - 1))`` and ``n - n % B`` are ``B*floor(n/B)`` (cusp's segmented reduction in
+    AMGX loops ``i = threadIdx.x; i < end; i += B`` with ``end = n - (n & (B - 1))``: the same trips for every
+    thread).  C's truncating ``%`` differs from sympy's floored ``Mod`` only in the multiple of ``b`` taken, so what
+    is a multiple of ``b`` stays one."""
+    if not isinstance(e, sympy.Basic) or not e.has(sympy.Mod):
+        return e
+    return e.replace(lambda x: isinstance(x, sympy.Mod),
+                     lambda x: x.args[0] - x.args[1] * sympy.floor(x.args[0] / x.args[1]))
 
 
 def floor_bounds(value: sympy.Basic) -> sympy.Basic:
@@ -377,7 +396,7 @@ def bounds_aligned(value: sympy.Basic, symbols: Symbols, block: tuple, run: dict
             return None
         if edge.is_Integer:
             aligned = aligned and not edge % span
-        elif sympy.expand(edge / span).is_integer is not True:  # `1024*k` over 256: a multiple whatever k is
+        elif not _integer(sympy.expand(without_mod(edge) / span)):  # `1024*k` over 256: a multiple whatever k is
             return None
     return aligned
 
@@ -458,6 +477,9 @@ def _span(idx: sympy.Expr, known: dict) -> Optional[sympy.Expr]:
     # (`blockIdx.x * 128 + threadIdx.x`, `blockIdx.x * BLOCK + threadIdx.x`): the code's tile is its block
     if span in BDIM and g == TID[BDIM.index(span)]:
         stride = sympy.expand(rest).coeff(BID[BDIM.index(span)])
+        if stride == 0:  # a block-strided loop `i = threadIdx.x; ..; i += BLOCK_SIZE`: the loop's step is the tile
+            steps = {sympy.expand(rest).coeff(k) for k in rest.free_symbols if k.name.startswith(TRIP_PREFIX)}
+            stride = steps.pop() if len(steps) == 1 else 0
         if stride != 0 and not stride.free_symbols & set(TID + BID) and (stride.is_Number and stride > 1 or
                                                                        stride.is_Symbol and not stride.is_nonpositive) \
                 and _divides(stride, rest):

@@ -14,6 +14,7 @@ the IR, which it carries as ``model.unit``).  What a rule's ``check`` signature 
 from __future__ import annotations
 
 import math
+import os
 import pkgutil
 import re
 from functools import lru_cache
@@ -404,6 +405,20 @@ def _share(a: sympy.Expr, b: sympy.Expr) -> bool:
             sympy.limit(r.xreplace({y: 1 for y in syms - {x}}), x, sympy.oo).is_finite for x in syms)
     except (TypeError, ValueError, NotImplementedError, sympy.PolynomialError):
         return False
+
+
+def lines_text(lines: Iterable[int], here: str) -> str:
+    """``line 40``, ``lines 40, 42``: the lines a finding at ``here`` (a path) refers to, each file other than
+    ``here`` named (``line 12 of `reduce.cuh```) where a line remembers its file
+    (:class:`~cudalint.model.SourceLine`: a guard or a call in a header, a barrier in the kernel's file)."""
+    groups: dict[str, list[int]] = {}
+    for n in sorted(set(lines)):
+        groups.setdefault(getattr(n, "path", "") or here, []).append(int(n))
+    parts = []
+    for path, ns in sorted(groups.items(), key=lambda kv: (kv[0] != here, kv[0])):
+        text = f"line{'s' * (len(ns) > 1)} {', '.join(map(str, ns))}"
+        parts.append(text if path == here else f"{text} of `{os.path.basename(path)}`")
+    return " and ".join(parts)
 
 
 def spell(expr) -> str:

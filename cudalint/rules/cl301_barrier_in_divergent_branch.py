@@ -27,7 +27,7 @@ from ..analysis import uniformity
 from ..analysis.interpreter import negate
 from ..analysis.symbols import BID, GDIM
 from ..model import Barrier, Kernel
-from . import AnalysisContext, Findings, Rule, Severity, TranslationUnitModel
+from . import AnalysisContext, Findings, Rule, Severity, TranslationUnitModel, lines_text
 
 
 def divergent_guards(guards, ctx: AnalysisContext, kernel: Kernel, run: bool = True) -> list[int]:
@@ -105,7 +105,7 @@ def opposite(a, b) -> bool:
 def chain_text(kernel: Kernel, b: Barrier) -> str:
     if not b.call_chain:
         return ""
-    hops = " -> ".join(f"`{name}` (called at line {line})" for name, line in b.call_chain)
+    hops = " -> ".join(f"`{name}` (called at {lines_text([line], b.span.path)})" for name, line in b.call_chain)
     return f", reached from kernel `{kernel.name}` through {hops}"
 
 
@@ -129,14 +129,14 @@ class BarrierInDivergentBranch(Rule):
     def _latent(self, kernel: Kernel, b, lines: list[int], ctx: AnalysisContext):
         """The finding for a barrier whose guards split no block only for the values the launches pass (a chunk
         loop over ``MIN(num, start + 16)`` with ``num`` = 4096 and a grid of 128 blocks): info, a latent fault."""
-        where = ", ".join(str(n) for n in sorted(set(lines)))
+        where = lines_text(lines, b.span.path)
         named = ", ".join(_latent_text(kernel, ctx, [g for g in b.guards if g[1] in lines])) or "values"
         return self.diagnostic(
-            kernel, b, f"`{b.name}` is under a thread-dependent condition (line {where}){chain_text(kernel, b)} that "
+            kernel, b, f"`{b.name}` is under a thread-dependent condition ({where}){chain_text(kernel, b)} that "
             f"every thread of a block evaluates alike only for the launch's {named} (a latent fault if the values "
             f"change: the block's threads would then reach the barrier a different number of times); give every "
             f"thread of the block the same trips and guard only the work", severity=Severity.INFO,
-            assumptions=[f"condition on line {where} is thread-dependent"])
+            assumptions=[f"condition on {where} is thread-dependent"])
 
     def check(self, model: TranslationUnitModel, ctx: AnalysisContext) -> Findings:
         for kernel in model.kernels:
@@ -150,7 +150,7 @@ class BarrierInDivergentBranch(Rule):
                         continue  # (a bounds check: its own message below, with the values)
                 if not lines:
                     continue
-                where = ", ".join(str(n) for n in sorted(set(lines)))
+                where = lines_text(lines, b.span.path)
                 in_loop = any(ctx.symbols.is_loop_condition(v) for v, line in b.guards if line in lines)
                 fix = ("give every thread of the block the same trips and guard only the work" if in_loop else
                        "move the barrier out of the branch so every thread of the block executes it, and keep only "
@@ -168,7 +168,7 @@ class BarrierInDivergentBranch(Rule):
                     if any(v.free_symbols & ctx.symbols.trip_counters for v, line in b.guards if line in lines):
                         fix = ("step the loop over the block's first index (the same trips for every thread of the "
                                "block) and guard only the work with the bound")
-                    msg = (f"`{b.name}` is under the bounds check on line {where}{chain_text(kernel, b)}: in a block "
+                    msg = (f"`{b.name}` is under the bounds check on {where}{chain_text(kernel, b)}: in a block "
                            f"that straddles the bound, the threads past it skip the barrier and leave it incomplete "
                            f"(undefined behaviour, a deadlock on other GPUs) unless {unless}; {fix}")
                     today = aligned_today(b.guards, lines, ctx, kernel)
@@ -187,35 +187,35 @@ class BarrierInDivergentBranch(Rule):
                                                    f"threads along x as the bound admits, so the grid ends at it and "
                                                    f"no block straddles it (a latent fault if the launch changes); "
                                                    f"{fix}"),
-                            severity=Severity.INFO, assumptions=[f"condition on line {where} is thread-dependent"])
+                            severity=Severity.INFO, assumptions=[f"condition on {where} is thread-dependent"])
                         continue
                     elif today:
                         yield self.diagnostic(
                             kernel, b, msg.replace("; " + fix, f"; with the launch's {named} no block straddles it today (a "
                                                    f"latent fault if the values change); {fix}"),
-                            severity=Severity.INFO, assumptions=[f"condition on line {where} is thread-dependent",
+                            severity=Severity.INFO, assumptions=[f"condition on {where} is thread-dependent",
                                                                  *values])
                         continue
                 elif (split := warp_split(b, lines, ctx, kernel)) is not None:
-                    msg = (f"`{b.name}` is in one branch of line {split[0]}, a condition uniform within each warp"
+                    msg = (f"`{b.name}` is in one branch of {lines_text([split[0]], b.span.path)}, a condition uniform within each warp"
                            f"{chain_text(kernel, b)}: the block's warps wait at different barriers ({split[1]} in "
                            f"each branch), which the Programming Guide leaves undefined and compute-sanitizer "
                            f"synccheck reports (\"Divergent thread(s) in block\"), though `bar.sync 0` counts the "
                            f"warps that arrive and the kernel may run; give each group of warps its own named barrier "
                            f"(`bar.sync id, count`, `cuda::barrier`) or hoist the barriers out of the branch")
                     yield self.diagnostic(kernel, b, msg,
-                                          assumptions=[f"condition on line {split[0]} is uniform within each warp of "
+                                          assumptions=[f"condition on {lines_text([split[0]], b.span.path)} is uniform within each warp of "
                                                        f"the launch's block"])
                     continue
                 elif in_loop:
-                    msg = (f"`{b.name}` is in a loop whose trips depend on the thread (line {where})"
+                    msg = (f"`{b.name}` is in a loop whose trips depend on the thread ({where})"
                            f"{chain_text(kernel, b)}: the block's threads run it a different number of times, so "
                            f"its barriers pair up different trips or wait for threads that have left the loop "
                            f"(deadlock or undefined behaviour); {fix}")
                 else:
-                    msg = (f"`{b.name}` is under a condition that depends on the thread (line {where})"
+                    msg = (f"`{b.name}` is under a condition that depends on the thread ({where})"
                            f"{chain_text(kernel, b)}: threads that do not reach it leave the block's barrier "
                            f"incomplete (deadlock or undefined behaviour); {fix}")
                 yield self.diagnostic(kernel, b, msg, severity=Severity.WARNING if bounds else None,
-                                      assumptions=[f"condition on line {where} is thread-dependent", *strides,
+                                      assumptions=[f"condition on {where} is thread-dependent", *strides,
                                                    *(values if bounds else [])])
