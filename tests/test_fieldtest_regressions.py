@@ -712,3 +712,19 @@ int main(int argc, char **argv) {
     diags = lint_file(str(p), RunOptions())
     assert [(d.code, d.line) for d in diags] == [("CL301", 8)]
     assert diags[0].message.endswith("(in `est<256, 32>`)")
+
+
+def test_a_value_read_from_a_constant_struct_is_named_by_its_field(tmp_path):
+    # Rodinia heartwall's `d_common.in2_pad_cumv_rows`: the stride is named as the code writes it, not `load`
+    src = """
+struct P { int rows; };
+__constant__ P d_common;
+__global__ void k(float *a) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  for (int j = 0; j < d_common.rows; ++j)
+    a[i * d_common.rows + j] = 0.0f;
+}
+int main() { float *a; k<<<64, 256>>>(a); }
+"""
+    [d] = lint(tmp_path, src)
+    assert d.message.startswith("uncoalesced global store of `a`: lanes are 4*rows bytes apart"), d.message

@@ -763,7 +763,7 @@ class KernelInterpreter:
                 if f.type.kind == TypeKind.ARRAY:  # a member array: a pointer to its first element
                     return Pointer(ptr.array, fptr.offset, self.size_of(f.type.pointee) or 1, (), (), f.type.pointee)
                 return self.load(e, fptr, mode, record, field_offset=f.offset, elem_size=ptr.elem_size,
-                                 align=(ptr.pointee.align or 0) if ptr.pointee is not None else 0)
+                                 align=(ptr.pointee.align or 0) if ptr.pointee is not None else 0, hint=e.name)
             return self.opaque(e.name, ptr)
         return self.opaque(e.name, self.expr(base, env, record=record))
 

@@ -417,7 +417,9 @@ def _trips(offset: sympy.Expr, sym, values: list[int], shape: LaunchShape, symbo
         residues=sorted(set().union(*(p.residues for p in pics))),
         exact_residue=all(p.exact_residue for p in pics) and len({tuple(p.residues) for p in pics}) == 1,
         proven_residues=sorted(set().union(*(p.proven_residues for p in pics))),
-        stride=int(stride) if stride.is_Integer else stride,
+        # not linear in threadIdx.x (`2*t - (t & (stride - 1))`, cuda-samples' bitonic sort): no one stride
+        stride=int(stride) if stride.is_Integer else None if stride.has(sympy.Derivative) or stride.free_symbols & set(
+            TID) else stride,
         assumptions=[note, *pics[0].assumptions], loop_values=tuple(values), trips=pics,
         masked=any(p.masked for p in pics), samples=frozenset().union(*(p.samples for p in pics)),
         # each trip's lane numbers, so a wide access's phases stay fixed groups of lanes (:func:`bank_ways`)
