@@ -728,3 +728,17 @@ int main() { float *a; k<<<64, 256>>>(a); }
 """
     [d] = lint(tmp_path, src)
     assert d.message.startswith("uncoalesced global store of `a`: lanes are 4*rows bytes apart"), d.message
+
+
+def test_a_constant_file_scope_scalar_with_a_value_is_that_value(tmp_path):
+    # `__constant__ const int N = 16`: nvcc folds it; the lanes are 16 floats apart (not an unknown stride)
+    src = """
+__constant__ const int N = 16;
+__device__ const int M = 8;
+__global__ void k(float *a) { a[threadIdx.x * N] = 0; a[threadIdx.x * M + 1] = 1; }
+int main() { float *a; k<<<1, 32>>>(a); }
+"""
+    p = tmp_path / "k.cu"
+    p.write_text(src)
+    model = build_model(str(p), src, RunOptions())
+    assert [str(a.offset) for a in model.kernels[0].accesses] == ["64*threadIdx.x", "32*threadIdx.x + 4"]

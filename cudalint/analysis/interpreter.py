@@ -741,6 +741,8 @@ class KernelInterpreter:
             ptr = Pointer(arr, sympy.Integer(0), arr.elem_size, arr.dims[1:], (), var.type.array_dims()[1])
             if var.type.kind == TypeKind.ARRAY or mode == "addr":
                 return ptr
+            if var.const_value is not None and mode == "read":  # `__constant__ const int N = 16`: folded by nvcc
+                return sympy.Integer(var.const_value)
             # a file-scope scalar (`__constant__ float *d_vals`, `__device__ int count`): its name reads (writes)
             # the memory it lives in, at one address; a pointer read there is a new global array
             # (ethminer's `__constant__ hash128_t *d_dag`: `d_dag[r]` is a global load, not a constant one)
