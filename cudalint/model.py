@@ -215,6 +215,12 @@ class LaunchSite:
     def in_loop(self) -> bool:
         return bool(self.loops)
 
+    def fits(self, arity: Optional[int]) -> bool:
+        """Whether this launch can be of a kernel template with ``arity`` template parameters (None: of any): its
+        explicit template arguments, if any, are that many (overloaded kernel templates, NVIDIA/AMGX's
+        ``estimate_c_hat_size_kernel<CTA, WARP>`` and ``<ROW, CTA, WARP>``)."""
+        return arity is None or not self.template_args or len(self.template_args) == arity
+
 
 @dataclass
 class Kernel:

@@ -46,14 +46,13 @@ def _build_model(tu: ir.TranslationUnit, external: Optional[dict] = None) -> Tra
     for fn in tu.kernels:
         arities.setdefault(fn.name, set()).add(len(fn.template_params))
     for fn in tu.kernels:  # a template: each instantiation launched in this translation unit, in launch order
+        arity = len(fn.template_params) if len(arities[fn.name]) > 1 else None  # overloaded: launches of its count
         insts = {fn.specializes: None} if fn.specializes else dict.fromkeys(
             s.template_args for s in model.launches if fn.template_params and s.kernel == fn.name
-            and s.template_args and (fn.name, s.template_args) not in special
-            and (len(arities[fn.name]) == 1 or len(s.template_args) == len(fn.template_params)))
+            and s.template_args and (fn.name, s.template_args) not in special and s.fits(arity))
         model.kernels += [_kernel(fn, targs, symbols, globals_) for targs in insts or [()]]
         for k in model.kernels[-len(insts or [()]):]:
-            if len(arities[fn.name]) > 1:
-                k.template_arity = len(fn.template_params)
+            k.template_arity = arity
             consts = _constant_args(fn, k.template_args, model.launches)
             k.launch_args = {p.name: consts[p.name] for p in fn.params if p.name in consts and p.type.is_integer}
             k.default_args = {p.name: i for i, p in enumerate(fn.params) if p.name in k.launch_args}
@@ -70,9 +69,8 @@ def _build_model(tu: ir.TranslationUnit, external: Optional[dict] = None) -> Tra
 
 def _sites(fn: ir.Function, targs: tuple, launches: list) -> list:
     """The launches of ``fn`` (of the instantiation ``targs``) in the translation unit."""
-    return [s for s in launches if s.kernel == fn.name and (not targs or s.template_args == targs)
-            and (targs or not s.template_args or not fn.template_params
-                 or len(s.template_args) == len(fn.template_params))]
+    return [s for s in launches if s.kernel == fn.name
+            and (s.template_args == targs if targs else s.fits(len(fn.template_params) or None))]
 
 
 def _launch_values(fn: ir.Function, targs: tuple, launches: list, symbols: Symbols) -> tuple:

@@ -156,8 +156,7 @@ class AnalysisContext:
         """The launches of ``kernel`` (of its instantiation) in the translation unit."""
         return [s for s in self.model.launches if s.kernel == kernel.name
                 and (not kernel.template_args or s.template_args == kernel.template_args)
-                and (kernel.template_arity is None or not s.template_args
-                     or len(s.template_args) == kernel.template_arity)]
+                and s.fits(kernel.template_arity)]
 
     def block_known(self, kernel: Kernel) -> dict:
         """The blockDim members known for ``kernel``: the launch shape's (:attr:`LaunchShape.known`), else each

@@ -956,15 +956,11 @@ class KernelInterpreter:
                 return a * 2 ** int(b)
             if op == ">>" and b.is_Integer:
                 return sympy.floor(a / 2 ** int(b))
-            if op == "&" and b.is_Integer and int(b) >= 0 and (int(b) + 1) & int(b) == 0:
-                return sympy.Mod(a, int(b) + 1)
-            if op == "&" and a.is_Integer and int(a) >= 0 and (int(a) + 1) & int(a) == 0:
-                return sympy.Mod(b, int(a) + 1)
-            # `n & (B - 1)` with B a run-time or template value: the idiom for `n % B`, B a power of two (cusp's
-            # `num_warps & (BLOCK_SIZE - 1)` in NVIDIA/AMGX, the template's BLOCK_SIZE unbound without a launch)
-            for x, m in ((a, b), (b, a)):
-                if op == "&" and not m.is_Number and ((m + 1).is_Symbol or self.symbols.is_pow2(m + 1)) \
-                        and not self.symbols.is_varying(m):
+            # `n & (2^k - 1)` is `n % 2^k`, and so is `n & (B - 1)` with B a run-time or template value (the idiom
+            # says B is a power of two: cusp's `num_warps & (BLOCK_SIZE - 1)` in NVIDIA/AMGX)
+            for x, m in ((a, b), (b, a)) if op == "&" else ():
+                if m.is_Integer and int(m) >= 0 and (int(m) + 1) & int(m) == 0 or not m.is_Number and (
+                        (m + 1).is_Symbol or self.symbols.is_pow2(m + 1)) and not self.symbols.is_varying(m):
                     return sympy.Mod(x, m + 1)
             # Conditions stay symbolic so that a guard can be evaluated per lane (active lanes) and a
             # loop bound per trip; their uniformity is that of their free symbols, as for any value.

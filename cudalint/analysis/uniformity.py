@@ -289,14 +289,16 @@ def bounds_between_blocks(value: sympy.Basic, symbols: Symbols, block: Optional[
     for c in tests:  # each a bounds check (:func:`bound_checks`; a number for the edge too: `gid + i * T < 2^20`)
         found = _edge(c, known)
         if found is None or found[2] is None or found[1].free_symbols & set(TID) or symbols.is_varying(found[1]) \
-                or not _integer(sympy.expand(without_mod(found[1].xreplace(known)) / found[2])):
+                or not multiple_of(found[1].xreplace(known), found[2]):
             return False
     return bool(tests)
 
 
-def _integer(q: sympy.Expr) -> bool:
-    """Whether ``q`` is an integer for sympy, each ``floor``/``ceiling`` taken as one (``floor(n / B)`` with ``B``
-    a template parameter sympy cannot rule out to be 0)."""
+def multiple_of(edge: sympy.Expr, span: sympy.Expr) -> bool:
+    """Whether ``edge`` is a multiple of ``span`` whatever the run-time values: ``edge / span`` an integer for sympy
+    once each ``Mod`` is written out (:func:`without_mod`) and each ``floor``/``ceiling`` is taken as an integer
+    (``floor(n / B)`` with ``B`` a template parameter sympy cannot rule out to be 0)."""
+    q = sympy.expand(without_mod(edge) / span)
     return q.replace(lambda x: isinstance(x, (sympy.floor, sympy.ceiling)),
                      lambda x: sympy.Dummy(integer=True)).is_integer is True
 
@@ -396,7 +398,7 @@ def bounds_aligned(value: sympy.Basic, symbols: Symbols, block: tuple, run: dict
             return None
         if edge.is_Integer:
             aligned = aligned and not edge % span
-        elif not _integer(sympy.expand(without_mod(edge) / span)):  # `1024*k` over 256: a multiple whatever k is
+        elif not multiple_of(edge, span):  # `1024*k` over 256: a multiple whatever k is
             return None
     return aligned
 

@@ -28,7 +28,7 @@ from ..analysis.context import AnalysisContext
 from ..analysis.symbols import BDIM, BID, GDIM, TID
 from ..analysis.warp import BANK_WIDTH, SECTOR, WARP, WarpPicture, shared_cost
 from ..diagnostics import Diagnostic, Fix, Severity
-from ..model import Access, AddressSpace, Kernel, TranslationUnitModel
+from ..model import Access, AddressSpace, Kernel, SourceLine, TranslationUnitModel
 
 #: CL000 is emitted by the driver itself (a file or kernel that could not be modelled).
 CL000 = ("CL000", "analysis-incomplete", Severity.INFO, "A file or kernel the front-end could not model")
@@ -419,6 +419,11 @@ def lines_text(lines: Iterable[int], here: str) -> str:
         text = f"line{'s' * (len(ns) > 1)} {', '.join(map(str, ns))}"
         parts.append(text if path == here else f"{text} of `{os.path.basename(path)}`")
     return " and ".join(parts)
+
+
+def span_text(span, here: str) -> str:
+    """:func:`lines_text` of one source span (an exit's, a call's)."""
+    return lines_text([SourceLine.of(span)], here)
 
 
 def spell(expr) -> str:

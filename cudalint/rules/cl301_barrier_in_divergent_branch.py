@@ -197,14 +197,15 @@ class BarrierInDivergentBranch(Rule):
                                                                  *values])
                         continue
                 elif (split := warp_split(b, lines, ctx, kernel)) is not None:
-                    msg = (f"`{b.name}` is in one branch of {lines_text([split[0]], b.span.path)}, a condition uniform within each warp"
+                    at = lines_text([split[0]], b.span.path)
+                    msg = (f"`{b.name}` is in one branch of {at}, a condition uniform within each warp"
                            f"{chain_text(kernel, b)}: the block's warps wait at different barriers ({split[1]} in "
                            f"each branch), which the Programming Guide leaves undefined and compute-sanitizer "
                            f"synccheck reports (\"Divergent thread(s) in block\"), though `bar.sync 0` counts the "
                            f"warps that arrive and the kernel may run; give each group of warps its own named barrier "
                            f"(`bar.sync id, count`, `cuda::barrier`) or hoist the barriers out of the branch")
                     yield self.diagnostic(kernel, b, msg,
-                                          assumptions=[f"condition on {lines_text([split[0]], b.span.path)} is uniform within each warp of "
+                                          assumptions=[f"condition on {at} is uniform within each warp of "
                                                        f"the launch's block"])
                     continue
                 elif in_loop:

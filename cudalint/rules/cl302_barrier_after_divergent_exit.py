@@ -15,8 +15,8 @@ warp (a ``continue``, a ``goto``, a ``break`` followed by a barrier or taken by 
 from __future__ import annotations
 
 from ..analysis import uniformity
-from ..model import Barrier, Exit, ExitKind, SourceLine
-from . import AnalysisContext, Findings, Rule, Severity, TranslationUnitModel, lines_text
+from ..model import Barrier, Exit, ExitKind
+from . import AnalysisContext, Findings, Rule, Severity, TranslationUnitModel, span_text
 from .cl301_barrier_in_divergent_branch import bound_names, chain_text, divergent_guards
 
 
@@ -71,21 +71,20 @@ class BarrierAfterDivergentExit(Rule):
                     else:
                         what = (f"lets some threads skip `{b.name}`{chain_text(kernel, b)} and meet no barrier "
                                 f"after it; NVIDIA GPUs wait for them only until they exit, and")
-                    msg = (f"the thread-dependent `{e.kind.value}` on {lines_text([SourceLine.of(e.span)], b.span.path)} {what} complete a barrier "
-                           f"with the threads that have not exited, but the CUDA model requires every thread of the "
-                           f"block to reach it and HIP/SYCL ports hang; keep every thread alive to the barrier "
-                           f"(guard the work with `if (i < n) {{ ... }}` instead of `{e.kind.value}`)")
+                    msg = (f"the thread-dependent `{e.kind.value}` on {span_text(e.span, b.span.path)} {what} "
+                           f"complete a barrier with the threads that have not exited, but the CUDA model requires "
+                           f"every thread of the block to reach it and HIP/SYCL ports hang; keep every thread alive "
+                           f"to the barrier (guard the work with `if (i < n) {{ ... }}` instead of `{e.kind.value}`)")
                 else:
                     e = stay[0]
-                    msg = (f"the thread-dependent `{e.kind.value}` on {lines_text([SourceLine.of(e.span)], b.span.path)} keeps some threads "
-                           f"alive but short of `{b.name}`{chain_text(kernel, b)}: the block's threads wait at "
-                           f"different barriers (undefined behaviour, a hang or a wrong result); keep every "
+                    msg = (f"the thread-dependent `{e.kind.value}` on {span_text(e.span, b.span.path)} keeps "
+                           f"some threads alive but short of `{b.name}`{chain_text(kernel, b)}: the block's threads "
+                           f"wait at different barriers (undefined behaviour, a hang or a wrong result); keep every "
                            f"thread on the path to the barrier (guard the work with `if (...) {{ ... }}` "
                            f"instead of `{e.kind.value}`)")
                 if all(x.kind == ExitKind.RETURN and bound_names(
                         x.guards, divergent_guards(x.guards, ctx, kernel), ctx, kernel) for x in hits):
                     msg += ("; the returns are bounds checks of a global thread index, taken only in a block that "
                             "straddles the bound")
-                yield self.diagnostic(kernel, b, msg, severity=Severity.INFO if exited else None,
-                                      assumptions=[f"`{x.kind.value}` at {lines_text([SourceLine.of(x.span)], b.span.path)}"
-                                                   for x in hits])
+                yield self.diagnostic(kernel, b, msg, severity=Severity.INFO if exited else None, assumptions=[
+                    f"`{x.kind.value}` at {span_text(x.span, b.span.path)}" for x in hits])
