@@ -421,6 +421,22 @@ def _directions(message: str) -> list[str]:
     return ops or ["ld"]
 
 
+def _instances(message: str, kernels: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The measured instantiations a finding speaks for: those its message names ("... (in `upsample<2>`)", the
+    runner's suffix where a template kernel's instantiations differ), else every one of its kernel's."""
+    named = re.search(r" \(in (`[^()]*`(?:, `[^()]*`)*)\)$", message)
+    labels = set(re.findall(r"`([^`]*)`", named.group(1))) if named else set()
+    picked = [k for k in kernels if _label_of(k) in labels]
+    return picked or kernels
+
+
+def _label_of(kernel: dict[str, Any]) -> str:
+    """``upsample<2>`` for ncu's ``void upsample<2>(const float *, float *)``: the label the runner writes."""
+    name = kernel.get("name", "")
+    name = name.split("(", 1)[0].strip()
+    return name.split(" ", 1)[1] if name.startswith("void ") else name
+
+
 def compare(fixture: str, measurement: dict[str, Any], diags: Sequence[Any],
             shared_width: Optional[dict[str, int]] = None, host_ref: Optional[dict[str, float]] = None) -> list[Row]:
     """Set each prediction (``diags``: ``code``, ``line``, ``kernel``, ``metrics``, ``message``) beside the
@@ -437,7 +453,7 @@ def compare(fixture: str, measurement: dict[str, Any], diags: Sequence[Any],
         by_base.setdefault(kernel_base(key), []).append(k)
     explained: dict[str, set[str]] = {}
     for d, op in ((d, op) for d in diags if d.code in ("CL101", "CL102", "CL201") for op in _directions(d.message)):
-        ks = by_base.get(d.kernel or "", [])
+        ks = _instances(d.message, by_base.get(d.kernel or "", []))
         if d.code == "CL201":
             qty = f"shared_{op}_wavefronts_per_instruction"
             pred = d.metrics.get("wavefronts_per_request", d.metrics.get("bank_conflict_ways"))

@@ -53,6 +53,22 @@ KNOWN = {
         "the 2-way load of `s[2 * t] += 1.0f` is one LDS per warp at 2 wavefronts, as predicted (SASS: LDS, STS); "
         "thread 0's final read of s[0] and s[1] is one LDS.64 at 1 wavefront, and the kernel's average over its 5 "
         "load instructions is (4 x 2 + 1) / 5 = 1.8 measured."),
+    ("constant__constant_pointer", "devicePointer"): (
+        {"global_ld_sectors_per_request"},
+        "as predicted, two global loads a warp: the `__device__` pointer `g_vals` (8 bytes at one address, one "
+        "sector: a broadcast, which the bytes-asked ideal counts as 0.25) and the coalesced `g_vals[i]` (4 sectors): "
+        "(1 + 4) / 2 = 2.5 sectors per request measured (H100, session 37), against 2.125 by bytes"),
+    ("sync__rounded_down_loop", "roundedAnd"): (
+        {"global_ld_sectors_per_request", "global_st_sectors_per_request"},
+        "the block-strided loop is coalesced (24 requests of 4 sectors: 8 warps x 3 trips to end = 768); thread 0's "
+        "tail loop over the 232 remaining items is one lane a request, 1 sector for 4 bytes (232 requests), which the "
+        "bytes-asked ideal counts as 0.125: (96 + 232) / 256 = 1.28 measured. synccheck: 0 errors, as predicted"),
+    ("shared__bitonic_pairs", "mergePairs"): (
+        {"shared_st_wavefronts_per_instruction"},
+        "the per-site prediction is exact, the counter is the kernel's average over 17 store instructions a warp "
+        "(nvcc unrolls the 8 trips; SASS: 2 STS before the loop, 2 STS a trip for stride 128 .. 2, one STS.64 for "
+        "stride 1): 2 + 3 x 2 x 1 + 4 x 2 x 2 + 2 (the STS.64, 256 bytes) = 26 wavefronts, 26 / 17 = 1.53 "
+        "measured (H100, session 37); the flagged sites alone: (3 x 1 + 4 x 2 + 2) / 8 = 1.62 per trip"),
     ("sync__rounded_trips", "wordGroups"): (
         {"global_ld_sectors_per_request"},
         "the block-uniform load `seeds[word]` (the point of the kernel: its value is uniform) is one sector per "
@@ -540,3 +556,21 @@ def test_ncu_csv_parsing_and_aggregation() -> None:
     assert ro["derived"]["duration_ns"] == [15300.0, 16250.0]
     assert kernels["scale<double>"]["derived"]["global_ld_sectors_per_request"] == 8.0
     assert "shared_ld_wavefronts_per_instruction" not in ro["derived"]   # denominator 0: left out
+
+
+def test_a_finding_on_one_instantiation_is_compared_with_that_instantiation() -> None:
+    """A template kernel whose instantiations differ gets one finding each, suffixed "(in `k<2>`)": each is set
+    beside the launch of its own instantiation (fixtures/global/unrolled_neighbours.cu: 16 sectors per request in
+    upsample<2>, 32 in upsample<3>), not the worst of all."""
+    from types import SimpleNamespace as D
+    from cudalint.verify import compare
+    k = lambda name, st: {"name": f"void {name}(const float *, float *)", "counters": {},
+                          "derived": {"global_st_sectors_per_request": st}}
+    m = {"kernels": {"upsample<2>": k("upsample<2>", 16.0), "upsample<3>": k("upsample<3>", 32.0)}}
+    diags = [D(code="CL101", line=17, kernel="upsample", metrics={"sectors_per_request": n}, message=f"uncoalesced "
+               f"global store of `out`: lanes are {2 * n} bytes apart (in `upsample<{s}>`)") for n, s in ((16, 2), (32, 3))]
+    rows = [r for r in compare("u.cu", m, diags) if r.finding.startswith("CL101")]
+    assert [(r.predicted, r.measured, r.agree) for r in rows] == [(16.0, 16.0, True), (32.0, 32.0, True)]
+    unnamed = [D(code="CL101", line=17, kernel="upsample", metrics={"sectors_per_request": 32}, message="uncoalesced "
+                 "global store of `out`")]     # one finding for every instantiation: the worst launch
+    assert [(r.predicted, r.measured) for r in compare("u.cu", m, unnamed) if r.finding.startswith("CL101")] == [(32.0, 32.0)]
