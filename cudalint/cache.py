@@ -87,20 +87,25 @@ class Cache:
         return hashlib.sha256(head.encode() + data).hexdigest()
 
     def get(self, key: str) -> Optional[tuple[list[Diagnostic], list[str]]]:
-        """The entry's findings and the files it depends on; None when absent or stale."""
+        """The entry's findings and the files its unit included; None when absent or stale (any file it
+        depends on changed: those, the include folders, the callers read)."""
         try:
             entry = json.loads((self.root / key[:2] / key).read_text(encoding="utf-8"))
             found, deps = [Diagnostic.from_json(d) for d in entry["diagnostics"]], entry.get("dependencies", [])
+            also = entry.get("also", [])
         except (OSError, KeyError, TypeError, ValueError, AttributeError):
             return None
-        if not isinstance(deps, list) or not all(isinstance(d, list) and d and isinstance(d[0], str) for d in deps):
+        if not all(isinstance(x, list) and all(isinstance(d, list) and d and isinstance(d[0], str) for d in x)
+                   for x in (deps, also)):
             return None
-        return None if any(_stamp(dep[0]) != dep for dep in deps) else (
+        return None if any(_stamp(dep[0]) != dep for dep in deps + also) else (
             found, [dep[0] for dep in deps if not os.path.isdir(dep[0])])
 
-    def put(self, key: str, diags: list[Diagnostic], dependencies: list[str], folders: list[str] = ()) -> None:
-        """Store ``diags`` under ``key``, valid while ``dependencies`` (files) and ``folders`` (the include search
-        path) are unchanged (:func:`_stamp`)."""
+    def put(self, key: str, diags: list[Diagnostic], dependencies: list[str], folders: list[str] = (),
+            also: list[str] = ()) -> None:
+        """Store ``diags`` under ``key``, valid while ``dependencies`` (the files the unit included, which
+        :meth:`get` returns), ``also`` (other files read: callers) and ``folders`` (the include search path) are
+        unchanged (:func:`_stamp`)."""
         folder, top = self.root / key[:2], self.root.parent
         if any(p.is_symlink() for p in (top, self.root, folder)):  # a checkout's link would aim the writes elsewhere
             return
@@ -111,9 +116,10 @@ class Cache:
                 with os.fdopen(fd, "w", encoding="utf-8") as fh:  # O_EXCL: never through a (dangling) link
                     fh.write("# created by cudalint\n*\n")
             stamps = [_stamp(p) for p in [*dependencies, *dict.fromkeys(folders)]]
-            if any(s is None for s in stamps):
+            others = [_stamp(p) for p in also]
+            if any(s is None for s in stamps + others):
                 return
             fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-")
             with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                json.dump({"dependencies": stamps, "diagnostics": [d.to_json() for d in diags]}, fh)
+                json.dump({"dependencies": stamps, "also": others, "diagnostics": [d.to_json() for d in diags]}, fh)
             os.replace(tmp, folder / key)

@@ -299,6 +299,9 @@ class TranslationUnitModel:
     frontend: str = "clang"
     #: every file the translation unit included (absolute paths), for the result cache
     dependencies: list[str] = field(default_factory=list)
+    #: the program's other files read for the launch shapes passed to this unit's launching functions
+    #: (:func:`cudalint.runner.external_calls`): the result depends on them too, but this unit does not include them
+    callers: list[str] = field(default_factory=list)
     #: the symbols index expressions are built from, and which of them are thread-varying
     symbols: Optional["Symbols"] = None
     #: kernels that may never run, though the translation unit launches others, with the reason (findings: info)

@@ -21,18 +21,23 @@ from .runner import analyse_file, cl000
 DEFAULT_FILE_TIMEOUT = 300.0
 
 
-def _lint_worker(path: str, opts) -> tuple[list[Diagnostic], list[str], bool]:
-    """Findings of ``path``, the files its translation unit read, and whether the result may be cached."""
+def _lint_worker(path: str, opts) -> tuple[list[Diagnostic], list[str], list[str], bool]:
+    """Findings of ``path``, the files its translation unit included, the other files its result depends on
+    (callers read for launch shapes) and whether the result may be cached."""
     diags, model = analyse_file(path, opts)
     cacheable = (model is not None and not model.missing_includes and model.frontend == "clang"
                  and not any(d.code == "CL000" for d in diags))
-    return diags, (list(model.dependencies) if model is not None else []), cacheable
+    return (diags, list(model.dependencies) if model is not None else [],
+            list(model.callers) if model is not None else [], cacheable)
 
 
 def merge_includes(results: list[tuple[str, list[Diagnostic], list[str]]]) -> list[Diagnostic]:
-    """All findings of a run: a file that another linted file includes (a header, a ``.cu`` of a unity
-    build) has its kernels analysed in the includer, with its launches, types and macros, so its own
-    kernel findings (linted alone) are dropped; a header's finding given by several includers is kept once."""
+    """All findings of a run (``results``: each linted file, its findings and the files it *included*): a file
+    that another linted file includes (a header, a ``.cu`` of a unity build) has its kernels analysed in the
+    includer, with its launches, types and macros, so its own kernel findings (linted alone) are dropped; a
+    header's finding given by several includers is kept once. A file read only for the launch shapes its calls
+    pass (a caller) is not included: its kernels' findings stay (before, a program whose two kernel files shared
+    a launcher name dropped each other's findings)."""
     included = {os.path.realpath(dep) for path, _, deps in results for dep in deps
                 if os.path.realpath(dep) != os.path.realpath(path)}
     out, seen = [], set()
@@ -53,7 +58,7 @@ def _collect(path: str, opts, key, fut, timeout: Optional[float], cache) -> tupl
     """The result of one file's worker: its findings and dependencies (stored in ``cache``), or a CL000 saying
     why there are none (a time-out, a crashed worker, a worker-side exception)."""
     try:
-        diags, deps, cacheable = fut.result()
+        diags, deps, callers, cacheable = fut.result()
     except FutureTimeout:
         why = f"it took longer than the {timeout:g} s per-file limit"
     except ProcessExpired as e:
@@ -63,7 +68,7 @@ def _collect(path: str, opts, key, fut, timeout: Optional[float], cache) -> tupl
     else:
         if cache is not None and key is not None and cacheable:
             from .cache import search_folders
-            cache.put(key, diags, deps, search_folders(path, opts, deps))
+            cache.put(key, diags, deps, search_folders(path, opts, deps), also=callers)
         return path, diags, deps
     return path, [cl000(path, f"cannot lint {path}: {why}", internal=True)], []
 

@@ -402,7 +402,7 @@ def _lint_file(path: str, opts: RunOptions, rules: Optional[list[Rule]], text: O
     try:
         from .analysis.build import build_model as analyse
         model = analyse(unit, external)
-        model.dependencies += callers
+        model.callers = [c for c in callers if c not in model.dependencies]
     except Exception as e:  # noqa: BLE001
         return [internal_error(path, "analysis", e)], None
     lines = text.splitlines()

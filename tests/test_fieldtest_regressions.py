@@ -742,3 +742,54 @@ int main() { float *a; k<<<1, 32>>>(a); }
     p.write_text(src)
     model = build_model(str(p), src, RunOptions())
     assert [str(a.offset) for a in model.kernels[0].accesses] == ["64*threadIdx.x", "32*threadIdx.x + 4"]
+
+
+def test_cooperative_group_accessors_are_the_thread_and_block_indices(tmp_path):
+    # graphdeco-inria/diff-gaussian-rasterization: `auto idx = cg::this_grid().thread_rank()` and
+    # `block.group_index().x * BLOCK_X + block.thread_index().x` were opaque values: no access was pictured.
+    import sympy
+    src = ("#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n"
+           "__global__ void g(const float *in, float *out) {\n"
+           "    auto idx = cg::this_grid().thread_rank();\n"
+           "    cg::thread_block b = cg::this_thread_block();\n"
+           "    unsigned x = b.group_index().x * 16 + b.thread_index().x, y = b.group_index().y * 16 + b.thread_index().y;\n"
+           "    out[y * 4096 + x] = in[idx * 3];\n"
+           "    cg::thread_block_tile<32> t = cg::tiled_partition<32>(b);\n"
+           "    out[t.meta_group_rank() * 32 + t.thread_rank()] = in[t.thread_rank() * 64 + cg::thread_rank(b) / 32];\n"
+           "}\n"
+           "int main() { g<<<dim3(64, 64), dim3(16, 16)>>>(0, 0); }\n")
+    p = tmp_path / "k.cu"
+    p.write_text(src)
+    for frontend in ("clang", "tree-sitter"):
+        found = [(d.line, d.code, d.metrics["sectors_per_request"], d.metrics.get("stride_bytes"), d.message[:58])
+                 for d in lint_file(str(p), RunOptions(frontend=frontend))]
+        # the grid rank with 16 x 16 blocks: blockIdx linearised times 256 plus threadIdx.y * 16 + threadIdx.x;
+        # 12-byte lanes; the tile's lanes 64 floats apart (its thread_rank() is the block rank mod 32)
+        assert found == [
+            (7, "CL101", 12, 12, "uncoalesced global load of `in`: lanes are 12 bytes apart;"),
+            (9, "CL101", 32, 256, "uncoalesced global load of `in`: lanes are 256 bytes apart"),
+        ], frontend
+    from cudalint.analysis.interpreter import group_value
+    from cudalint.analysis.symbols import BDIM, BID, GDIM, TID
+    assert group_value("cooperative_groups::thread_block_tile<16, cooperative_groups::thread_block>",
+                       "meta_group_rank") == sympy.floor(
+        (TID[0] + TID[1] * BDIM[0] + TID[2] * BDIM[0] * BDIM[1]) / 16)
+    assert group_value("grid_group", "block_index") == (BID[0], BID[1], BID[2])
+    assert group_value("cg::grid_group", "num_blocks") == GDIM[0] * GDIM[1] * GDIM[2]
+    assert group_value("thread_group", "thread_rank") is None   # a run-time tiled_partition(b, n): not modelled
+
+
+def test_a_loop_written_by_a_macro_keeps_its_declaration(tmp_path):
+    # BVLC/caffe's `CUDA_KERNEL_LOOP(index, n)` (from a header) and the same macro defined in the file: the loop's
+    # declaration `int index = blockIdx.x * blockDim.x + threadIdx.x` was lowered as a step, `index` had no value
+    # and none of caffe's 55 layer files had a finding
+    loop = "#define KLOOP(i, n) for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < (n); i += blockDim.x * gridDim.x)\n"
+    kernel = ("__global__ void k(int n, const float *in, float *out) {\n  KLOOP(index, n) { out[index] = in[index * 4]; }\n}\n"
+              "void f(int n, const float *a, float *b) { k<<<(n + 255) / 256, 256>>>(n, a, b); }\n")
+    (tmp_path / "loop.h").write_text(loop)
+    for name, src, line in (("a.cu", '#include "loop.h"\n' + kernel, 3), ("b.cu", loop + kernel, 3)):
+        p = tmp_path / name
+        p.write_text(src)
+        found = [(d.line, d.code, d.metrics["sectors_per_request"], d.metrics.get("stride_bytes"))
+                 for d in lint_file(str(p), RunOptions())]
+        assert found == [(line, "CL101", 16, 16)], name

@@ -4,6 +4,7 @@ instantiation analysed with its arguments (issue 10, causes 3, 8 and 9)."""
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 
@@ -669,3 +670,20 @@ def test_a_library_files_static_helpers_take_what_their_calls_pass(tmp_path, fro
     assert [(s.kernel, s.block) for s in model.launches] == [("band", (None, None, 1))]
     assert [(d.code, d.line) for d in lint_file(str(p), RunOptions(frontend=frontend))] == [("CL302", 9),
                                                                                           ("CL301", 12)]
+
+
+def test_a_file_read_for_its_calls_is_not_an_included_one(tmp_path):
+    # graphdeco-inria/diff-gaussian-rasterization: forward.cu and backward.cu each define a launcher `render`
+    # (FORWARD::render, BACKWARD::render) whose block rasterizer_impl.cu passes. The search for backward.cu's
+    # callers reads forward.cu (it names `render`), and the run took that for an include: forward.cu's own findings
+    # were dropped as a header's, and `cudalint check .` printed none of its 34 findings.
+    for ns in ("A", "B"):
+        (tmp_path / f"{ns.lower()}.cu").write_text(
+            f"__global__ void k{ns}(const float *in, float *out) {{ out[threadIdx.x] = in[threadIdx.x * 32]; }}\n"
+            f"namespace {ns} {{\nvoid render(dim3 block, const float *in, float *out) {{ k{ns}<<<1, block>>>(in, out); }}\n}}\n")
+    (tmp_path / "main.cu").write_text("namespace A { void render(dim3, const float *, float *); }\n"
+                                      "namespace B { void render(dim3, const float *, float *); }\n"
+                                      "int main() { float *p; A::render(dim3(64), p, p); B::render(dim3(64), p, p); }\n")
+    both = lint_many([(str(tmp_path / f), RunOptions()) for f in ("a.cu", "b.cu", "main.cu")], jobs=1)
+    assert [(os.path.basename(d.path), d.line, d.code, d.metrics["sectors_per_request"]) for d in both] == [
+        ("a.cu", 1, "CL101", 32), ("b.cu", 1, "CL101", 32)]

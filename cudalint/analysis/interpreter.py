@@ -33,7 +33,7 @@ from ..ir import nodes as ir
 from ..ir.consts import fold
 from ..ir.types import Type, TypeKind
 from ..model import Access, AddressSpace, ArrayDecl, Barrier, Division, Exit, ExitKind, Kernel, SourceLine
-from .symbols import BUILTINS, TID, WARP_SIZE, Symbols, recombine_divmod
+from .symbols import BDIM, BID, BUILTINS, GDIM, TID, WARP_SIZE, Symbols, recombine_divmod
 
 MAX_INLINE_DEPTH = 4
 #: Python recursion allowed while interpreting a kernel (long generated expressions nest deeply; a deeper
@@ -44,6 +44,43 @@ BARRIERS = ("__syncthreads", "__syncthreads_count", "__syncthreads_and", "__sync
 #: whole-block (or grid) groups whose ``sync()`` is a block barrier; tile and coalesced-group syncs are
 #: warp-level and not counted
 BLOCK_GROUPS = ("thread_block", "grid_group", "cluster_group")
+_TILE = re.compile(r"thread_block_tile<\s*(\d+)")
+
+
+class Dim3(tuple):
+    """A ``dim3`` a cooperative group returns (``block.thread_index()``, ``grid.block_index()``): its x, y, z
+    values, read by a member access (``.x``)."""
+
+
+def group_value(type_name: str, method: str) -> Union[sympy.Expr, Dim3, None]:
+    """The value of a cooperative group's accessor ``method`` (``thread_rank``, ``group_index``, ...) for a
+    group of type ``type_name`` (``thread_block``, ``grid_group``, ``thread_block_tile<32>``), in
+    threadIdx/blockIdx/blockDim/gridDim, as the toolkit defines it (``cooperative_groups/details/helpers.h``;
+    CUDA C++ Programming Guide, "Cooperative Groups": a block's thread_rank is ``threadIdx`` linearised x
+    fastest, a grid's is its block's rank times the block size plus that). None for an accessor or group not
+    modelled (a run-time ``tiled_partition(block, n)``, a coalesced group)."""
+    kind = type_name.split("<", 1)[0].split("::")[-1].strip()
+    rank = TID[0] + TID[1] * BDIM[0] + TID[2] * BDIM[0] * BDIM[1]
+    size = BDIM[0] * BDIM[1] * BDIM[2]
+    if kind == "thread_block":
+        return {"thread_rank": rank, "size": size, "num_threads": size, "group_index": Dim3(BID),
+                "thread_index": Dim3(TID), "group_dim": Dim3(BDIM), "dim_threads": Dim3(BDIM),
+                "block_dim": Dim3(BDIM)}.get(method)
+    if kind == "grid_group":
+        block_rank = BID[0] + BID[1] * GDIM[0] + BID[2] * GDIM[0] * GDIM[1]
+        blocks = GDIM[0] * GDIM[1] * GDIM[2]
+        return {"thread_rank": block_rank * size + rank, "block_rank": block_rank, "size": blocks * size,
+                "num_threads": blocks * size, "num_blocks": blocks, "block_index": Dim3(BID),
+                "dim_blocks": Dim3(GDIM), "group_dim": Dim3(GDIM),
+                "dim_threads": Dim3(g * b for g, b in zip(GDIM, BDIM)),
+                "thread_index": Dim3(i * b + t for i, b, t in zip(BID, BDIM, TID))}.get(method)
+    if kind == "thread_block_tile" and (m := _TILE.search(type_name)):
+        n = int(m.group(1))
+        return {"thread_rank": rank % n, "size": sympy.Integer(n), "num_threads": sympy.Integer(n),
+                "meta_group_rank": sympy.floor(rank / n), "meta_group_size": sympy.ceiling(size / n)}.get(method)
+    return None
+
+
 LOADS = ("__ldg", "__ldca", "__ldcg", "__ldcs", "__ldlu", "__ldcv")
 #: texture and surface fetches (CUDA C++ Programming Guide, "Texture and Surface Memory")
 TEXTURE = re.compile(r"tex(1D|2D|3D|Cubemap)\w*|surf(1D|2D|3D|Cubemap)\w*(read|write)")
@@ -98,7 +135,7 @@ class Alias:
     ptr: Pointer
 
 
-Value = Union[sympy.Expr, Pointer, Alias, None]
+Value = Union[sympy.Expr, Pointer, Alias, "Dim3", None]
 #: a variable (:class:`~cudalint.ir.nodes.Variable`) -> its value, at one point of the kernel
 Env = dict
 
@@ -226,6 +263,7 @@ class KernelInterpreter:
     def opaque(self, hint: str, *deps: Value) -> sympy.Symbol:
         """A fresh opaque value, thread-varying when any of ``deps`` is proven to be (an unknown dependency
         is not)."""
+        deps = tuple(x for d in deps for x in (d if isinstance(d, Dim3) else (d,)))
         values = [d.ptr.offset if isinstance(d, Alias) else d.offset if isinstance(d, Pointer) else d for d in deps]
         varying = any(isinstance(v, sympy.Basic) and self.symbols.is_varying(v) for v in values)
         return self.symbols.opaque(hint, varying, sources=tuple(v for v in values if isinstance(v, sympy.Basic)))
@@ -767,7 +805,10 @@ class KernelInterpreter:
                 return self.load(e, fptr, mode, record, field_offset=f.offset, elem_size=ptr.elem_size,
                                  align=(ptr.pointee.align or 0) if ptr.pointee is not None else 0, hint=e.name)
             return self.opaque(e.name, ptr)
-        return self.opaque(e.name, self.expr(base, env, record=record))
+        v = self.expr(base, env, record=record)
+        if isinstance(v, Dim3) and e.name in ("x", "y", "z"):  # `block.thread_index().x`
+            return v["xyz".index(e.name)]
+        return self.opaque(e.name, v)
 
     def subscript(self, e: ir.Index, env: Env, mode: str, record: bool) -> Value:
         base, idx = (self.expr(x, env, record=record) for x in (e.base, e.index))
@@ -1046,6 +1087,12 @@ class KernelInterpreter:
             if record:
                 self.barrier("cooperative_groups sync", e)
             return None
+        group = e.receiver if e.receiver is not None else e.args[0] if name in ("thread_rank", "group_size") \
+            and len(e.args) == 1 else None   # `block.thread_rank()`, `cg::thread_rank(block)`
+        if group is not None and (gt := group.type.pointee if group.type.kind in (TypeKind.REFERENCE,
+                                                                                   TypeKind.POINTER) else group.type):
+            if (v := group_value(gt.name, "size" if name == "group_size" else name)) is not None:
+                return v
         if name in LOADS and e.args:
             p = self.expr(e.args[0], env, record=record)
             return self.load(e, p, "read", record) if isinstance(p, Pointer) else self.opaque("load", p)

@@ -374,6 +374,12 @@ def _picture(offset: sympy.Expr, shape: LaunchShape, symbols: Symbols, space: st
         warps.append([int(f(*coords[w * WARP + lane])) for lane in lanes])
         lane_ids.append(lanes if active is not None else None)
 
+    if stride is None and warps and all(len(w) == WARP for w in warps):
+        # not linear in threadIdx.x, yet one step between the lanes of every warp (`t % 32 * 64`, a tile's
+        # thread_rank() times a pitch): that step is the lanes' stride
+        steps = {b - a for w in warps for a, b in zip(w, w[1:])}
+        stride = steps.pop() if len(steps) == 1 else None
+
     # The uniform part: residues modulo 32 bytes.
     const = 0
     gcd = proven_gcd = SECTOR
@@ -418,8 +424,9 @@ def _trips(offset: sympy.Expr, sym, values: list[int], shape: LaunchShape, symbo
         exact_residue=all(p.exact_residue for p in pics) and len({tuple(p.residues) for p in pics}) == 1,
         proven_residues=sorted(set().union(*(p.proven_residues for p in pics))),
         # not linear in threadIdx.x (`2*t - (t & (stride - 1))`, cuda-samples' bitonic sort): no one stride
-        stride=int(stride) if stride.is_Integer else None if stride.has(sympy.Derivative) or stride.free_symbols & set(
-            TID) else stride,
+        stride=int(stride) if stride.is_Integer else (
+            pics[0].stride if len({p.stride for p in pics}) == 1 and isinstance(pics[0].stride, int) else None)
+        if stride.has(sympy.Derivative) or stride.free_symbols & set(TID) else stride,
         assumptions=[note, *pics[0].assumptions], loop_values=tuple(values), trips=pics,
         masked=any(p.masked for p in pics), samples=frozenset().union(*(p.samples for p in pics)),
         # each trip's lane numbers, so a wide access's phases stay fixed groups of lanes (:func:`bank_ways`)

@@ -547,10 +547,29 @@ class Lowering:
             elif t.spelling == ";" and depth == 1:
                 semis.append(t.extent.start.offset)
         parts: tuple = ([], [], [])  # before the first ';', before the second, after (all after without two)
+        lo, hi = c.extent.start, kids[-1].extent.start
+        inside = all(lo.offset <= x < hi.offset for x in semis[:2]) and len(
+            {ch.extent.start.offset for ch in head}) == len(head)   # a macro's children all start at its call
+        if (len(semis) < 2 or not inside) and head:
+            # a loop written by a macro (caffe's `CUDA_KERNEL_LOOP(i, n)`): its tokens are the macro's call, with no
+            # ';' to split at, or the macro's definition, apart from where its children are. Read the parts by
+            # kind: a declaration starts it, a bool-typed child is the condition
+            return self._for_parts_by_kind(head)
         for ch in head:
             n = sum(ch.extent.start.offset >= s for s in semis[:2])
             parts[n if len(semis) >= 2 or not n and semis else 2].append(ch)
         return parts
+
+    @staticmethod
+    def _for_parts_by_kind(head: list):
+        """(init, cond, step) of a for statement's header children without its tokens: the init is a leading
+        declaration, the condition the first child clang types ``bool``, the step what follows it."""
+        init = head[:1] if head[0].kind == K.DECL_STMT else []
+        rest = head[len(init):]
+        at = next((i for i, ch in enumerate(rest) if ch.type.get_canonical().kind == TK.BOOL), None)
+        if at is None:
+            return init, [], rest
+        return init + rest[:at], rest[at:at + 1], rest[at + 1:]
 
     def loop(self, c: ci.Cursor) -> ir.Loop:
         loop = self._loop(c)
