@@ -232,7 +232,10 @@ def _dump_ir(args: argparse.Namespace) -> int:
         text = read_source(path)
     except (OSError, UnicodeDecodeError) as e:
         raise UsageError(f"cannot read {path}: {e}") from e
-    unit = lower(path, text, RunOptions(frontend=args.frontend, compile_db=_compile_db(args)))
+    # the file's configuration (include-paths, defines), as `check` reads it
+    from .config import Overrides, Resolver
+    opts = Resolver(Overrides(compile_db=_compile_db(args), frontend=args.frontend)).options_for(path)
+    unit = lower(path, text, opts)
     if function and not any(f.name == function for f in unit.functions):
         raise UsageError(f"no function `{function}` in {path}")
     sys.stdout.write(dump(unit, function or None))

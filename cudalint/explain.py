@@ -14,11 +14,11 @@ from rich.console import Console
 from rich.table import Column, Table
 from rich.text import Text
 
-from .analysis.context import AnalysisContext, Settings
+from .analysis.context import AnalysisContext
 from .analysis.warp import BANK_WIDTH, BANKS, SECTOR, WARP, bank_ways, global_cost, phases, shared_cost, thread_coords
 from .model import Access, AddressSpace, Kernel
 from .rules import spell
-from .runner import RunOptions, UsageError, build_model, read_source
+from .runner import UsageError, build_model, read_source
 
 LINE = 128
 
@@ -127,7 +127,8 @@ def run_explain(location: str, warp: int = 0, html: Optional[str] = None,
         text = read_source(path)
     except (OSError, UnicodeDecodeError) as e:
         raise UsageError(f"cannot read {path}: {e}") from e
-    opts = RunOptions(settings=Settings(block_dim=block_dim))
+    from .config import Overrides, Resolver
+    opts = Resolver(Overrides(block_dim=block_dim)).options_for(path)   # include-paths and defines, as `check`
     model = build_model(path, text, opts)
     ctx = AnalysisContext(model=model, lines=text.splitlines(), settings=opts.settings)
     console = console or Console(record=html is not None)

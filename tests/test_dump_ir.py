@@ -57,3 +57,20 @@ def test_dump_ir_errors(capsys) -> None:
     assert main(["dump-ir", f"{rel}:noSuchKernel"]) == 2
     assert capsys.readouterr().err == f"cudalint: error: no function `noSuchKernel` in {rel}\n"
     assert main(["dump-ir", "no/such/file.cu"]) == 2
+
+
+def test_dump_ir_and_explain_read_the_project_configuration(tmp_path, monkeypatch, capsys) -> None:
+    # a kernel whose index macro lives in a folder only `.cudalint.toml` names: `check` found it, `dump-ir` and
+    # `explain` lowered the file without it (a loop over an undeclared call, nothing pictured)
+    (tmp_path / "inc").mkdir()
+    (tmp_path / "inc" / "loop.h").write_text(
+        "#define KLOOP(i, n) for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < (n); i += blockDim.x * gridDim.x)\n")
+    (tmp_path / ".cudalint.toml").write_text('include-paths = ["inc"]\n')
+    (tmp_path / "k.cu").write_text('#include "loop.h"\n__global__ void k(int n, float *o) {\n'
+                                   "  KLOOP(index, n) { o[index * 2] = 0; }\n}\n")
+    monkeypatch.chdir(tmp_path)
+    assert main(["dump-ir", "k.cu:k"]) == 0
+    out = capsys.readouterr().out
+    assert "decl int /*4B*/ index = ((blockIdx.x * blockDim.x) + threadIdx.x)" in out
+    assert main(["explain", "k.cu:3"]) == 0
+    assert "store of `o` (global, 4 bytes)" in capsys.readouterr().out
