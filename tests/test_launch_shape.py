@@ -687,3 +687,18 @@ def test_a_file_read_for_its_calls_is_not_an_included_one(tmp_path):
     both = lint_many([(str(tmp_path / f), RunOptions()) for f in ("a.cu", "b.cu", "main.cu")], jobs=1)
     assert [(os.path.basename(d.path), d.line, d.code, d.metrics["sectors_per_request"]) for d in both] == [
         ("a.cu", 1, "CL101", 32), ("b.cu", 1, "CL101", 32)]
+
+
+def test_a_case_reads_again_the_variables_declared_from_the_switched_one(tmp_path):
+    # open-mmlab/mmcv's `num_threads = channels > 512 ? 512 : channels; n = batch * heads * channels; switch (channels)
+    # { case 64: k<T, 64><<<g, num_threads>>>(n, ..) }`: in the case, the block is 64 threads and n a multiple of 64
+    # (fixtures/sync/switch_bound_block.cu, whose main then passes constants)
+    src = Path(__file__).resolve().parents[1] / "fixtures" / "sync" / "switch_bound_block.cu"
+    p = tmp_path / "k.cu"
+    p.write_text(src.read_text().split("int main(")[0] + "template void channelSums<float>(const float *, float *, "
+                                                          "int, int, int);\n")
+    model = build_model(str(p), p.read_text(), RunOptions())
+    sites = [(s.template_args[1], s.block, s.multiples[0][0], s.multiples[0][1].line, sympy.factor(s.arg_values[0]))
+             for s in model.launches if s.kernel == "channelSum"]
+    b, h = sympy.symbols("batch heads", positive=True)
+    assert sites == [(64, (64, 1, 1), 64, 35, 64 * b * h), (128, (128, 1, 1), 128, 38, 128 * b * h)]

@@ -120,6 +120,25 @@ class _Env:
             return tuple(v if isinstance(v, (int, _Link)) else None for v in vals[:3])
         return None
 
+    def bind(self, var: ir.Variable, value: int, where: ir.Span) -> None:
+        """``var`` is ``value`` here (a ``case`` label, at ``where``), and so are the variables declared from it
+        before (``num_threads = channels > 512 ? 512 : channels``, ``n = batch * channels`` read again in
+        ``switch (channels) { case 64: ... }``: mmcv's deformable-attention launches)."""
+        changed = {var}
+        self.vals[var], self.vals[("sym", var)] = value, sympy.Integer(value)
+        self.vals[("mult", var)] = (abs(value), where) if abs(value) > 1 else (abs(value), None)
+        for k in [k for k in self.vals if isinstance(k, tuple) and k[0] == "init"]:
+            v, init = k[1], self.vals[k]
+            if not _reads(init, changed):
+                continue
+            self.vals[v] = self.value(init)
+            m = self.multiple(init)
+            self.vals[("mult", v)] = (m[0], m[1] or where) if m[0] > 1 else m
+            sv = self.sym(init)
+            if sv is not None:
+                self.vals[("sym", v)] = sv
+            changed.add(v)
+
     def multiple(self, e: Optional[ir.Expr]) -> tuple[int, Optional[ir.Span]]:
         """What the integer ``e`` is a multiple of in every run (0: it is 0; 1: nothing known), with the
         assignment that made it so (``n *= 1024``), None for a constant or for 1: products multiply, sums,
@@ -265,6 +284,10 @@ class _Env:
         target = strip_casts(target)
         if isinstance(target, ir.Ref):
             self.vals[("mult", target.var)] = mult
+            self.vals.pop(("init", target.var), None)
+            for k in [k for k in self.vals if isinstance(k, tuple) and k[0] == "init" and _reads(self.vals[k],
+                                                                                                {target.var})]:
+                del self.vals[k]   # computed from the value before: no longer its expression
         base = target.base if isinstance(target, ir.Member) else target
         if isinstance(base, ir.Ref) and not isinstance(target, ir.Member):
             self.vals.pop(("default", base.var), None)
@@ -427,7 +450,7 @@ class _Walker:
                 if regions and not (isinstance(prev, ir.Jump) and prev.kind == ir.JumpKind.BREAK):
                     region.merge(_Env(entry.vals), regions[-1])
                 elif isinstance(cond, ir.Ref) and fold(x.value) is not None:
-                    region.vals[cond.var] = fold(x.value)
+                    region.bind(cond.var, fold(x.value), x.span)
                 regions.append(region)
             self.stmt(x, regions[-1] if regions else _Env(entry.vals))
             prev = x.body if isinstance(x, ir.Case) else x
@@ -440,6 +463,8 @@ class _Walker:
             self.expr(s.init, env)
             default = (1, 1, 1) if s.var.type.name in _DIM3 else None  # `dim3 b;` is (1, 1, 1)
             env.vals[s.var] = env.value(s.init) if s.init is not None else default
+            if s.init is not None and s.var.type.is_integer:  # read again where a `case` binds what it reads
+                env.vals[("init", s.var)] = s.init
             m = env.multiple(s.init) if s.init is not None and s.var.type.is_integer else (1, None)
             env.vals[("mult", s.var)] = (m[0], m[1] or s.span) if m[0] > 1 else m
             env.vals.pop(("default", s.var), None)
