@@ -210,6 +210,8 @@ class LaunchSite:
     #: the call that passed :attr:`block` to the launching function's parameter (``run_tr(g, dim3(16, 16))`` for
     #: ``void run_tr(dim3 g, dim3 b) { k<<<g, b>>>(); }``), None when the block is not a parameter's value
     block_from: Optional[Span] = None
+    #: the block's x as an expression of the host's run-time values (``channels``), None where not expressible
+    block_sym: Optional[sympy.Expr] = None
 
     @property
     def in_loop(self) -> bool:
@@ -246,6 +248,9 @@ class Kernel:
     #: not one constant): name -> (the common factor, the host assignment that made it one)
     #: (:attr:`LaunchSite.multiples`)
     launch_multiples: dict = field(default_factory=dict)
+    #: integer parameters every launch passes a multiple of its own block's x size (``n = batch * channels`` with
+    #: ``channels`` threads a block), where that size is not one number for all: name -> the first such launch's span
+    block_multiples: dict = field(default_factory=dict)
     #: the parameters a launch passes a loop's counter (:attr:`LaunchSite.counters`): indices that walk the data
     counter_params: frozenset = frozenset()
     #: gridDim members every launch bounds alike from above, in the kernel's parameters: ``{gridDim.x: num/32}``

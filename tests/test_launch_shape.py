@@ -701,4 +701,23 @@ def test_a_case_reads_again_the_variables_declared_from_the_switched_one(tmp_pat
     sites = [(s.template_args[1], s.block, s.multiples[0][0], s.multiples[0][1].line, sympy.factor(s.arg_values[0]))
              for s in model.launches if s.kernel == "channelSum"]
     b, h = sympy.symbols("batch heads", positive=True)
-    assert sites == [(64, (64, 1, 1), 64, 35, 64 * b * h), (128, (128, 1, 1), 128, 38, 128 * b * h)]
+    assert sites == [(64, (64, 1, 1), 64, 48, 64 * b * h), (128, (128, 1, 1), 128, 51, 128 * b * h)]
+
+
+def test_a_branch_on_a_size_decides_the_blocks_picked_from_it(tmp_path):
+    # mmcv's `num_threads = channels > 512 ? 512 : channels`, then `if (channels > 512) { if ((channels & 511) == 0)
+    # k<<<g, num_threads>>>(n, ..) } else k<<<g, num_threads>>>(n, ..)` with `n = batch * heads * channels`: 512
+    # threads and n a multiple of 512 in the first launch, `channels` threads and n a whole multiple of them in the
+    # second; every launch passes n as a multiple of its own block, and the barriers are latent faults (info)
+    src = Path(__file__).resolve().parents[1] / "fixtures" / "sync" / "switch_bound_block.cu"
+    p = tmp_path / "k.cu"
+    p.write_text(src.read_text().split("int main(")[0] + "template void channelSums<float>(const float *, float *, "
+                                                          "int, int, int);\n")
+    model = build_model(str(p), p.read_text(), RunOptions())
+    sites = [(s.span.line, s.block, s.block_sym, s.multiples[0][0]) for s in model.launches if s.kernel == "anySum"]
+    assert sites == [(57, (512, 1, 1), 512, 512), (59, (None, 1, 1), sympy.Symbol("channels", positive=True), 1)]
+    k, = [k for k in model.kernels if k.name == "anySum"]
+    assert list(k.block_multiples) == ["n"]
+    found = [(d.line, d.severity.value, d.assumptions[-1]) for d in lint_file(str(p), RunOptions()) if d.line > 30]
+    assert found == [(37, "info", "`n` a multiple of the launch's blockDim.x at all 2 launches"),
+                     (39, "info", "`n` a multiple of the launch's blockDim.x at all 2 launches")]

@@ -57,6 +57,7 @@ def _build_model(tu: ir.TranslationUnit, external: Optional[dict] = None) -> Tra
             k.launch_args = {p.name: consts[p.name] for p in fn.params if p.name in consts and p.type.is_integer}
             k.default_args = {p.name: i for i, p in enumerate(fn.params) if p.name in k.launch_args}
             k.launch_multiples = _multiple_args(fn, k.template_args, model.launches, k.launch_args)
+            k.block_multiples = _block_multiple_args(fn, k.template_args, model.launches, k.launch_args)
             k.counter_params = frozenset(fn.params[i].name for s in model.launches if s.kernel == fn.name and (
                 not k.template_args or s.template_args == k.template_args) for i in s.counters if i < len(fn.params))
             k.grid_bound = _grid_bound(fn, k.template_args, model.launches, symbols)
@@ -126,6 +127,32 @@ def _multiple_args(fn: ir.Function, targs: tuple, launches: list, consts: dict) 
         if p.type.is_integer and p.name not in consts and g > 1:
             out[p.name] = (g, next((w for _, w in found if w is not None), None))
     return out
+
+
+def _block_multiple_args(fn: ir.Function, targs: tuple, launches: list, consts: dict) -> dict:
+    """The integer parameters of ``fn`` that every launch of it (of that instantiation) passes a multiple of that
+    launch's own block x size: a number dividing the argument's known factor (:attr:`LaunchSite.multiples`), or a
+    host expression the argument's is a whole multiple of (:attr:`LaunchSite.block_sym`: ``batch*heads*channels``
+    over ``channels``). mmcv's deformable attention launches ``n = batch*query*heads*channels`` items in blocks of
+    ``channels`` threads (or of 512 when 512 divides it): no block straddles ``n``. Name -> the first launch's span."""
+    sites = _sites(fn, targs, launches)
+    if not sites or any(len(s.multiples) != len(fn.params) or len(s.arg_values) != len(fn.params) for s in sites):
+        return {}
+
+    def whole(s, i: int) -> bool:
+        b, (m, _) = s.block[0], s.multiples[i]
+        if isinstance(b, int) and b > 0:
+            return m % b == 0 if m else False
+        e, bs = s.arg_values[i], s.block_sym
+        if e is None or bs is None or bs.is_number:
+            return False
+        num, den = sympy.fraction(sympy.cancel(e / bs))
+        if den != 1:
+            return False
+        return bool(num.is_Integer) or num.is_polynomial() and all(c.is_Integer for c in sympy.Poly(num).coeffs())
+
+    return {p.name: sites[0].span for i, p in enumerate(fn.params)
+            if p.type.is_integer and p.name not in consts and all(whole(s, i) for s in sites)}
 
 
 def _null_tested(fn: ir.Function) -> set:

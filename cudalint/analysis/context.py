@@ -177,15 +177,21 @@ class AnalysisContext:
     def run_multiples(self, kernel: Kernel) -> dict:
         """The integer parameters every launch passes a multiple of ``m`` (:attr:`Kernel.launch_multiples`), each as
         ``m`` times a positive integer: ``{num_paths: 1024*num_paths/1024}``."""
-        return {self.symbols.param(n): m * sympy.Symbol(f"{n}/{m}", positive=True, integer=True)
-                for n, (m, _) in kernel.launch_multiples.items()}
+        out = {self.symbols.param(n): m * sympy.Symbol(f"{n}/{m}", positive=True, integer=True)
+               for n, (m, _) in kernel.launch_multiples.items()}
+        # a multiple of each launch's own block (Kernel.block_multiples): what a bounds check against it needs
+        return out | {self.symbols.param(n): BDIM[0] * sympy.Symbol(f"{n}/blockDim.x", positive=True, integer=True)
+                      for n in kernel.block_multiples}
 
     def multiple_values(self, kernel: Kernel, exprs) -> list[str]:
         """The parameters in ``exprs`` (``(value, line)`` guards) that every launch passes a multiple of a number,
         as assumptions: ``["`num_paths` a multiple of 1024 from the launch at main.cu:940 (main.cu:1133)"]``."""
         used, where = _symbols_in(exprs), self._launches_text(kernel, os.path.basename)
         return [f"`{n}` a multiple of {m} {where}" + (f" ({os.path.basename(w.path)}:{w.line})" if w else "")
-                for n, (m, w) in kernel.launch_multiples.items() if self.symbols.param(n) in used]
+                for n, (m, w) in kernel.launch_multiples.items() if self.symbols.param(n) in used
+                and n not in kernel.block_multiples] + [
+            f"`{n}` a multiple of the launch's blockDim.x {where}" for n in kernel.block_multiples
+            if self.symbols.param(n) in used]
 
     def _launches_text(self, kernel: Kernel, path=str) -> str:
         """Where the kernel's launches are, for an assumption: ``from the launch at k.cu:31``, ``at all 2 launches``

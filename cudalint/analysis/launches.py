@@ -44,6 +44,11 @@ _MIN_MAX = {"max": max, "min": min, "umax": max, "umin": min, "imax": max, "imin
 _LAUNCH_APIS = ("cudaLaunchKernel", "cudaLaunchCooperativeKernel", "hipLaunchKernel", "hipLaunchCooperativeKernel")
 
 
+#: a comparison with its sides swapped, and negated
+_FLIP = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "==": "==", "!=": "!="}
+_NEGATE = {"<": ">=", ">": "<=", "<=": ">", ">=": "<", "==": "!=", "!=": "=="}
+
+
 @dataclass(frozen=True)
 class _Link:
     """The value a variable held when it was copied (``dim3 b(threads)``): known where a ``case`` of a
@@ -104,6 +109,8 @@ class _Env:
         if isinstance(e, ir.Binary) and e.op in ("+", "-", "*", "/", "%", "<<", ">>", "&", "|", "<", ">", "<=",
                                                  ">=", "==", "!="):
             x, y = self.value(e.lhs, depth + 1), self.value(e.rhs, depth + 1)
+            if e.op in _FLIP and (isinstance(x, int) != isinstance(y, int)):   # one side a variable a branch bounds
+                return self._decided(e)
             if float in (type(x), type(y)) and all(isinstance(v, (int, float)) for v in (x, y)):  # `(float)n / b`
                 return _FLOAT_OPS[e.op](x, y) if e.op in _FLOAT_OPS and (y or e.op != "/") else None
             return c_binary(e.op, x, y) if isinstance(x, int) and isinstance(y, int) else None
@@ -124,9 +131,50 @@ class _Env:
         """``var`` is ``value`` here (a ``case`` label, at ``where``), and so are the variables declared from it
         before (``num_threads = channels > 512 ? 512 : channels``, ``n = batch * channels`` read again in
         ``switch (channels) { case 64: ... }``: mmcv's deformable-attention launches)."""
-        changed = {var}
         self.vals[var], self.vals[("sym", var)] = value, sympy.Integer(value)
         self.vals[("mult", var)] = (abs(value), where) if abs(value) > 1 else (abs(value), None)
+        self._reread({var}, where)
+
+    def assume(self, cond: Optional[ir.Expr], holds: bool, where: ir.Span) -> None:
+        """What a branch taken on ``cond`` (``holds``: its then-branch) shows of the variables it reads, and of the
+        variables declared from them before: ``channels > 512`` bounds ``channels`` (a ``?:`` on it is decided),
+        ``(channels & 511) == 0`` and ``channels % 512 == 0`` make it a multiple of 512 (mmcv's launches pick the
+        block by such tests); ``a && b`` holds both, ``!(a || b)`` neither."""
+        cond = strip_casts(cond) if cond is not None else None
+        if isinstance(cond, ir.Unary) and cond.op == "!":
+            return self.assume(cond.operand, not holds, where)
+        if isinstance(cond, ir.Binary) and cond.op in ("&&", "||") and holds == (cond.op == "&&"):
+            self.assume(cond.lhs, holds, where)
+            self.assume(cond.rhs, holds, where)
+            return
+        if not isinstance(cond, ir.Binary) or cond.op not in _FLIP:
+            return
+        op, lhs, rhs = cond.op, strip_casts(cond.lhs), strip_casts(cond.rhs)
+        if fold(lhs) is not None:
+            op, lhs, rhs = _FLIP[op], rhs, lhs
+        k = fold(rhs)
+        if k is None:
+            return
+        op = op if holds else _NEGATE[op]
+        if isinstance(lhs, ir.Ref) and lhs.var.type.is_integer and not isinstance(self.vals.get(lhs.var), int):
+            lo, hi = self.vals.get(("range", lhs.var)) or (None, None)
+            lo = max(lo, k + (op == ">")) if op in (">", ">=", "==") and lo is not None else \
+                k + (op == ">") if op in (">", ">=", "==") else lo
+            hi = min(hi, k - (op == "<")) if op in ("<", "<=", "==") and hi is not None else \
+                k - (op == "<") if op in ("<", "<=", "==") else hi
+            self.vals[("range", lhs.var)] = (lo, hi)
+            self._reread({lhs.var}, where)
+        elif op == "==" and k == 0 and isinstance(lhs, ir.Binary) and isinstance(v := strip_casts(lhs.lhs), ir.Ref) \
+                and (m := fold(lhs.rhs)) is not None and m > 0 and (
+                    lhs.op == "%" or lhs.op == "&" and not m & (m + 1)):   # `n % M == 0`, `(n & (M - 1)) == 0`
+            m = m if lhs.op == "%" else m + 1
+            if m > 1 and self.vals.get(("mult", v.var), (1, None))[0] % m:
+                self.vals[("mult", v.var)] = (m, where)
+                self._reread({v.var}, where)
+
+    def _reread(self, changed: set, where: ir.Span) -> None:
+        """Evaluate again the variables declared from ``changed`` ones, in declaration order."""
+        changed = set(changed)
         for k in [k for k in self.vals if isinstance(k, tuple) and k[0] == "init"]:
             v, init = k[1], self.vals[k]
             if not _reads(init, changed):
@@ -138,6 +186,22 @@ class _Env:
             if sv is not None:
                 self.vals[("sym", v)] = sv
             changed.add(v)
+
+    def _decided(self, e: ir.Binary) -> Optional[int]:
+        """``var OP k`` (or ``k OP var``) decided by the range a branch put ``var`` in (:meth:`assume`), else None."""
+        op, lhs, rhs = e.op, strip_casts(e.lhs), strip_casts(e.rhs)
+        if fold(lhs) is not None:
+            op, lhs, rhs = _FLIP[op], rhs, lhs
+        k = fold(rhs)
+        if k is None or not isinstance(lhs, ir.Ref) or not self.vals.get(("range", lhs.var)):
+            return None
+        lo, hi = self.vals[("range", lhs.var)]
+        always = {">": lo is not None and lo > k, ">=": lo is not None and lo >= k, "<": hi is not None and hi < k,
+                  "<=": hi is not None and hi <= k, "==": lo == hi == k, "!=": lo is not None and lo > k or
+                  hi is not None and hi < k}
+        if always[op]:
+            return 1
+        return 0 if always[_NEGATE[op]] else None
 
     def multiple(self, e: Optional[ir.Expr]) -> tuple[int, Optional[ir.Span]]:
         """What the integer ``e`` is a multiple of in every run (0: it is 0; 1: nothing known), with the
@@ -234,6 +298,8 @@ class _Env:
                 return sympy.Integer(int(x / y))
             return _FLOAT_OPS[e.op](x, y)
         if isinstance(e, ir.Cond):
+            if isinstance(c := self.value(e.cond), int):   # decided by a branch around (:meth:`assume`)
+                return rec(e.then if c else e.else_)
             a, b = rec(e.then), rec(e.else_)
             d = a - b if isinstance(a, sympy.Expr) and isinstance(b, sympy.Expr) else None
             return (a if d >= 0 else b) if d is not None and d.is_number else None
@@ -374,7 +440,7 @@ class _Walker:
                           for a in e.template_args)
             passed = env.vals.get(("from", r.var)) if isinstance(r := _copied(e.block), ir.Ref) else None
             self.out.append(LaunchSite(kernel=e.kernel, grid=env.dims(e.grid), block=env.dims(e.block), span=e.span,
-                                       block_from=passed,
+                                       block_from=passed, block_sym=_x(env.sym(e.block)) if e.block else None,
                                        template_args=targs, block_text=e.block.text if e.block is not None else "",
                                        grid_text=e.grid.text if e.grid is not None else "", function=self.fn,
                                        loops=self.loops, threads=env.threads(e.grid, e.block),
@@ -484,6 +550,8 @@ class _Walker:
                 self.stmt(s.then if c else s.else_, env)
                 return
             a, b = _Env(env.vals), _Env(env.vals)
+            a.assume(s.cond, True, s.span)
+            b.assume(s.cond, False, s.span)
             self.stmt(s.then, a)
             self.stmt(s.else_, b)
             plain = self._without_arguments(s.cond, env)
@@ -533,6 +601,12 @@ def _passed(a: ir.Expr, env: _Env):
         d = env.dims(a)
         return d if None not in d else None
     return v if isinstance(v := env.value(a), int) else None
+
+
+def _x(v) -> Optional[sympy.Expr]:
+    """The x member of a launch dimension as :meth:`_Env.sym` reads it (a 3-tuple for a dim3)."""
+    v = v[0] if isinstance(v, tuple) and v else v
+    return v if isinstance(v, sympy.Expr) else None
 
 
 def _reads(e: Optional[ir.Node], variables: frozenset) -> bool:

@@ -386,7 +386,7 @@ def bounds_aligned(value: sympy.Basic, symbols: Symbols, block: tuple, run: dict
     for the span of the index one block covers, no block is split when the bound's edge is a multiple of ``S``.
     False when one is not (a block straddles it), None when a span is not a number or an edge is neither a number
     nor a multiple of its span whatever the run-time values."""
-    known, aligned = dict(zip(BDIM, block)), True
+    known, aligned = {b: v for b, v in zip(BDIM, block or ()) if isinstance(v, int)}, True
     for c in _tests(value):
         if not c.free_symbols & set(TID):
             continue
@@ -394,7 +394,9 @@ def bounds_aligned(value: sympy.Basic, symbols: Symbols, block: tuple, run: dict
         if found is None or found[2] is None:
             return None
         edge, span = sympy.sympify(found[1].xreplace(run)).xreplace(known), found[2]
-        if not (span.is_Integer and span > 0):
+        if not (span.is_Integer and span > 0):  # blockDim not a number: aligned only if a multiple whatever it is
+            if multiple_of(edge, span):          # (`n` a multiple of the launch's own block: mmcv)
+                continue
             return None
         if edge.is_Integer:
             aligned = aligned and not edge % span

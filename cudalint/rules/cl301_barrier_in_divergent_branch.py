@@ -52,7 +52,7 @@ def aligned_today(guards, lines: list[int], ctx: AnalysisContext, kernel: Kernel
     bounds check (on ``lines``) falls between blocks (:func:`cudalint.analysis.uniformity.bounds_aligned`): True,
     False when one is shown to split a block, None when that is not known."""
     block, run = ctx.launch_shape(kernel).full, {**ctx.run_time(kernel), **ctx.run_multiples(kernel)}
-    if block is None or not run:
+    if block is None and not kernel.block_multiples or not run:
         return None
     found = [uniformity.bounds_aligned(v, ctx.symbols, block, run) for v, line in guards
              if line in lines and v is not None]
