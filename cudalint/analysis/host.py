@@ -227,7 +227,7 @@ class HostAnalysis:
         lambdas = [n.span for f in tu.functions for n in ir.walk(f.body) if isinstance(n, ir.Lambda)]
         # a lambda's call operator is walked where the lambda is written, not as a function of its own
         self.functions = [f for f in tu.functions if f.in_main_file and f.kind.host and f.body is not None
-                          and not (f.name == "operator()" and any(_within(f.span, s) for s in lambdas))]
+                          and not (f.name == "operator()" and any(f.span.within(s) for s in lambdas))]
         self._globals = {(v,): v.init for v in tu.globals
                          if v.in_main_file and v.type.kind == TypeKind.POINTER and v.init is not None}
 
@@ -564,11 +564,6 @@ class HostAnalysis:
         if isinstance(e, ir.Ref) and e.var.storage != ir.Storage.PARAM and e.var.type.kind != TypeKind.REFERENCE:
             return self._storage(e.var)
         return None
-
-
-def _within(inner: Span, outer: Span) -> bool:
-    return inner.path == outer.path and (outer.line, outer.column) <= (inner.line, inner.column) \
-        and (inner.end_line, inner.end_column) <= (outer.end_line, outer.end_column)
 
 
 def collect_async_copies(tu: ir.TranslationUnit) -> list[AsyncCopy]:

@@ -431,7 +431,14 @@ class _Walker:
 
     def expr(self, e: Optional[ir.Expr], env: _Env) -> None:
         """Record the launches in ``e`` (in evaluation order) and apply its side effects to ``env``."""
-        if e is None or isinstance(e, ir.Lambda):
+        if e is None:
+            return
+        if isinstance(e, ir.Lambda):
+            # its body runs where the lambda is called, here or in a callee (PyTorch's `AT_DISPATCH_*(.., [&] {
+            # k<scalar_t><<<g, b>>>(..); })`): its launches are recorded with what it captures; what it assigns is
+            # forgotten, as it may run any number of times
+            self.stmt(e.body, _Env(env.vals, env.absent))
+            env.kill(e.body)
             return
         if isinstance(e, ir.Launch):
             for a in (e.grid, e.block, e.shared_mem, e.stream, *e.args):
@@ -768,7 +775,11 @@ _SEED_ROUNDS = 4
 
 def _walk(tu: ir.TranslationUnit, seeds: dict) -> _Walker:
     w = _Walker(seeds)
+    lambdas = [n.span for f in tu.functions for n in ir.walk(f.body) if isinstance(n, ir.Lambda)]
     for fn in tu.functions:
+        # a lambda's call operator is walked where the lambda is written (:meth:`_Walker.expr`), not on its own
+        if fn.name == "operator()" and any(fn.span.within(s) for s in lambdas):
+            continue
         if fn.kind != ir.FunctionKind.KERNEL and fn.body is not None:
             w.fn = fn.name
             w.argv = frozenset(fn.params) if fn.name == "main" else frozenset()

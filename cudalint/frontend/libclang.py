@@ -740,8 +740,8 @@ class Lowering:
 
     def call(self, c: ci.Cursor, sp: Span) -> ir.Expr:
         kids = list(c.get_children())
-        config = next((ch for ch in kids if ch.kind == K.CALL_EXPR
-                       and ch.spelling in ("cudaConfigureCall", "__cudaPushCallConfiguration")), None)
+        config = next((ch for ch in kids if ch.kind == K.CALL_EXPR and ch.spelling in (
+            "cudaConfigureCall", "__cudaPushCallConfiguration", "cudaLaunchDevice")), None)
         if config is not None:
             return self.launch(c, config, sp)
         name, args, ref = c.spelling, list(c.get_arguments()), c.referenced
@@ -774,7 +774,10 @@ class Lowering:
 
     def launch(self, c: ci.Cursor, config: ci.Cursor, sp: Span) -> ir.Launch:
         parts: list = []  # grid, block, shared memory, stream
-        for a in list(config.get_arguments())[:4]:
+        # in device code (a lambda, which clang makes `__host__ __device__`; a kernel launching one) the launch is
+        # `cudaLaunchDevice(func, params, grid, block, shared, stream)`
+        skip = 2 if config.spelling == "cudaLaunchDevice" else 0
+        for a in list(config.get_arguments())[skip:skip + 4]:
             parts.append(self.expr(a))
             parts[-1].text = " ".join(t.spelling for t in a.get_tokens())
         parts += [None] * (4 - len(parts))

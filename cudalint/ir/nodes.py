@@ -33,6 +33,11 @@ class Span:
     end_line: int
     end_column: int
 
+    def within(self, outer: "Span") -> bool:
+        """Whether this range lies inside ``outer`` (the same file)."""
+        return self.path == outer.path and (outer.line, outer.column) <= (self.line, self.column) \
+            and (self.end_line, self.end_column) <= (outer.end_line, outer.end_column)
+
 
 NOWHERE = Span("", 0, 0, 0, 0)
 
