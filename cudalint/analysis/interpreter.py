@@ -135,7 +135,7 @@ class Alias:
     ptr: Pointer
 
 
-Value = Union[sympy.Expr, Pointer, Alias, "Dim3", None]
+Value = Union[sympy.Expr, Pointer, Alias, Dim3, None]
 #: a variable (:class:`~cudalint.ir.nodes.Variable`) -> its value, at one point of the kernel
 Env = dict
 

@@ -384,8 +384,10 @@ def bounds_aligned(value: sympy.Basic, symbols: Symbols, block: tuple, run: dict
     """Whether every comparison of the bounds check ``value`` (:func:`bound_checks`) falls between blocks for
     the values ``run`` the launches give (``nx`` -> 4096, or a multiple: ``n`` -> ``1024*k``): with a number ``S``
     for the span of the index one block covers, no block is split when the bound's edge is a multiple of ``S``.
-    False when one is not (a block straddles it), None when a span is not a number or an edge is neither a number
-    nor a multiple of its span whatever the run-time values."""
+    A span that is not a number (``blockDim.x`` of a run-time block) is crossed by no block when the edge is a
+    multiple of it whatever the values (``n`` -> ``blockDim.x*k``: each launch passes a multiple of its own block,
+    :attr:`~cudalint.model.Kernel.block_multiples`). False when an edge is not (a block straddles it), None when
+    an edge is neither a number nor a multiple of its span whatever the run-time values."""
     known, aligned = {b: v for b, v in zip(BDIM, block or ()) if isinstance(v, int)}, True
     for c in _tests(value):
         if not c.free_symbols & set(TID):
