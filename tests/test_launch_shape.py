@@ -689,15 +689,21 @@ def test_a_file_read_for_its_calls_is_not_an_included_one(tmp_path):
         ("a.cu", 1, "CL101", 32), ("b.cu", 1, "CL101", 32)]
 
 
-def test_a_case_reads_again_the_variables_declared_from_the_switched_one(tmp_path):
-    # open-mmlab/mmcv's `num_threads = channels > 512 ? 512 : channels; n = batch * heads * channels; switch (channels)
-    # { case 64: k<T, 64><<<g, num_threads>>>(n, ..) }`: in the case, the block is 64 threads and n a multiple of 64
-    # (fixtures/sync/switch_bound_block.cu, whose main then passes constants)
+def _channel_sums(tmp_path):
+    """fixtures/sync/switch_bound_block.cu's kernels and launcher without its main (whose constant calls would bind
+    the sizes), instantiated for float: the file and its model."""
     src = Path(__file__).resolve().parents[1] / "fixtures" / "sync" / "switch_bound_block.cu"
     p = tmp_path / "k.cu"
     p.write_text(src.read_text().split("int main(")[0] + "template void channelSums<float>(const float *, float *, "
                                                           "int, int, int);\n")
-    model = build_model(str(p), p.read_text(), RunOptions())
+    return p, build_model(str(p), p.read_text(), RunOptions())
+
+
+def test_a_case_reads_again_the_variables_declared_from_the_switched_one(tmp_path):
+    # open-mmlab/mmcv's `num_threads = channels > 512 ? 512 : channels; n = batch * heads * channels; switch (channels)
+    # { case 64: k<T, 64><<<g, num_threads>>>(n, ..) }`: in the case, the block is 64 threads and n a multiple of 64
+    # (fixtures/sync/switch_bound_block.cu, whose main then passes constants)
+    p, model = _channel_sums(tmp_path)
     sites = [(s.template_args[1], s.block, s.multiples[0][0], s.multiples[0][1].line, sympy.factor(s.arg_values[0]))
              for s in model.launches if s.kernel == "channelSum"]
     b, h = sympy.symbols("batch heads", positive=True)
@@ -709,11 +715,7 @@ def test_a_branch_on_a_size_decides_the_blocks_picked_from_it(tmp_path):
     # k<<<g, num_threads>>>(n, ..) } else k<<<g, num_threads>>>(n, ..)` with `n = batch * heads * channels`: 512
     # threads and n a multiple of 512 in the first launch, `channels` threads and n a whole multiple of them in the
     # second; every launch passes n as a multiple of its own block, and the barriers are latent faults (info)
-    src = Path(__file__).resolve().parents[1] / "fixtures" / "sync" / "switch_bound_block.cu"
-    p = tmp_path / "k.cu"
-    p.write_text(src.read_text().split("int main(")[0] + "template void channelSums<float>(const float *, float *, "
-                                                          "int, int, int);\n")
-    model = build_model(str(p), p.read_text(), RunOptions())
+    p, model = _channel_sums(tmp_path)
     sites = [(s.span.line, s.block, s.block_sym, s.multiples[0][0]) for s in model.launches if s.kernel == "anySum"]
     assert sites == [(57, (512, 1, 1), 512, 512), (59, (None, 1, 1), sympy.Symbol("channels", positive=True), 1)]
     k, = [k for k in model.kernels if k.name == "anySum"]
