@@ -793,3 +793,25 @@ def test_a_loop_written_by_a_macro_keeps_its_declaration(tmp_path):
         found = [(d.line, d.code, d.metrics["sectors_per_request"], d.metrics.get("stride_bytes"))
                  for d in lint_file(str(p), RunOptions())]
         assert found == [(line, "CL101", 16, 16)], name
+
+
+def test_a_pytorch_extension_without_torch_headers_has_its_dispatched_launch_seen(tmp_path):
+    # open-mmlab/mmcv, facebookresearch/pytorch3d: `AT_DISPATCH_FLOATING_TYPES(t.scalar_type(), "name", [&] {
+    # k<scalar_t><<<blocks, 512, 0, at::cuda::getCurrentCUDAStream()>>>(..., t.data_ptr<scalar_t>()); })` in a file
+    # whose torch headers are not on the include path: the fallback stand-in (shims/fallback/cudalint_torch.h) declares
+    # the API and runs the dispatch's lambda with scalar_t = float, so the launch's 16 x 16 block is the kernel's
+    src = ("#include <torch/extension.h>\n#include <ATen/cuda/CUDAContext.h>\n"
+           "template <typename T> __global__ void tr(const T *in, T *out, int w) {\n"
+           "    int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;\n"
+           "    out[y * w + x] = in[x * w + y];\n}\n"
+           "at::Tensor transpose(const at::Tensor &input) {\n"
+           "    TORCH_CHECK(input.is_cuda(), \"input must be a CUDA tensor\");\n"
+           "    const int w = input.size(0);\n    at::Tensor output = at::empty_like(input);\n"
+           "    cudaStream_t stream = at::cuda::getCurrentCUDAStream();\n"
+           "    AT_DISPATCH_FLOATING_TYPES(input.scalar_type(), \"transpose\", [&] {\n"
+           "        tr<scalar_t><<<dim3(w / 16, w / 16), dim3(16, 16), 0, stream>>>(input.data_ptr<scalar_t>(),\n"
+           "                                                                    output.data_ptr<scalar_t>(), w);\n"
+           "    });\n    AT_CUDA_CHECK(cudaGetLastError());\n    return output;\n}\n")
+    found = [(d.code, d.line, d.metrics.get("sectors_per_request"), d.assumptions[:2]) for d in lint(tmp_path, src)]
+    assert found == [("CL101", 5, 16, [f"blockDim = (16, 16, 1) from launch at {tmp_path / 'k.cu'}:12",
+                                        "template instantiation `tr<float>` (T = float)"])]

@@ -1,0 +1,187 @@
+/* fallback/cudalint_torch.h -- the part of PyTorch's C++ extension API that a CUDA launcher uses, for a file whose
+ * torch headers are not found (this folder is searched after every other one, so an installed torch wins).
+ * Declarations only: enough that `AT_DISPATCH_FLOATING_TYPES(t.scalar_type(), "name", [&] { k<scalar_t><<<g, b, 0,
+ * at::cuda::getCurrentCUDAStream()>>>(t.data_ptr<scalar_t>(), ...); })` parses and its launch is seen. A dispatch
+ * runs its lambda once, with `scalar_t` = float (at::Half and double are the op's other instantiations, not
+ * modelled), `index_t` = int64_t. A Tensor's sizes are run-time values.
+ */
+#ifndef CUDALINT_TORCH_H
+#define CUDALINT_TORCH_H
+#include <stddef.h>
+#include <stdint.h>
+#include <cuda_runtime.h>
+
+namespace c10 {
+enum class ScalarType : int8_t { Byte, Char, Short, Int, Long, Half, Float, Double, ComplexHalf, ComplexFloat,
+                                 ComplexDouble, Bool, QInt8, QUInt8, QInt32, BFloat16 };
+enum class DeviceType : int8_t { CPU = 0, CUDA = 1 };
+enum class Layout : int8_t { Strided, Sparse };
+enum class MemoryFormat : int8_t { Contiguous, Preserve, ChannelsLast, ChannelsLast3d };
+struct Half {
+  unsigned short x;
+  __host__ __device__ Half() {}
+  __host__ __device__ Half(float v);
+  __host__ __device__ operator float() const;
+};
+struct BFloat16 {
+  unsigned short x;
+  __host__ __device__ BFloat16() {}
+  __host__ __device__ BFloat16(float v);
+  __host__ __device__ operator float() const;
+};
+template <class T> struct ArrayRef {
+  ArrayRef();
+  ArrayRef(const T *data, size_t n);
+  template <class... A> ArrayRef(A... values);
+  const T *data() const;
+  size_t size() const;
+  T operator[](size_t i) const;
+  const T *begin() const;
+  const T *end() const;
+};
+using IntArrayRef = ArrayRef<int64_t>;
+struct Device {
+  Device(DeviceType type, int index = -1);
+  int index() const;
+  bool is_cuda() const;
+};
+struct TensorOptions {
+  TensorOptions();
+  TensorOptions(ScalarType t);
+  TensorOptions dtype(ScalarType t) const;
+  TensorOptions device(Device d) const;
+  TensorOptions requires_grad(bool r) const;
+  ScalarType dtype() const;
+};
+class Scalar {
+public:
+  template <class T> Scalar(T v);
+  template <class T> T to() const;
+};
+namespace cuda {
+struct CUDAStream {
+  cudaStream_t stream() const;
+  operator cudaStream_t() const;
+};
+CUDAStream getCurrentCUDAStream(int device = -1);
+CUDAStream getDefaultCUDAStream(int device = -1);
+struct CUDAGuard {
+  explicit CUDAGuard(int device);
+  explicit CUDAGuard(Device device);
+};
+struct OptionalCUDAGuard {
+  OptionalCUDAGuard();
+  explicit OptionalCUDAGuard(int device);
+  explicit OptionalCUDAGuard(Device device);
+};
+}  // namespace cuda
+}  // namespace c10
+
+namespace at {
+using c10::BFloat16;
+using c10::Device;
+using c10::DeviceType;
+using c10::Half;
+using c10::IntArrayRef;
+using c10::MemoryFormat;
+using c10::Scalar;
+using c10::ScalarType;
+using c10::TensorOptions;
+constexpr ScalarType kFloat = ScalarType::Float, kDouble = ScalarType::Double, kHalf = ScalarType::Half,
+                     kInt = ScalarType::Int, kLong = ScalarType::Long, kBool = ScalarType::Bool,
+                     kByte = ScalarType::Byte, kBFloat16 = ScalarType::BFloat16;
+constexpr DeviceType kCUDA = DeviceType::CUDA, kCPU = DeviceType::CPU;
+class Tensor {
+public:
+  Tensor();
+  template <class T> T *data_ptr() const;
+  void *data_ptr() const;
+  template <class T> T *data() const;
+  int64_t size(int64_t dim) const;
+  IntArrayRef sizes() const;
+  int64_t stride(int64_t dim) const;
+  IntArrayRef strides() const;
+  int64_t numel() const;
+  int64_t dim() const;
+  int64_t ndimension() const;
+  size_t element_size() const;
+  ScalarType scalar_type() const;
+  TensorOptions options() const;
+  Device device() const;
+  int get_device() const;
+  bool defined() const;
+  bool is_cuda() const;
+  bool is_contiguous(MemoryFormat f = MemoryFormat::Contiguous) const;
+  Tensor contiguous(MemoryFormat f = MemoryFormat::Contiguous) const;
+  template <class... A> Tensor view(A... sizes) const;
+  template <class... A> Tensor reshape(A... sizes) const;
+  template <class... A> Tensor permute(A... dims) const;
+  Tensor transpose(int64_t a, int64_t b) const;
+  Tensor select(int64_t dim, int64_t index) const;
+  Tensor narrow(int64_t dim, int64_t start, int64_t length) const;
+  Tensor slice(int64_t dim = 0, int64_t start = 0, int64_t end = 0, int64_t step = 1) const;
+  Tensor index_select(int64_t dim, const Tensor &index) const;
+  Tensor to(ScalarType t) const;
+  Tensor to(Device d) const;
+  Tensor clone() const;
+  Tensor detach() const;
+  Tensor &zero_();
+  Tensor &fill_(Scalar v);
+  Tensor &copy_(const Tensor &src);
+  Tensor &resize_(IntArrayRef sizes);
+  Tensor sum(int64_t dim = -1, bool keepdim = false) const;
+  Tensor operator[](int64_t i) const;
+  template <class T> T item() const;
+};
+using TensorList = c10::ArrayRef<Tensor>;
+Tensor zeros(IntArrayRef sizes, TensorOptions o = {});
+Tensor ones(IntArrayRef sizes, TensorOptions o = {});
+Tensor empty(IntArrayRef sizes, TensorOptions o = {});
+Tensor full(IntArrayRef sizes, Scalar v, TensorOptions o = {});
+Tensor zeros_like(const Tensor &t, TensorOptions o = {});
+Tensor empty_like(const Tensor &t, TensorOptions o = {});
+Tensor ones_like(const Tensor &t, TensorOptions o = {});
+Tensor arange(Scalar end, TensorOptions o = {});
+Tensor cat(TensorList ts, int64_t dim = 0);
+Tensor stack(TensorList ts, int64_t dim = 0);
+namespace cuda {
+using c10::cuda::CUDAStream;
+using c10::cuda::getCurrentCUDAStream;
+using c10::cuda::getDefaultCUDAStream;
+cudaDeviceProp *getCurrentDeviceProperties();
+int getNumGPUs();
+}  // namespace cuda
+int64_t ceil_div(int64_t a, int64_t b);
+}  // namespace at
+
+namespace torch {
+using namespace at;
+using at::Tensor;
+}  // namespace torch
+
+/* each dispatch runs its lambda once with the type named (PyTorch's ATen/Dispatch.h runs the one case matching
+ * the tensor's type at run time) */
+#define CUDALINT_TORCH_DISPATCH(T, ...) [&] { using scalar_t = T; using index_t = int64_t; return __VA_ARGS__(); }()
+#define AT_DISPATCH_FLOATING_TYPES(TYPE, NAME, ...) CUDALINT_TORCH_DISPATCH(float, __VA_ARGS__)
+#define AT_DISPATCH_FLOATING_TYPES_AND_HALF(TYPE, NAME, ...) CUDALINT_TORCH_DISPATCH(float, __VA_ARGS__)
+#define AT_DISPATCH_FLOATING_TYPES_AND(A, TYPE, NAME, ...) CUDALINT_TORCH_DISPATCH(float, __VA_ARGS__)
+#define AT_DISPATCH_FLOATING_TYPES_AND2(A, B, TYPE, NAME, ...) CUDALINT_TORCH_DISPATCH(float, __VA_ARGS__)
+#define AT_DISPATCH_FLOATING_AND_COMPLEX_TYPES(TYPE, NAME, ...) CUDALINT_TORCH_DISPATCH(float, __VA_ARGS__)
+#define AT_DISPATCH_ALL_TYPES(TYPE, NAME, ...) CUDALINT_TORCH_DISPATCH(float, __VA_ARGS__)
+#define AT_DISPATCH_ALL_TYPES_AND(A, TYPE, NAME, ...) CUDALINT_TORCH_DISPATCH(float, __VA_ARGS__)
+#define AT_DISPATCH_ALL_TYPES_AND2(A, B, TYPE, NAME, ...) CUDALINT_TORCH_DISPATCH(float, __VA_ARGS__)
+#define AT_DISPATCH_ALL_TYPES_AND_HALF(TYPE, NAME, ...) CUDALINT_TORCH_DISPATCH(float, __VA_ARGS__)
+#define AT_DISPATCH_INTEGRAL_TYPES(TYPE, NAME, ...) CUDALINT_TORCH_DISPATCH(int, __VA_ARGS__)
+#define AT_DISPATCH_INDEX_TYPES(TYPE, NAME, ...) CUDALINT_TORCH_DISPATCH(int, __VA_ARGS__)
+#define TORCH_CHECK(cond, ...) ((void)(cond))
+#define TORCH_INTERNAL_ASSERT(cond, ...) ((void)(cond))
+#define AT_ASSERT(cond, ...) ((void)(cond))
+#define AT_ASSERTM(cond, ...) ((void)(cond))
+#define AT_ERROR(...) ((void)0)
+#define AT_CUDA_CHECK(x) ((void)(x))
+#define C10_CUDA_CHECK(x) ((void)(x))
+#define C10_CUDA_KERNEL_LAUNCH_CHECK() ((void)0)
+#define THCudaCheck(x) ((void)(x))
+#define TORCH_EXTENSION_NAME cudalint_extension
+#define PYBIND11_MODULE(name, m) void cudalint_pybind11_module_##name(void *m)
+#endif
