@@ -799,11 +799,12 @@ def test_a_pytorch_extension_without_torch_headers_has_its_dispatched_launch_see
     # open-mmlab/mmcv, facebookresearch/pytorch3d: `AT_DISPATCH_FLOATING_TYPES(t.scalar_type(), "name", [&] {
     # k<scalar_t><<<blocks, 512, 0, at::cuda::getCurrentCUDAStream()>>>(..., t.data_ptr<scalar_t>()); })` in a file
     # whose torch headers are not on the include path: the fallback stand-in (shims/fallback/cudalint_torch.h) declares
-    # the API and runs the dispatch's lambda with scalar_t = float, so the launch's 16 x 16 block is the kernel's
+    # the API (and FLT_MAX, which torch's headers bring) and runs the dispatch's lambda with scalar_t = float, so the
+    # launch's 16 x 16 block is the kernel's
     src = ("#include <torch/extension.h>\n#include <ATen/cuda/CUDAContext.h>\n"
            "template <typename T> __global__ void tr(const T *in, T *out, int w) {\n"
            "    int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;\n"
-           "    out[y * w + x] = in[x * w + y];\n}\n"
+           "    out[y * w + x] = fmaxf(in[x * w + y], -FLT_MAX);\n}\n"
            "at::Tensor transpose(const at::Tensor &input) {\n"
            "    TORCH_CHECK(input.is_cuda(), \"input must be a CUDA tensor\");\n"
            "    const int w = input.size(0);\n    at::Tensor output = at::empty_like(input);\n"

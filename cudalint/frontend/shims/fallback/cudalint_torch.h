@@ -7,6 +7,7 @@
  */
 #ifndef CUDALINT_TORCH_H
 #define CUDALINT_TORCH_H
+#include <cfloat>   /* FLT_MAX, FLT_MIN: torch's headers bring them to every extension */
 #include <stddef.h>
 #include <stdint.h>
 #include <cuda_runtime.h>
