@@ -708,6 +708,10 @@ def test_a_case_reads_again_the_variables_declared_from_the_switched_one(tmp_pat
              for s in model.launches if s.kernel == "channelSum"]
     b, h = sympy.symbols("batch heads", positive=True)
     assert sites == [(64, (64, 1, 1), 64, 48, 64 * b * h), (128, (128, 1, 1), 128, 51, 128 * b * h)]
+    # the case's numeric multiple (64, at line 48) already covers the one numeric block: no weaker "a multiple of
+    # the launch's blockDim.x" beside it
+    assert [(dict(k.launch_multiples)["n"][0], k.block_multiples) for k in model.kernels if k.name == "channelSum"] \
+        == [(64, {}), (128, {})]
 
 
 def test_a_branch_on_a_size_decides_the_blocks_picked_from_it(tmp_path):

@@ -57,7 +57,8 @@ def _build_model(tu: ir.TranslationUnit, external: Optional[dict] = None) -> Tra
             k.launch_args = {p.name: consts[p.name] for p in fn.params if p.name in consts and p.type.is_integer}
             k.default_args = {p.name: i for i, p in enumerate(fn.params) if p.name in k.launch_args}
             k.launch_multiples = _multiple_args(fn, k.template_args, model.launches, k.launch_args)
-            k.block_multiples = _block_multiple_args(fn, k.template_args, model.launches, k.launch_args)
+            k.block_multiples = _block_multiple_args(fn, k.template_args, model.launches, k.launch_args,
+                                                     k.launch_multiples)
             k.counter_params = frozenset(fn.params[i].name for s in model.launches if s.kernel == fn.name and (
                 not k.template_args or s.template_args == k.template_args) for i in s.counters if i < len(fn.params))
             k.grid_bound = _grid_bound(fn, k.template_args, model.launches, symbols)
@@ -129,15 +130,19 @@ def _multiple_args(fn: ir.Function, targs: tuple, launches: list, consts: dict) 
     return out
 
 
-def _block_multiple_args(fn: ir.Function, targs: tuple, launches: list, consts: dict) -> dict:
+def _block_multiple_args(fn: ir.Function, targs: tuple, launches: list, consts: dict, multiples: dict) -> dict:
     """The integer parameters of ``fn`` that every launch of it (of that instantiation) passes a multiple of that
     launch's own block x size: a number dividing the argument's known factor (:attr:`LaunchSite.multiples`), or a
     host expression the argument's is a whole multiple of (:attr:`LaunchSite.block_sym`: ``batch*heads*channels``
     over ``channels``). mmcv's deformable attention launches ``n = batch*query*heads*channels`` items in blocks of
-    ``channels`` threads (or of 512 when 512 divides it): no block straddles ``n``. Name -> the first launch's span."""
+    ``channels`` threads (or of 512 when 512 divides it): no block straddles ``n``. Name -> the first launch's span.
+    Not for a parameter whose common factor (``multiples``, :func:`_multiple_args`) the one numeric block of every
+    launch already divides: that factor says more (``n`` a multiple of 1024, where)."""
     sites = _sites(fn, targs, launches)
     if not sites or any(len(s.multiples) != len(fn.params) or len(s.arg_values) != len(fn.params) for s in sites):
         return {}
+    blocks = {s.block[0] for s in sites}
+    block = blocks.pop() if len(blocks) == 1 else None
 
     def whole(s, i: int) -> bool:
         b, (m, _) = s.block[0], s.multiples[i]
@@ -152,7 +157,8 @@ def _block_multiple_args(fn: ir.Function, targs: tuple, launches: list, consts: 
         return bool(num.is_Integer) or num.is_polynomial() and all(c.is_Integer for c in sympy.Poly(num).coeffs())
 
     return {p.name: sites[0].span for i, p in enumerate(fn.params)
-            if p.type.is_integer and p.name not in consts and all(whole(s, i) for s in sites)}
+            if p.type.is_integer and p.name not in consts and all(whole(s, i) for s in sites)
+            and not (isinstance(block, int) and block > 0 and multiples.get(p.name, (1, None))[0] % block == 0)}
 
 
 def _null_tested(fn: ir.Function) -> set:
