@@ -28,6 +28,12 @@ from . import (AnalysisContext, Findings, Rule, Severity, TranslationUnitModel, 
                fmt, metric, one_block, one_shot, outside, pictured, small_kernel, spell, tiny_launch)
 
 
+#: a store whose sectors the thread's own other stores fill costs nothing measurable while its requests touch at
+#: most this many times the ideal sectors (4-byte words 16 bytes apart: 1.00x), and 3x-10x the time above it
+#: (24, 32, 64 bytes apart: 2.99x, 7.75x, 9.71x; benchmarks/device/neighbour_cost.cu on an H100, session 37)
+STORE_AMPLIFICATION = 4
+
+
 def share_of(acc: Access) -> str:
     """What the efficiency is a share of: the bytes a load fetches, the bytes of the sectors a store writes."""
     return "fetched bytes used" if acc.is_read else "the sectors' bytes written"
@@ -42,21 +48,56 @@ def sector_metrics(cost: GlobalCost, sectors: float) -> tuple[float, dict]:
 
 def neighbours(kernel: Kernel, acc: Access, ctx: AnalysisContext) -> tuple[list[Access], list[Access]]:
     """The thread's other accesses to ``acc``'s array: its loads (stores, for a store) of the same element (a
-    constant byte distance, made whenever ``acc`` is: their thread-dependent guards are among its guards; a
-    block-uniform one, ``if (face % 2)``, picks a path for the whole block, and the paths of real code write the
-    same fields), and those of its kind at a block-uniform but unknown distance (``pixel[face / 2]`` next to
-    ``pixel[0]`` ... ``pixel[3]``: whether they fill ``acc``'s sectors is unknown)."""
+    constant byte distance, or one that depends only on the trip counters of the loops nvcc unrolls around ``acc``
+    and around the other access: :func:`neighbour_parts` enumerates those trips; made whenever ``acc`` is: their
+    thread-dependent guards are among its guards; a block-uniform one, ``if (face % 2)``, picks a path for the whole
+    block, and the paths of real code write the same fields), and those of its kind at a block-uniform but unknown
+    distance (``pixel[face / 2]`` next to ``pixel[0]`` ... ``pixel[3]``: whether they fill ``acc``'s sectors is
+    unknown)."""
     same, unsure = [], []
     for b in kernel.accesses:
         d = b.offset - acc.offset if b is not acc and b.array is acc.array and b.offset is not None else None
-        if d is not None and d.is_Integer and ((acc.is_write and b.is_write) if not acc.is_read else b.is_read) \
+        if d is None:
+            continue
+        unrolled = {x.unrolled[0] for x in (acc, b) if x.unrolled}
+        enumerable = d.is_Integer or (d.free_symbols and d.free_symbols <= unrolled)
+        if enumerable and ((acc.is_write and b.is_write) if not acc.is_read else b.is_read) \
                 and all(g in acc.guards or _shifted_bound(g, acc.guards)
                         for g in b.guards if ctx.symbols.is_varying(g)):
             same.append(b)
-        elif d is not None and not d.is_Integer and (b.is_read, b.is_write) == (acc.is_read, acc.is_write) \
+        elif not enumerable and (b.is_read, b.is_write) == (acc.is_read, acc.is_write) \
                 and not ctx.symbols.is_varying(d) and not d.free_symbols & ctx.symbols.trip_counters:
             unsure.append(b)
     return same, unsure
+
+
+def neighbour_parts(acc: Access, same: list[Access]) -> list[tuple[int, list[tuple[int, int]]]]:
+    """For each trip of the loop nvcc unrolls around ``acc`` (one entry when there is none): the bytes that trip
+    moves ``acc`` from its first trip's address, and (byte distance from ``acc``, size) of the thread's accesses to
+    its element then: ``acc`` itself at distance 0, its own other trips (``out[i * K + k]`` for ``k < K``: the K
+    stores of one thread) and each of ``same`` (:func:`neighbours`) at every trip of its own unrolled loop
+    (``out[d]`` before a loop storing ``out[d + k]``).  The same SASS as straight-line code: nvcc unrolls the loop
+    (benchmarks/device/neighbour_cost.cu)."""
+    own, trips, step = None, 1, 0
+    if acc.unrolled and acc.offset is not None:
+        t, n = acc.unrolled
+        c = sympy.diff(acc.offset, t)
+        if c.is_Integer and t not in (acc.offset - c * t).free_symbols:
+            own, trips, step = t, int(n), int(c)
+    out = []
+    for here in range(trips):
+        parts = [(0, acc.size)] + [((j - here) * step, acc.size) for j in range(trips) if j != here and step]
+        for b in same:
+            d = b.offset - acc.offset
+            if own is not None:
+                d = d.subs(own, here)
+            if d.is_Integer:
+                parts.append((int(d), b.size))
+            elif b.unrolled and d.free_symbols == {b.unrolled[0]}:
+                parts += [(int(v), b.size) for u in range(int(b.unrolled[1]))
+                          if (v := d.subs(b.unrolled[0], u)).is_Integer]
+        out.append((here * step, parts))
+    return out
 
 
 def _shifted_bound(g, guards) -> bool:
@@ -84,6 +125,14 @@ def walk_step(acc: Access, ctx: AnalysisContext) -> Optional[int]:
         if c.is_Integer and 0 < abs(int(c)) < SECTOR and k not in (acc.offset - c * k).free_symbols:
             return int(c)
     return None
+
+
+def demotion(kernel: Kernel, acc: Access, ctx: AnalysisContext) -> Optional[str]:
+    """Why the waste of ``acc`` costs little in this kernel (an error path, a bounds tail, one block's work, a tiny
+    launch or small kernel for an access made once per thread, a kernel bound by arithmetic), or None."""
+    return (error_path(acc.guards) or bounds_tail(acc.guards) or one_block(kernel, acc.guards, ctx)
+            or (tiny_launch(kernel, ctx) or small_kernel(kernel, acc, ctx) if not acc.loop_depth else None)
+            or compute_bound(kernel, ctx))
 
 
 def is_counter(s, walking: frozenset = frozenset()) -> bool:
@@ -172,12 +221,19 @@ class UncoalescedGlobalAccess(Rule):
             trips = (f" on average over the loop's trips ({fmt(cost.worst_trip_sectors)} in the costliest)"
                      if "worst_sectors_per_request" in metrics else "")
             sibs, unsure = neighbours(kernel, acc, ctx) if eff < 0.5 else ([], [])
-            parts = [(0, acc.size)] + [(int(b.offset - acc.offset), b.size) for b in sibs]
-            walk = walk_step(acc, ctx) if eff < 0.5 and acc.loop_depth and not acc.is_write else None
+            by_trip = neighbour_parts(acc, sibs)
+            walk = (walk_step(acc, ctx) if eff < 0.5 and acc.loop_depth and not acc.is_write and len(by_trip) == 1
+                    else None)
             if walk:  # the trips before and after this one, as far as a sector reaches
-                parts += [(j * walk, acc.size) for j in range(-SECTOR, SECTOR + 1) if j and abs(j * walk) < SECTOR]
+                by_trip[0][1].extend((j * walk, acc.size) for j in range(-SECTOR, SECTOR + 1)
+                                     if j and abs(j * walk) < SECTOR)
             res = cost.worst_residue if pic.exact_residue else aligned_residue(pic, acc.size)
-            use = sibling_use(pic, acc.size, parts, res) if len(parts) > 1 else 0.0
+            use = (sum(sibling_use(pic, acc.size, parts, (res + shift) % SECTOR) for shift, parts in by_trip)
+                   / len(by_trip) if any(len(parts) > 1 for _, parts in by_trip) else 0.0)
+            # the L1-to-L2 write traffic of stores whose sectors the thread's other stores fill: free up to 4x the
+            # ideal sectors a request (4-byte words 16 bytes apart), 3x-10x the time from 6x up
+            # (benchmarks/device/neighbour_cost.cu, measured on an H100 in session 37)
+            amplified, costly = acc.is_write and sectors > STORE_AMPLIFICATION * cost.ideal_sectors_per_request, False
             earlier = set(map(id, kernel.accesses[:next(i for i, x in enumerate(kernel.accesses) if x is acc)]))
             again = [b for b in sibs
                      if acc.is_read and b.offset == acc.offset and b.size >= acc.size and id(b) in earlier]
@@ -191,26 +247,37 @@ class UncoalescedGlobalAccess(Rule):
             elif use >= 0.5:
                 metrics["sibling_use"] = round(use, 4)
                 lines = ", ".join(sorted({str(b.span.line) for b in sibs}, key=int))
-                if lines:
-                    who = f"{moves} of the same element on line{'s' * (',' in lines)} {lines}"
+                trips_too = len(by_trip) > 1
+                if lines or trips_too:
+                    where = (f"on line{'s' * (',' in lines)} {lines}" if lines else "")
+                    if trips_too:
+                        where = f"in the unrolled loop's other trips{' and ' + where if where else ''}"
+                    who = f"{moves} of the same element {where}"
                     fix = ("move the element whole (`auto e = a[i];` / `a[i] = e;`; `__align__(16)` lets nvcc move "
                            "it in 16-byte pieces)")
                 else:
                     who = f"{moves} in the loop's next and previous trips ({abs(walk)} bytes a trip)"
                     fix = ("stage the rows through shared memory with coalesced accesses if the requests "
                            "(L1 wavefronts) limit the kernel")
-                note = (f"; the thread's {who} use {use * 100:.0f}% of those sectors, so the waste is requests, "
-                        "not DRAM bytes")
+                if amplified:
+                    costly = True
+                    note = (f"; the thread's {who} fill {use * 100:.0f}% of those sectors, so DRAM writes each byte "
+                            f"once, but each request writes {fmt(sectors)} partial sectors into L2 for "
+                            f"{fmt(cost.ideal_sectors_per_request)} sectors' bytes: above 4x the ideal such stores "
+                            "take 3x-10x the time of a coalesced layout (measured)")
+                    if eff < 0.5 and (share := demotion(kernel, acc, ctx)):
+                        note += f"; {share}"
+                        costly = False
+                else:
+                    note = (f"; the thread's {who} use {use * 100:.0f}% of those sectors, so the waste is requests, "
+                            "not DRAM bytes")
             elif unsure:
                 lines = ", ".join(sorted({str(b.span.line) for b in unsure}, key=int))
                 names = ", ".join(sorted({f"`{spell(x)}`" for b in unsure
                                           for x in (b.offset - acc.offset).free_symbols}))
                 note = (f"; the thread's {moves} of `{acc.array.name}` on line{'s' * (',' in lines)} {lines} lie at a "
                         f"distance from this one that depends on {names}, so they may use the rest of those sectors")
-            elif eff < 0.5 and (share := error_path(acc.guards) or bounds_tail(acc.guards) or one_block(
-                    kernel, acc.guards, ctx) or (
-                    tiny_launch(kernel, ctx) or small_kernel(kernel, acc, ctx) if not acc.loop_depth else None)
-                    or compute_bound(kernel, ctx)):
+            elif eff < 0.5 and (share := demotion(kernel, acc, ctx)):
                 note = f"; {share}"
             walking = frozenset(ctx.symbols.param(n) for n in kernel.counter_params)
             if not note and (sample := run_time_layout(acc, pic, walking)) is not None:
@@ -222,5 +289,5 @@ class UncoalescedGlobalAccess(Rule):
             msg = (f"uncoalesced global {acc.kind} of `{acc.array.name}`: {why}; a warp touches {fmt(sectors)} sectors "
                    f"per request{trips} instead of {fmt(cost.ideal_sectors_per_request)} ({used}% of "
                    f"{share_of(acc)}){note}; {fix}")
-            yield self.diagnostic(kernel, acc, msg, severity=Severity.INFO if eff >= 0.5 or note else None,
+            yield self.diagnostic(kernel, acc, msg, severity=Severity.INFO if eff >= 0.5 or (note and not costly) else None,
                                   metrics=metrics, assumptions=ctx.assumptions(kernel, pic))
