@@ -856,3 +856,86 @@ int main() { float* o; aos<<<4096, 256>>>(o); }
         "aos<<<4096, 256>>>(o)", "aos<<<4096, 256>>>(o, o)")
     found = [d for d in lint(tmp_path, loads) if "`o`" in d.message]   # loads stay info: the sectors are in L1
     assert len(found) == 8 and {d.severity.value for d in found} == {"info"}
+
+
+def test_a_struct_parameter_s_pointer_fields_are_global_arrays_and_its_scalars_run_time_values(tmp_path):
+    # nvdiffrast's kernels take `const XKernelParams p` and hand it to a template helper: `p.out[...]` was no access at
+    # all (the struct's value was opaque), so its kernels had no findings. Pointer fields are global arrays (one per
+    # field, whatever path reaches them: a helper's parameter, a copy, a nested struct), scalar fields run-time values.
+    src = """struct Inner { float* data; int pitch; };
+struct Params { const float* in; float* out; int n; Inner img; };
+template <bool B>
+static __device__ void body(const Params p) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= p.n) return;
+    p.out[i * 32] = p.in[i];
+    Params q = p;
+    q.img.data[i * 2] = q.out[i];
+}
+__global__ void k(const Params p) { body<false>(Params(p)); }
+int main() { Params p; k<<<64, 256>>>(p); }
+"""
+    p = tmp_path / "k.cu"
+    p.write_text(src)
+    model = build_model(str(p), src, RunOptions())
+    (kern,) = model.kernels
+    assert [(a.span.line, a.array.name, str(a.offset), a.is_write) for a in kern.accesses] == [
+        (7, "p.in", "4*blockDim.x*blockIdx.x + 4*threadIdx.x", False),
+        (7, "p.out", "128*blockDim.x*blockIdx.x + 128*threadIdx.x", True),
+        (9, "p.out", "4*blockDim.x*blockIdx.x + 4*threadIdx.x", False),
+        (9, "p.img.data", "8*blockDim.x*blockIdx.x + 8*threadIdx.x", True)]
+    assert kern.accesses[1].array is kern.accesses[2].array   # one array per field
+    found = [(d.code, d.line, d.column, d.severity.value, d.metrics["sectors_per_request"]) for d in lint_file(
+        str(p), RunOptions())]
+    assert found == [("CL101", 7, 5, "warning", 32), ("CL101", 9, 5, "info", 8)]   # 50 %: info
+    assert "`p.out`" in lint_file(str(p), RunOptions())[0].message
+
+
+def test_a_store_walking_its_own_row_of_run_time_length_says_when_it_costs_nothing():
+    # nvdiffrast's `for (i < p.numAttr) out[i]` with `out = p.out + pidx * p.numAttr`: whether the thread's stores over
+    # its row cost anything rests on `p.numAttr` (free up to 4 floats, 3x-10x beyond: neighbour_cost); taken as a
+    # large value, as every run-time pitch is (cuda-samples' boxFilter row pass walks an image row): a warning that
+    # says so. The float4's last float read alone beside a sampled row pitch (`p.width * py`) keeps its warning: the
+    # lanes' distance (16 bytes) does not rest on the sample.
+    path = str(Path(__file__).resolve().parent.parent / "fixtures" / "global" / "struct_param.cu")
+    found = {d.line: d for d in lint_file(path, RunOptions())}
+    assert sorted(found) == [25, 38]
+    assert (found[25].severity.value, found[25].metrics["stride_bytes"]) == ("warning", 16)
+    assert found[25].message.endswith("(25% of fetched bytes used); make consecutive threads access consecutive "
+                                      "elements (transpose through shared memory, or change the data layout)")
+    assert (found[38].severity.value, found[38].metrics["stride_bytes"]) == ("warning", "4*p.numAttr")
+    assert ("(12.5% of the sectors' bytes written); the thread writes its own row, 4 bytes a trip: with `p.numAttr` at "
+            "most 4 its stores fill their sectors at no measurable cost, beyond that they take 3x-10x the time "
+            "(measured); make consecutive threads") in found[38].message
+
+
+def test_tensor_accessors_of_the_torch_stand_in_index_a_contiguous_tensor(tmp_path):
+    # svox2's kernels take `torch::PackedTensorAccessor32<float, N, torch::RestrictPtrTraits>`: without torch's headers
+    # the stand-in declares the accessors (every kernel was CL000 "no template named 'PackedTensorAccessor32'"), and
+    # the interpreter models `x[i][j]` as the element `i * x.size(1) + j` of a contiguous tensor, `x.size(d)` as the
+    # run-time value the index is compared with, `&x[i][j]` as an address (an atomic's: no load)
+    src = """#include <torch/extension.h>
+__global__ void k(torch::PackedTensorAccessor32<float, 2, torch::RestrictPtrTraits> x,
+                  torch::PackedTensorAccessor32<float, 3, torch::RestrictPtrTraits> y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= x.size(0)) return;
+  for (int j = 0; j < x.size(1); ++j) x[i][j] = y[0][j][i];
+  atomicAdd(&x[0][i], 1.0f);
+}
+void launch(torch::Tensor a, torch::Tensor b) {
+  k<<<(a.size(0) + 255) / 256, 256>>>(a.packed_accessor32<float, 2, torch::RestrictPtrTraits>(),
+                                      b.packed_accessor32<float, 3, torch::RestrictPtrTraits>());
+}
+"""
+    p = tmp_path / "k.cu"
+    p.write_text(src)
+    (kern,) = build_model(str(p), src, RunOptions()).kernels
+    assert [(a.array.name, str(a.offset), a.is_read, a.is_write) for a in kern.accesses] == [
+        ("y", "4*blockDim.x*blockIdx.x + 4*k@j:6.1*y.size(2) + 4*threadIdx.x", True, False),
+        ("x", "4*blockDim.x*blockIdx.x*x.size(1) + 4*k@j:6.1 + 4*threadIdx.x*x.size(1)", False, True)]
+    (d,) = lint_file(str(p), RunOptions())
+    assert (d.code, d.line, d.column, d.severity.value, d.metrics["stride_bytes"]) == (
+        "CL101", 6, 39, "warning", "4*x.size(1)")
+    assert "x.size(1) = 4096 (a representative large run-time value; the tensor `x` taken as contiguous, its strides " \
+           "the products of its later sizes)" in d.assumptions
+    assert "the thread writes its own row, 4 bytes a trip: with `x.size(1)` at most 4 its stores fill" in d.message

@@ -24,7 +24,7 @@ import itertools
 import math
 import operator
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Optional, Union
 
 import sympy
@@ -135,7 +135,43 @@ class Alias:
     ptr: Pointer
 
 
-Value = Union[sympy.Expr, Pointer, Alias, Dim3, None]
+@dataclass(frozen=True)
+class Record:
+    """A struct kernel parameter (``Params p``: nvdiffrast's and OptiX-style kernels take their pointers and sizes
+    in one struct), or a field of one that is itself a struct: the same for every thread.  Its scalar fields read
+    as the run-time values ``p.width``, one symbol per field, and its pointer fields as global arrays ``p.out``, one
+    per field, as pointer parameters do (:meth:`KernelInterpreter.record_field`)."""
+
+    name: str
+    type: Type = field(compare=False)
+
+
+#: a PyTorch tensor accessor's type (`at::GenericPackedTensorAccessor<float, 2, at::RestrictPtrTraits, int>`,
+#: `torch::PackedTensorAccessor32<scalar_t, 3, ...>`, `TensorAccessor<T, 1, ...>`): its element type and dimensions
+ACCESSOR = re.compile(r"(?:\w+::)*(?:Generic)?(?:Packed)?TensorAccessor(?:32|64)?<\s*([\w:]+(?:\s+\w+)*)\s*,\s*(\d+)")
+_SCALAR_BYTES = {"float": 4, "double": 8, "Half": 2, "half": 2, "__half": 2, "BFloat16": 2, "__nv_bfloat16": 2,
+                 "int": 4, "unsigned int": 4, "int32_t": 4, "uint32_t": 4, "unsigned": 4, "long": 8, "int64_t": 8,
+                 "long long": 8, "uint64_t": 8, "short": 2, "int16_t": 2, "char": 1, "int8_t": 1, "uint8_t": 1,
+                 "unsigned char": 1, "bool": 1}
+
+
+@dataclass(frozen=True)
+class Accessor:
+    """A PyTorch tensor accessor (``PackedTensorAccessor32<float, 3, RestrictPtrTraits> x``, or ``x[i]`` of one):
+    ``ptr`` the element it starts at, ``sizes`` the extents of its remaining dimensions (``x.size(1)``, run-time
+    values).  ``x[i][j]`` is the element at ``i * x.stride(0) + j * x.stride(1)``; the tensor is taken as contiguous
+    (``stride(d)`` the product of the later sizes: what ``.contiguous()`` before ``packed_accessor32`` makes, the
+    common case in extension code), so the last index moves by one element."""
+
+    ptr: Pointer
+    sizes: tuple
+
+    def stride(self, d: int) -> sympy.Expr:
+        """Elements between consecutive indices of dimension ``d`` (0: this accessor's first)."""
+        return sympy.Mul(*self.sizes[d + 1:])
+
+
+Value = Union[sympy.Expr, Pointer, Alias, Dim3, Record, Accessor, None]
 #: a variable (:class:`~cudalint.ir.nodes.Variable`) -> its value, at one point of the kernel
 Env = dict
 
@@ -229,6 +265,7 @@ class KernelInterpreter:
         self.fence = 0                    # accesses before this index may not serve a later load again
         self.region = 0                   # counts the barriers, atomics and loop boundaries passed
         self.constant_pointers: dict = {}  # (constant array, offset, field) -> the pointer loaded there
+        self.record_arrays: dict = {}  # `p.out` of a struct parameter -> the global array it points to
         self.bases: dict[int, sympy.Symbol] = {}  # array id -> its base address over its alignment (:meth:`address`)
         self.epoch = 0                    # counts barriers, atomics, fences, assembly, unseen calls (Access.epoch)
         self.jumps = 0                    # counts the exit statements passed (Access.exits)
@@ -761,6 +798,8 @@ class KernelInterpreter:
             return picked if (picked := min_max(cond, a, b)) is not None else self.opaque("select", cond, a, b)
         if isinstance(e, ir.Construct):
             vals = [self.expr(a, env, record=record) for a in e.args]
+            if len(vals) == 1 and isinstance(vals[0], Record):  # a copy of a struct parameter (`Params(p)`)
+                return vals[0]
             if e.type.name in ("dim3", "uint3"):
                 return self.opaque("dim3", *vals)
             return self.opaque(e.type.name or "value", *vals) if vals else None
@@ -806,14 +845,85 @@ class KernelInterpreter:
                                  align=(ptr.pointee.align or 0) if ptr.pointee is not None else 0, hint=e.name)
             return self.opaque(e.name, ptr)
         v = self.expr(base, env, record=record)
+        if isinstance(v, Record) and (f := e.field) is not None and mode in ("read", "addr"):
+            return self.record_field(v, f)
         if isinstance(v, Dim3) and e.name in ("x", "y", "z"):  # `block.thread_index().x`
             return v["xyz".index(e.name)]
         return self.opaque(e.name, v)
+
+    def accessor(self, name: str, t: Type) -> Optional[Accessor]:
+        """A tensor accessor parameter ``name`` of type ``t`` (:data:`ACCESSOR`): a global array of its elements,
+        its sizes the run-time values ``name.size(d)``; None for another type or an element type of unknown size."""
+        t = t.pointee if t.kind == TypeKind.REFERENCE and t.pointee is not None else t
+        if not (m := ACCESSOR.match(t.name or "")):
+            return None
+        elem = m[1].split("::")[-1] if "::" in m[1] else m[1]
+        esize = _SCALAR_BYTES.get(elem) or self.bindings.get(elem)
+        if not esize:
+            return None
+        arr = ArrayDecl(name=name, space=AddressSpace.GLOBAL, elem_type=elem, elem_size=esize)
+        sizes = tuple(self.symbols.param(f"{name}.size({d})") for d in range(int(m[2])))
+        return Accessor(Pointer(arr, sympy.Integer(0), esize, (), (), None), sizes)
+
+    def accessor_call(self, e: ir.Call, env: Env, mode: str, record: bool) -> tuple[bool, Value]:
+        """``x[i]``, ``x.size(d)``, ``x.stride(d)``, ``x.data()`` of a tensor accessor ``x``: (True, its value), or
+        (False, None) when ``e`` is no such call (nothing evaluated)."""
+        obj_expr = e.args[0] if e.name == "operator[]" and len(e.args) == 2 else e.receiver
+        if obj_expr is None or e.name not in ("operator[]", "size", "stride", "data"):
+            return False, None
+        ot = obj_expr.type
+        ot = ot.pointee if ot is not None and ot.kind == TypeKind.REFERENCE and ot.pointee is not None else ot
+        if ot is None or not ACCESSOR.match(ot.name or ""):
+            return False, None
+        obj = self.expr(obj_expr, env, record=record)
+        if not isinstance(obj, Accessor):
+            for a in e.args[1:] if e.name == "operator[]" else e.args:
+                self.expr(a, env, record=record)
+            return True, self.opaque("load", obj)
+        if e.name == "data":
+            return True, obj.ptr
+        if e.name in ("size", "stride"):
+            d = self.expr(e.args[0], env, record=record) if e.args else None
+            if not (isinstance(d, sympy.Integer) and 0 <= int(d) < len(obj.sizes)):
+                return True, self.symbols.opaque(e.name, varying=False)
+            return True, obj.sizes[int(d)] if e.name == "size" else obj.stride(int(d))
+        return True, self.accessor_index(e, obj, self.expr(e.args[1], env, record=record), mode, record)
+
+    def accessor_index(self, e: ir.Expr, obj: Accessor, idx: Value, mode: str, record: bool) -> Value:
+        """``obj[idx]`` (``e``): the accessor of the remaining dimensions, or the element's access."""
+        if not isinstance(idx, sympy.Basic) or is_condition(idx):
+            idx = self.opaque("index", idx)
+        p = obj.ptr
+        ptr = Pointer(p.array, p.offset + as_number(idx) * obj.stride(0) * p.elem_size, p.elem_size, (),
+                      p.subscripts + (idx,), None)
+        if len(obj.sizes) > 1:
+            return Accessor(ptr, obj.sizes[1:])
+        return ptr if mode == "addr" else self.load(e, ptr, mode, record)
+
+    def record_field(self, r: Record, f) -> Value:
+        """Field ``f`` of the struct parameter ``r``: a global array for a pointer (the same array at every read),
+        a :class:`Record` for a struct, the run-time value ``r.f`` for a scalar, an opaque uniform value for a
+        member array (not modelled)."""
+        name, t = f"{r.name}.{f.name}", f.type
+        if t.kind == TypeKind.POINTER:
+            if (esize := self.size_of(t.pointee)) is None or not esize:
+                return None
+            if name not in self.record_arrays:
+                arr = ArrayDecl(name=name, space=AddressSpace.GLOBAL, elem_type=t.pointee.spelling(), elem_size=esize)
+                self.record_arrays[name] = Pointer(arr, sympy.Integer(0), esize, (), (), t.pointee)
+            return self.record_arrays[name]
+        if t.kind == TypeKind.RECORD and t.fields:
+            return Record(name, t)
+        if t.kind == TypeKind.ARRAY:
+            return self.symbols.opaque(name, varying=False)
+        return self.symbols.param(name)
 
     def subscript(self, e: ir.Index, env: Env, mode: str, record: bool) -> Value:
         base, idx = (self.expr(x, env, record=record) for x in (e.base, e.index))
         if isinstance(idx, Pointer):  # i[a] spelling
             base, idx = idx, base
+        if isinstance(base, Accessor):  # a tensor accessor's `x[i]` as tree-sitter lowers it (no operator call)
+            return self.accessor_index(e, base, idx, mode, record)
         if not isinstance(base, Pointer):
             if isinstance(e.base, ir.Ref) and e.base.var.type.kind == TypeKind.ARRAY and \
                     e.base.var.space == ir.Space.LOCAL and \
@@ -1056,7 +1166,7 @@ class KernelInterpreter:
             return new if op.startswith("pre") else cur
         if op == "&":
             inner = e.operand
-            if isinstance(inner, (ir.Index, ir.Member)):
+            if isinstance(inner, (ir.Index, ir.Member)) or isinstance(inner, ir.Call) and inner.name == "operator[]":
                 return self.expr(inner, env, mode="addr", record=record)
             v = self.expr(inner, env, record=record)
             return v if isinstance(v, Pointer) else self.opaque("addr", v)
@@ -1093,6 +1203,9 @@ class KernelInterpreter:
                                                                                    TypeKind.POINTER) else group.type):
             if (v := group_value(gt.name, "size" if name == "group_size" else name)) is not None:
                 return v
+        done, v = self.accessor_call(e, env, _mode, record)
+        if done:
+            return v
         if name in LOADS and e.args:
             p = self.expr(e.args[0], env, record=record)
             return self.load(e, p, "read", record) if isinstance(p, Pointer) else self.opaque("load", p)
@@ -1265,6 +1378,10 @@ def interpret(fn: ir.Function, kernel: Kernel, symbols: Symbols, globals_: dict,
         if esize:
             arr = ArrayDecl(name=p.name, space=AddressSpace.GLOBAL, elem_type=t.pointee.spelling(), elem_size=esize)
             env[p] = Pointer(arr, sympy.Integer(0), esize, (), (), t.pointee)
+        elif (acc := interp.accessor(p.name, t)) is not None:
+            env[p] = acc
+        elif t.kind == TypeKind.RECORD and t.fields and t.name not in ("dim3", "uint3"):
+            env[p] = Record(p.name, t)
         else:
             env[p] = None if t.kind == TypeKind.POINTER else symbols.param(p.name)
     with ir.recursion_limit(RECURSION_LIMIT):

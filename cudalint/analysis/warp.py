@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import math
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Optional
@@ -258,6 +259,10 @@ def _narrow_interval(conjuncts: list, coords: list, tids: set, symbols: Symbols)
     return None
 
 
+#: a tensor accessor's run-time extent (:class:`cudalint.analysis.interpreter.Accessor`): ``x.size(1)``
+_TENSOR_SIZE = re.compile(r"([\w.]+)\.size\(\d+\)")
+
+
 def _trip_values(sym, guards: tuple, shape: LaunchShape) -> Optional[list[int]]:
     """The values a loop trip counter takes, from the loop's own condition (a guard of that counter
     alone, blockDim substituted when known): 0, 1, ... while it holds (at most 64 trips), else None."""
@@ -349,7 +354,9 @@ def _picture(offset: sympy.Expr, shape: LaunchShape, symbols: Symbols, space: st
                 for s in sorted(scale_syms, key=str)}
         samples = frozenset(s for s in subs if s not in BID)
         assumptions += [f"{str(s).split('#')[0]} = {v} (" + ("a sample block" if s in BID else
-                        "a representative large run-time value") + ")" for s, v in subs.items()]
+                        "a representative large run-time value") + (
+                            f"; the tensor `{m[1]}` taken as contiguous, its strides the products of its later sizes"
+                            if (m := _TENSOR_SIZE.fullmatch(str(s))) else "") + ")" for s, v in subs.items()]
         thread_part = thread_part.subs(subs)
         if thread_part.has(sympy.nan, sympy.zoo, sympy.oo, -sympy.oo):  # `x / (k - 4096)` with k sampled 4096
             raise ZeroDivisionError("a divisor is zero for the samples")

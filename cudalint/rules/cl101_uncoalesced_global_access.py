@@ -135,6 +135,29 @@ def demotion(kernel: Kernel, acc: Access, ctx: AnalysisContext) -> Optional[str]
             or compute_bound(kernel, ctx))
 
 
+def own_row(acc: Access, pic, ctx: AnalysisContext) -> Optional[tuple[int, str]]:
+    """A store that walks the thread's own row (``out[pidx * p.numAttr + i]`` in ``for (i = 0; i < p.numAttr;
+    i++)``: nvdiffrast's attribute and channel loops; the loop's condition reads the row's length) whose lanes'
+    distance depends only on run-time values the picture took as large samples: (bytes a trip, their names).  How much the layout costs rests on those
+    values: a row of at most 16 bytes costs nothing, a wider one 3x-10x the time
+    (benchmarks/device/neighbour_cost.cu), and the finding, a warning with the representative large value every
+    run-time pitch takes (cuda-samples' boxFilter row pass, `od[y * w + x]` over `x < w`: an image row), says so.
+    None otherwise."""
+    stride = pic.stride
+    if not pic.samples or not acc.loop_depth or not isinstance(stride, sympy.Expr) or stride.is_Number:
+        return None
+    lane = stride.free_symbols - set(TID)
+    if not lane or not lane <= set(pic.samples):
+        return None
+    for k in sorted(acc.offset.free_symbols & ctx.symbols.trip_counters, key=str):
+        c = sympy.diff(acc.offset, k)
+        cond = ctx.symbols.loop_conds.get(k)
+        if c.is_Integer and 0 < abs(int(c)) < SECTOR and k not in (acc.offset - c * k).free_symbols \
+                and getattr(cond, "free_symbols", set()) & lane:  # the loop runs over the row: `i < p.numAttr`
+            return abs(int(c)), ", ".join(sorted(f"`{spell(s)}`" for s in lane))
+    return None
+
+
 def is_counter(s, walking: frozenset = frozenset()) -> bool:
     """Whether ``s`` is an index that walks through an array: blockIdx, threadIdx.y/z, a loop's trip counter
     (``k@LINE.COL``), or one of ``walking``, the parameters a launch passes a host loop's counter (Rodinia
@@ -151,6 +174,11 @@ def run_time_layout(acc: Access, pic, walking: frozenset = frozenset()) -> Optio
     shows its unit-stride index elsewhere (``od[y * w + x]``: ``w`` is a row pitch) or uses no such sample."""
     if not pic.samples:
         return None
+    with contextlib.suppress(TypeError, ValueError, sympy.PolynomialError):
+        offset = sympy.expand(acc.offset)
+        if offset.is_polynomial(TID[0]) and sympy.degree(offset, TID[0]) == 1 \
+                and not sympy.diff(offset, TID[0]).free_symbols & set(pic.samples):
+            return None  # the lanes' distance is known (`16 * px` beside a sampled row pitch `p.width * py`)
     stride = pic.stride
     lane = stride.free_symbols - set(TID) if isinstance(stride, sympy.Expr) and not stride.is_Number else set()
     for t in sympy.Add.make_args(sympy.expand(acc.offset)):
@@ -271,6 +299,15 @@ class UncoalescedGlobalAccess(Rule):
                 else:
                     note = (f"; the thread's {who} use {use * 100:.0f}% of those sectors, so the waste is requests, "
                             "not DRAM bytes")
+            elif (row := own_row(acc, pic, ctx) if eff < 0.5 and acc.is_write else None) is not None:
+                step, names = row
+                costly = True  # a representative large row, as for every run-time pitch; the note says when it is not
+                note = (f"; the thread writes its own row, {step} bytes a trip: with {names} at most "
+                        f"{SECTOR // 2 // acc.size} its stores fill their sectors at no measurable cost, beyond that "
+                        "they take 3x-10x the time (measured)")
+                if share := demotion(kernel, acc, ctx):
+                    note += f"; {share}"
+                    costly = False
             elif unsure:
                 lines = ", ".join(sorted({str(b.span.line) for b in unsure}, key=int))
                 names = ", ".join(sorted({f"`{spell(x)}`" for b in unsure

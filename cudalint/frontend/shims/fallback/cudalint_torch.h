@@ -3,7 +3,8 @@
  * Declarations only: enough that `AT_DISPATCH_FLOATING_TYPES(t.scalar_type(), "name", [&] { k<scalar_t><<<g, b, 0,
  * at::cuda::getCurrentCUDAStream()>>>(t.data_ptr<scalar_t>(), ...); })` parses and its launch is seen. A dispatch
  * runs its lambda once, with `scalar_t` = float (at::Half and double are the op's other instantiations, not
- * modelled), `index_t` = int64_t. A Tensor's sizes are run-time values.
+ * modelled), `index_t` = int64_t. A Tensor's sizes are run-time values. Tensor accessors (`PackedTensorAccessor32<T, N,
+ * RestrictPtrTraits>`, `TensorAccessor`) are declared, and their indexing modelled by the interpreter.
  */
 #ifndef CUDALINT_TORCH_H
 #define CUDALINT_TORCH_H
@@ -92,8 +93,60 @@ constexpr ScalarType kFloat = ScalarType::Float, kDouble = ScalarType::Double, k
                      kInt = ScalarType::Int, kLong = ScalarType::Long, kBool = ScalarType::Bool,
                      kByte = ScalarType::Byte, kBFloat16 = ScalarType::BFloat16;
 constexpr DeviceType kCUDA = DeviceType::CUDA, kCPU = DeviceType::CPU;
+template <typename T> struct DefaultPtrTraits { typedef T *PtrType; };
+template <typename T> struct RestrictPtrTraits { typedef T *__restrict__ PtrType; };
+/* tensor accessors: `a[i][j]` is element (i, j), at `i * a.stride(0) + j * a.stride(1)` (cudalint models the
+ * indexing itself: see the interpreter's tensor accessors); declarations only */
+template <typename T, size_t N, template <typename U> class PtrTraits = DefaultPtrTraits, typename index_t = int64_t>
+class TensorAccessor {
+public:
+  __host__ __device__ TensorAccessor<T, N - 1, PtrTraits, index_t> operator[](index_t i) const;
+  __host__ __device__ index_t size(index_t d) const;
+  __host__ __device__ index_t stride(index_t d) const;
+  __host__ __device__ T *data() const;
+};
+template <typename T, template <typename U> class PtrTraits, typename index_t>
+class TensorAccessor<T, 1, PtrTraits, index_t> {
+public:
+  __host__ __device__ T &operator[](index_t i) const;
+  __host__ __device__ index_t size(index_t d) const;
+  __host__ __device__ index_t stride(index_t d) const;
+  __host__ __device__ T *data() const;
+};
+template <typename T, size_t N, template <typename U> class PtrTraits = DefaultPtrTraits, typename index_t = int64_t>
+class GenericPackedTensorAccessor {
+public:
+  __host__ __device__ TensorAccessor<T, N - 1, PtrTraits, index_t> operator[](index_t i) const;
+  __host__ __device__ index_t size(index_t d) const;
+  __host__ __device__ index_t stride(index_t d) const;
+  __host__ __device__ T *data() const;
+};
+template <typename T, template <typename U> class PtrTraits, typename index_t>
+class GenericPackedTensorAccessor<T, 1, PtrTraits, index_t> {
+public:
+  __host__ __device__ T &operator[](index_t i) const;
+  __host__ __device__ index_t size(index_t d) const;
+  __host__ __device__ index_t stride(index_t d) const;
+  __host__ __device__ T *data() const;
+};
+template <typename T, size_t N, template <typename U> class PtrTraits = DefaultPtrTraits>
+using PackedTensorAccessor32 = GenericPackedTensorAccessor<T, N, PtrTraits, int32_t>;
+template <typename T, size_t N, template <typename U> class PtrTraits = DefaultPtrTraits>
+using PackedTensorAccessor64 = GenericPackedTensorAccessor<T, N, PtrTraits, int64_t>;
+template <typename T, size_t N, template <typename U> class PtrTraits = DefaultPtrTraits, typename index_t = int64_t>
+using PackedTensorAccessor = GenericPackedTensorAccessor<T, N, PtrTraits, index_t>;
+
 class Tensor {
 public:
+  template <typename T, size_t N> TensorAccessor<T, N> accessor() const;
+  template <typename T, size_t N, template <typename U> class PtrTraits = DefaultPtrTraits, typename index_t = int64_t>
+  GenericPackedTensorAccessor<T, N, PtrTraits, index_t> generic_packed_accessor() const;
+  template <typename T, size_t N, template <typename U> class PtrTraits = DefaultPtrTraits>
+  PackedTensorAccessor32<T, N, PtrTraits> packed_accessor32() const;
+  template <typename T, size_t N, template <typename U> class PtrTraits = DefaultPtrTraits>
+  PackedTensorAccessor64<T, N, PtrTraits> packed_accessor64() const;
+  template <typename T, size_t N, template <typename U> class PtrTraits = DefaultPtrTraits, typename index_t = int64_t>
+  GenericPackedTensorAccessor<T, N, PtrTraits, index_t> packed_accessor() const;
   Tensor();
   template <class T> T *data_ptr() const;
   void *data_ptr() const;
