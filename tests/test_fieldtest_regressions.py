@@ -904,9 +904,9 @@ def test_a_store_walking_its_own_row_of_run_time_length_says_when_it_costs_nothi
     assert found[25].message.endswith("(25% of fetched bytes used); make consecutive threads access consecutive "
                                       "elements (transpose through shared memory, or change the data layout)")
     assert (found[38].severity.value, found[38].metrics["stride_bytes"]) == ("warning", "4*p.numAttr")
-    assert ("(12.5% of the sectors' bytes written); the thread writes its own row, 4 bytes a trip: with `p.numAttr` at "
-            "most 4 its stores fill their sectors at no measurable cost, beyond that they take 3x-10x the time "
-            "(measured); make consecutive threads") in found[38].message
+    assert ("(12.5% of the sectors' bytes written); the thread writes its own row of `p.numAttr` elements, 4 bytes a "
+            "trip: rows of at most 16 bytes would cost nothing measurable, longer ones take 3x-10x the time of a "
+            "coalesced layout (measured); make consecutive threads") in found[38].message
 
 
 def test_tensor_accessors_of_the_torch_stand_in_index_a_contiguous_tensor(tmp_path):
@@ -938,4 +938,4 @@ void launch(torch::Tensor a, torch::Tensor b) {
         "CL101", 6, 39, "warning", "4*x.size(1)")
     assert "x.size(1) = 4096 (a representative large run-time value; the tensor `x` taken as contiguous, its strides " \
            "the products of its later sizes)" in d.assumptions
-    assert "the thread writes its own row, 4 bytes a trip: with `x.size(1)` at most 4 its stores fill" in d.message
+    assert "the thread writes its own row of `x.size(1)` elements, 4 bytes a trip: rows of at most 16 bytes" in d.message

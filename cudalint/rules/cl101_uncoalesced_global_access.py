@@ -302,9 +302,9 @@ class UncoalescedGlobalAccess(Rule):
             elif (row := own_row(acc, pic, ctx) if eff < 0.5 and acc.is_write else None) is not None:
                 step, names = row
                 costly = True  # a representative large row, as for every run-time pitch; the note says when it is not
-                note = (f"; the thread writes its own row, {step} bytes a trip: with {names} at most "
-                        f"{SECTOR // 2 // acc.size} its stores fill their sectors at no measurable cost, beyond that "
-                        "they take 3x-10x the time (measured)")
+                note = (f"; the thread writes its own row of {names} elements, {step} bytes a trip: rows of at most "
+                        f"{SECTOR // 2} bytes would cost nothing measurable, longer ones take 3x-10x the time of a "
+                        "coalesced layout (measured)")
                 if share := demotion(kernel, acc, ctx):
                     note += f"; {share}"
                     costly = False
