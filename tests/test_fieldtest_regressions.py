@@ -939,3 +939,33 @@ void launch(torch::Tensor a, torch::Tensor b) {
     assert "x.size(1) = 4096 (a representative large run-time value; the tensor `x` taken as contiguous, its strides " \
            "the products of its later sizes)" in d.assumptions
     assert "the thread writes its own row of `x.size(1)` elements, 4 bytes a trip: rows of at most 16 bytes" in d.message
+
+
+def test_a_nested_field_is_stored_and_loaded_at_its_own_address(tmp_path):
+    # pytorch3d's pulsar: `intersect_helper_out.max.x = MAX_USHORT` through an `IntersectInfo&` bound to
+    # `ii_d[idx]` was recorded as a load of `max` (the inner member read for its value): a judged-false "uncoalesced
+    # load" on a line that only stores. The inner member's address is taken instead, the access is the field's
+    # (`p[i].pos.y`: 4 bytes at byte 4 of the 16-byte element, not a 12-byte load of `pos`)
+    src = """struct II { ushort2 mn; ushort2 mx; };
+struct P3 { float3 pos; float w; };
+__device__ void f(II& out) { out.mx.x = 5; out.mx.y = 6; out.mn.x = 1; out.mn.y = 2; }
+__global__ void k(II* arr, const P3* pts, float* o) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  f(arr[i]);
+  o[i] = pts[i].pos.y;
+}
+int main() { k<<<4, 256>>>(0, 0, 0); }
+"""
+    p = tmp_path / "k.cu"
+    p.write_text(src)
+    (kern,) = build_model(str(p), src, RunOptions()).kernels
+    assert [(a.array.name, str(a.offset), a.size, a.is_read, a.is_write, a.field_offset, a.elem_size)
+            for a in kern.accesses] == [
+        ("arr", "8*blockDim.x*blockIdx.x + 8*threadIdx.x", 4, False, True, 0, 8),       # mn.x, mn.y: one STG.32
+        ("arr", "8*blockDim.x*blockIdx.x + 8*threadIdx.x + 4", 4, False, True, 4, 8),   # mx.x, mx.y
+        ("pts", "16*blockDim.x*blockIdx.x + 16*threadIdx.x + 4", 4, True, False, 4, 16),
+        ("o", "4*blockDim.x*blockIdx.x + 4*threadIdx.x", 4, False, True, 0, 4)]
+    found = {(d.line, d.column): d for d in lint_file(str(p), RunOptions())}
+    assert "uncoalesced global load of `pts`: array of structs: each lane reads 4 of every 16 bytes (field at byte 4)" \
+        in found[(7, 10)].message
+    assert all("load of `arr`" not in d.message for d in found.values())

@@ -125,6 +125,9 @@ class Pointer:
     dims: tuple = ()
     subscripts: tuple = ()
     pointee: Optional[Type] = None
+    #: for the address of a (nested) field (`&p[i].pos`): the size of the array element it lies in and its byte
+    #: offset there, so `p[i].pos.y` is reported as byte 4 of the 16-byte element, not of a 12-byte `float3`
+    outer: tuple = field(default=(), compare=False)
 
 
 @dataclass(frozen=True)
@@ -835,21 +838,37 @@ class KernelInterpreter:
                     base.var not in env and base.var.type.kind != TypeKind.ARRAY and base.var in self.globals))):
             # the struct's address: `p->f` (p a pointer), `a[i].f`, `(*p).f`, `r.f` (r a reference to memory)
             ptr = self.expr(base, env, mode="read" if e.arrow else "addr", record=record)
-            if isinstance(ptr, Pointer) and (f := e.field) is not None and (fsize := self.size_of(f.type)):
-                fptr = Pointer(ptr.array, ptr.offset + f.offset, fsize, (), ptr.subscripts, f.type)
-                if mode == "addr":
-                    return fptr
-                if f.type.kind == TypeKind.ARRAY:  # a member array: a pointer to its first element
-                    return Pointer(ptr.array, fptr.offset, self.size_of(f.type.pointee) or 1, (), (), f.type.pointee)
-                return self.load(e, fptr, mode, record, field_offset=f.offset, elem_size=ptr.elem_size,
-                                 align=(ptr.pointee.align or 0) if ptr.pointee is not None else 0, hint=e.name)
+            if isinstance(ptr, Pointer) and (fv := self.field_at(e, ptr, mode, record)) is not None:
+                return fv
             return self.opaque(e.name, ptr)
-        v = self.expr(base, env, record=record)
+        if isinstance(base, ir.Member):  # `out.max.x`, `p[i].pos.y`: the inner member's address when it is memory
+            v = self.expr(base, env, mode="addr", record=record)
+            if isinstance(v, Pointer) and (fv := self.field_at(e, v, mode, record)) is not None:
+                return fv
+        else:
+            v = self.expr(base, env, record=record)
         if isinstance(v, Record) and (f := e.field) is not None and mode in ("read", "addr"):
             return self.record_field(v, f)
         if isinstance(v, Dim3) and e.name in ("x", "y", "z"):  # `block.thread_index().x`
             return v["xyz".index(e.name)]
         return self.opaque(e.name, v)
+
+    def field_at(self, e: ir.Member, ptr: Pointer, mode: str, record: bool) -> Value:
+        """Field ``e.field`` of the struct at ``ptr``: its address (``mode`` "addr"), a pointer to the first element
+        of a member array, else its access (a load, or the store ``mode`` says); None when the field's size is
+        unknown."""
+        f = e.field
+        if f is None or not (fsize := self.size_of(f.type)):
+            return None
+        outer_size, outer_off = ptr.outer or (ptr.elem_size, 0)
+        fptr = Pointer(ptr.array, ptr.offset + f.offset, fsize, (), ptr.subscripts, f.type,
+                       (outer_size, outer_off + f.offset))
+        if mode == "addr":
+            return fptr
+        if f.type.kind == TypeKind.ARRAY:  # a member array: a pointer to its first element
+            return Pointer(ptr.array, fptr.offset, self.size_of(f.type.pointee) or 1, (), (), f.type.pointee)
+        return self.load(e, fptr, mode, record, field_offset=outer_off + f.offset, elem_size=outer_size,
+                         align=(ptr.pointee.align or 0) if ptr.pointee is not None else 0, hint=e.name)
 
     def accessor(self, name: str, t: Type) -> Optional[Accessor]:
         """A tensor accessor parameter ``name`` of type ``t`` (:data:`ACCESSOR`): a global array of its elements,
