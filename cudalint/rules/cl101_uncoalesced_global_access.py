@@ -248,7 +248,7 @@ class UncoalescedGlobalAccess(Rule):
                 fix = "make consecutive threads access consecutive elements"
             trips = (f" on average over the loop's trips ({fmt(cost.worst_trip_sectors)} in the costliest)"
                      if "worst_sectors_per_request" in metrics else "")
-            sibs, unsure = neighbours(kernel, acc, ctx) if eff < 0.5 else ([], [])
+            sibs, unsure = neighbours(kernel, acc, ctx) if eff <= 0.5 else ([], [])
             by_trip = neighbour_parts(acc, sibs)
             walk = (walk_step(acc, ctx) if eff < 0.5 and acc.loop_depth and not acc.is_write and len(by_trip) == 1
                     else None)
