@@ -97,37 +97,31 @@ template <typename T> struct DefaultPtrTraits { typedef T *PtrType; };
 template <typename T> struct RestrictPtrTraits { typedef T *__restrict__ PtrType; };
 /* tensor accessors: `a[i][j]` is element (i, j), at `i * a.stride(0) + j * a.stride(1)` (cudalint models the
  * indexing itself: see the interpreter's tensor accessors); declarations only */
-template <typename T, size_t N, template <typename U> class PtrTraits = DefaultPtrTraits, typename index_t = int64_t>
-class TensorAccessor {
+template <typename T, typename index_t> class CudalintAccessorBase {
 public:
-  __host__ __device__ TensorAccessor<T, N - 1, PtrTraits, index_t> operator[](index_t i) const;
-  __host__ __device__ index_t size(index_t d) const;
-  __host__ __device__ index_t stride(index_t d) const;
-  __host__ __device__ T *data() const;
-};
-template <typename T, template <typename U> class PtrTraits, typename index_t>
-class TensorAccessor<T, 1, PtrTraits, index_t> {
-public:
-  __host__ __device__ T &operator[](index_t i) const;
   __host__ __device__ index_t size(index_t d) const;
   __host__ __device__ index_t stride(index_t d) const;
   __host__ __device__ T *data() const;
 };
 template <typename T, size_t N, template <typename U> class PtrTraits = DefaultPtrTraits, typename index_t = int64_t>
-class GenericPackedTensorAccessor {
+class TensorAccessor : public CudalintAccessorBase<T, index_t> {
 public:
   __host__ __device__ TensorAccessor<T, N - 1, PtrTraits, index_t> operator[](index_t i) const;
-  __host__ __device__ index_t size(index_t d) const;
-  __host__ __device__ index_t stride(index_t d) const;
-  __host__ __device__ T *data() const;
 };
 template <typename T, template <typename U> class PtrTraits, typename index_t>
-class GenericPackedTensorAccessor<T, 1, PtrTraits, index_t> {
+class TensorAccessor<T, 1, PtrTraits, index_t> : public CudalintAccessorBase<T, index_t> {
 public:
   __host__ __device__ T &operator[](index_t i) const;
-  __host__ __device__ index_t size(index_t d) const;
-  __host__ __device__ index_t stride(index_t d) const;
-  __host__ __device__ T *data() const;
+};
+template <typename T, size_t N, template <typename U> class PtrTraits = DefaultPtrTraits, typename index_t = int64_t>
+class GenericPackedTensorAccessor : public CudalintAccessorBase<T, index_t> {
+public:
+  __host__ __device__ TensorAccessor<T, N - 1, PtrTraits, index_t> operator[](index_t i) const;
+};
+template <typename T, template <typename U> class PtrTraits, typename index_t>
+class GenericPackedTensorAccessor<T, 1, PtrTraits, index_t> : public CudalintAccessorBase<T, index_t> {
+public:
+  __host__ __device__ T &operator[](index_t i) const;
 };
 template <typename T, size_t N, template <typename U> class PtrTraits = DefaultPtrTraits>
 using PackedTensorAccessor32 = GenericPackedTensorAccessor<T, N, PtrTraits, int32_t>;
