@@ -938,7 +938,8 @@ void launch(torch::Tensor a, torch::Tensor b) {
         "CL101", 6, 39, "warning", "4*x.size(1)")
     assert "x.size(1) = 4096 (a representative large run-time value; the tensor `x` taken as contiguous, its strides " \
            "the products of its later sizes)" in d.assumptions
-    assert "the thread writes its own row of `x.size(1)` elements, 4 bytes a trip: rows of at most 16 bytes" in d.message
+    assert "the thread writes its own row of `x.size(1)` elements, 4 bytes a trip: rows of at most 16 bytes" \
+        in d.message
 
 
 def test_a_nested_field_is_stored_and_loaded_at_its_own_address(tmp_path):

@@ -138,8 +138,8 @@ def demotion(kernel: Kernel, acc: Access, ctx: AnalysisContext) -> Optional[str]
 def own_row(acc: Access, pic, ctx: AnalysisContext) -> Optional[tuple[int, str]]:
     """A store that walks the thread's own row (``out[pidx * p.numAttr + i]`` in ``for (i = 0; i < p.numAttr;
     i++)``: nvdiffrast's attribute and channel loops; the loop's condition reads the row's length) whose lanes'
-    distance depends only on run-time values the picture took as large samples: (bytes a trip, their names).  How much the layout costs rests on those
-    values: a row of at most 16 bytes costs nothing, a wider one 3x-10x the time
+    distance depends only on run-time values the picture took as large samples: (bytes a trip, their names).  How
+    much the layout costs rests on those values: a row of at most 16 bytes costs nothing, a wider one 3x-10x the time
     (benchmarks/device/neighbour_cost.cu), and the finding, a warning with the representative large value every
     run-time pitch takes (cuda-samples' boxFilter row pass, `od[y * w + x]` over `x < w`: an image row), says so.
     None otherwise."""
@@ -326,5 +326,6 @@ class UncoalescedGlobalAccess(Rule):
             msg = (f"uncoalesced global {acc.kind} of `{acc.array.name}`: {why}; a warp touches {fmt(sectors)} sectors "
                    f"per request{trips} instead of {fmt(cost.ideal_sectors_per_request)} ({used}% of "
                    f"{share_of(acc)}){note}; {fix}")
-            yield self.diagnostic(kernel, acc, msg, severity=Severity.INFO if eff >= 0.5 or (note and not costly) else None,
+            info = eff >= 0.5 or (note and not costly)
+            yield self.diagnostic(kernel, acc, msg, severity=Severity.INFO if info else None,
                                   metrics=metrics, assumptions=ctx.assumptions(kernel, pic))
