@@ -63,6 +63,16 @@ KNOWN = {
         "the block-strided loop is coalesced (24 requests of 4 sectors: 8 warps x 3 trips to end = 768); thread 0's "
         "tail loop over the 232 remaining items is one lane a request, 1 sector for 4 bytes (232 requests), which the "
         "bytes-asked ideal counts as 0.125: (96 + 232) / 256 = 1.28 measured. synccheck: 0 errors, as predicted"),
+    ("global__struct_param", "idKernel"): (
+        {"global_ld_sectors_per_request"},
+        "the counter is the kernel's average over its two loads, one request each a warp: the flagged `p.pix` read of "
+        "each pixel's last float (16 sectors, as predicted) and the coalesced `p.in[pidx]` (4): (16 + 4) / 2 = 10 "
+        "measured (H100, session 38)"),
+    ("global__tensor_accessor", "pointNorm"): (
+        {"global_ld_sectors_per_request"},
+        "the prediction takes the run-time `pts.size(1)` as 4096 (info, the assumption stated: 32 sectors); this "
+        "program's points have 3 coordinates, 12 bytes a lane: 12 sectors a request measured (H100, session 38), the "
+        "thread's three loads using them all"),
     ("shared__bitonic_pairs", "mergePairs"): (
         {"shared_st_wavefronts_per_instruction"},
         "the per-site prediction is exact, the counter is the kernel's average over 17 store instructions a warp "
