@@ -899,14 +899,14 @@ def test_a_store_walking_its_own_row_of_run_time_length_says_when_it_costs_nothi
     # lanes' distance (16 bytes) does not rest on the sample.
     path = str(Path(__file__).resolve().parent.parent / "fixtures" / "global" / "struct_param.cu")
     found = {d.line: d for d in lint_file(path, RunOptions())}
-    assert sorted(found) == [25, 38]
-    assert (found[25].severity.value, found[25].metrics["stride_bytes"]) == ("warning", 16)
-    assert found[25].message.endswith("(25% of fetched bytes used); make consecutive threads access consecutive "
+    assert sorted(found) == [26, 39]
+    assert (found[26].severity.value, found[26].metrics["stride_bytes"]) == ("warning", 16)
+    assert found[26].message.endswith("(25% of fetched bytes used); make consecutive threads access consecutive "
                                       "elements (transpose through shared memory, or change the data layout)")
-    assert (found[38].severity.value, found[38].metrics["stride_bytes"]) == ("warning", "4*p.numAttr")
+    assert (found[39].severity.value, found[39].metrics["stride_bytes"]) == ("warning", "4*p.numAttr")
     assert ("(12.5% of the sectors' bytes written); the thread writes its own row of `p.numAttr` elements, 4 bytes a "
             "trip: rows of at most 16 bytes would cost nothing measurable, longer ones take 3x-10x the time of a "
-            "coalesced layout (measured); make consecutive threads") in found[38].message
+            "coalesced layout (measured); make consecutive threads") in found[39].message
 
 
 def test_tensor_accessors_of_the_torch_stand_in_index_a_contiguous_tensor(tmp_path):
