@@ -79,11 +79,8 @@ def neighbour_parts(acc: Access, same: list[Access]) -> list[tuple[int, list[tup
     (``out[d]`` before a loop storing ``out[d + k]``).  The same SASS as straight-line code: nvcc unrolls the loop
     (benchmarks/device/neighbour_cost.cu)."""
     own, trips, step = None, 1, 0
-    if acc.unrolled and acc.offset is not None:
-        t, n = acc.unrolled
-        c = sympy.diff(acc.offset, t)
-        if c.is_Integer and t not in (acc.offset - c * t).free_symbols:
-            own, trips, step = t, int(n), int(c)
+    if acc.unrolled and acc.offset is not None and (c := trip_step(acc, acc.unrolled[0])) is not None:
+        own, trips, step = acc.unrolled[0], int(acc.unrolled[1]), c
     out = []
     for here in range(trips):
         parts = [(0, acc.size)] + [((j - here) * step, acc.size) for j in range(trips) if j != here and step]
@@ -120,11 +117,22 @@ def walk_step(acc: Access, ctx: AnalysisContext) -> Optional[int]:
     each sector a trip touches, from L1.  Not for stores: L2 receives each partial sector write on its own
     (fixtures/global/row_walk.cu, measured on the H200: loads move the array's bytes once, stores 1.8x in DRAM
     writes and 12x the time)."""
-    for k in sorted(acc.offset.free_symbols & ctx.symbols.trip_counters, key=str):  # deterministic order
-        c = sympy.diff(acc.offset, k)
-        if c.is_Integer and 0 < abs(int(c)) < SECTOR and k not in (acc.offset - c * k).free_symbols:
-            return int(c)
-    return None
+    return next((c for _, c in row_trips(acc, ctx)), None)
+
+
+def trip_step(acc: Access, k) -> Optional[int]:
+    """The bytes each trip of the loop counted by ``k`` moves ``acc`` (its offset linear in ``k`` with a constant
+    coefficient), else None."""
+    c = sympy.diff(acc.offset, k)
+    return int(c) if c.is_Integer and k not in (acc.offset - c * k).free_symbols else None
+
+
+def row_trips(acc: Access, ctx: AnalysisContext):
+    """(trip counter, bytes a trip) of the loops whose trips move ``acc`` along the thread's own run of elements by
+    less than a sector, in a deterministic order."""
+    for k in sorted(acc.offset.free_symbols & ctx.symbols.trip_counters, key=str):
+        if (c := trip_step(acc, k)) is not None and 0 < abs(c) < SECTOR:
+            yield k, c
 
 
 def demotion(kernel: Kernel, acc: Access, ctx: AnalysisContext) -> Optional[str]:
@@ -149,12 +157,9 @@ def own_row(acc: Access, pic, ctx: AnalysisContext) -> Optional[tuple[int, str]]
     lane = stride.free_symbols - set(TID)
     if not lane or not lane <= set(pic.samples):
         return None
-    for k in sorted(acc.offset.free_symbols & ctx.symbols.trip_counters, key=str):
-        c = sympy.diff(acc.offset, k)
-        cond = ctx.symbols.loop_conds.get(k)
-        if c.is_Integer and 0 < abs(int(c)) < SECTOR and k not in (acc.offset - c * k).free_symbols \
-                and getattr(cond, "free_symbols", set()) & lane:  # the loop runs over the row: `i < p.numAttr`
-            return abs(int(c)), ", ".join(sorted(f"`{spell(s)}`" for s in lane))
+    for k, c in row_trips(acc, ctx):
+        if getattr(ctx.symbols.loop_conds.get(k), "free_symbols", set()) & lane:  # the loop runs over the row
+            return abs(c), ", ".join(sorted(f"`{spell(s)}`" for s in lane))
     return None
 
 
