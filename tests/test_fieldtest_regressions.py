@@ -993,3 +993,85 @@ int main() { pairs<<<64, 256>>>(0, 0, 0, 9); }
         "info", 8, 1.0)
     assert ("(50% of fetched bytes used); the thread's loads of the same element on line 6 use 100% of those "
             "sectors, so the waste is requests, not DRAM bytes") in found[5].message
+
+
+TRAITS = """
+template <int T_> struct Base { enum { WARP = 32 }; enum { THREADS = T_ }; };
+template <int H, int T, typename B = Base<T> > struct Traits : public B {
+  enum { COLS = H / 4 };
+  enum { CTAS = (COLS + B::WARP - 1) / B::WARP, FIRST = 3, NEXT };
+  static constexpr int STRIDE = CTAS * B::WARP;
+  static const unsigned BYTES = sizeof(float) * COLS;
+};
+template <typename K> __global__ void k(float *out, float *in) {
+  for (int c = blockIdx.x * K::WARP + threadIdx.x % K::WARP; c < K::COLS; c += K::STRIDE) {
+    __shared__ float s[256];
+    s[threadIdx.x] = in[c];
+    __syncthreads();
+    out[c] = s[threadIdx.x ^ 1] + K::NEXT + K::BYTES;
+    __syncthreads();
+  }
+}
+"""
+
+
+def test_a_traits_classs_constants_are_bound_per_launched_instantiation(tmp_path):
+    # apex's layer-norm finalize kernel: `K::COLS`, `K::THREADS_PER_WARP` of a class template and its base were
+    # opaque values, so `col < K::COLS; col += K::COL_STRIDE` (one trip for every thread) gave two CL301 errors
+    from cudalint.frontend.libclang import lower
+    src = TRAITS + "int main() { float *a; k<Traits<768, 256> ><<<6, 256>>>(a, a); }\n"
+    p = tmp_path / "k.cu"
+    p.write_text(src)
+    site = next(s for s in build_model(str(p), src, RunOptions()).launches if s.kernel == "k")
+    assert dict(site.template_args[0].members) == {"COLS": 192, "CTAS": 6, "FIRST": 3, "NEXT": 4, "STRIDE": 192,
+                                                   "BYTES": 768, "WARP": 32, "THREADS": 256}
+    assert lower(str(p), src) is not None
+    assert [d.code for d in lint(tmp_path, src)] == []
+    # COLS 100 in 4 blocks of 32 columns: the last block's lanes 4 .. 31 skip both barriers
+    ragged = lint(tmp_path, TRAITS + "int main() { float *a; k<Traits<400, 256> ><<<4, 256>>>(a, a); }\n")
+    assert [(d.code, d.line, d.severity.value) for d in ragged] == [("CL301", 13, "error"), ("CL301", 15, "error")]
+    # launched nowhere: the bounds check's condition, named by the members
+    alone = lint(tmp_path, TRAITS)
+    assert [(d.code, d.line, d.severity.value) for d in alone] == [("CL301", 13, "warning"), ("CL301", 15, "warning")]
+    assert "unless `K::COLS` is a multiple of `K::WARP` and `K::STRIDE` is a multiple of `K::WARP`" in alone[0].message
+
+
+def test_a_value_whose_initialiser_did_not_parse_is_named_by_its_variable(tmp_path):
+    # detectron2's nms: `const int col_blocks = at::cuda::ATenCeilDiv(n_boxes, threadsPerBlock);` (torch absent) read
+    # "lanes are 8*an initialiser clang could not parse bytes apart"; the stand-in now defines ATenCeilDiv, and a
+    # value clang drops is named after its variable
+    found = lint(tmp_path, "__global__ void k(unsigned long long *m, int n) {\n"
+                           "  const int cb = at::cuda::CeilDiv(n, 64);\n  m[threadIdx.x * cb + blockIdx.x] = 0;\n}\n")
+    assert [(d.code, d.line) for d in found] == [("CL000", 1), ("CL101", 3)]  # namespace `at` undeclared
+    assert "lanes are 8*cb bytes apart" in found[1].message
+    found = lint(tmp_path, "#include <torch/extension.h>\n__global__ void k(unsigned long long *m, int n) {\n"
+                           "  const int cb = at::cuda::ATenCeilDiv(n, 64);\n"
+                           "  m[threadIdx.x * cb + blockIdx.x] = 0;\n}\n")
+    assert [(d.code, d.line) for d in found] == [("CL101", 4)]
+    assert "lanes are 8*floor(n/64 + 63/64) bytes apart" in found[0].message
+
+
+def test_a_local_enum_of_a_traits_constant_and_a_launch_through_a_function_pointer(tmp_path):
+    # apex's finalize kernel: `enum { THREADS_PER_WARP = Kernel_traits::THREADS_PER_WARP };` (a dependent enumerator
+    # read as clang's placeholder 0, so `tidx % THREADS_PER_WARP` was opaque and the loop a thread-dependent branch:
+    # an error), launched as `auto kernel_f = &ln_bwd_finalize_kernel<Kernel_traits_f>; kernel_f<<<..>>>(..)` in a
+    # host template (no launch seen)
+    src = """
+template <typename K> __global__ void k(float *out, const float *in) {
+  enum { W = K::WARP };
+  const unsigned lane = threadIdx.x % W;
+  for (unsigned c = blockIdx.x * W + lane; c < K::COLS; c += K::STRIDE) {
+    __shared__ float s[256];
+    s[threadIdx.x] = in[c];
+    __syncthreads();
+    out[c] = s[threadIdx.x ^ 1];
+  }
+}
+template <typename KF> void launch(float *a) { auto kf = &k<KF>; kf<<<KF::CTAS, 256>>>(a, a); }
+"""
+    p = tmp_path / "k.cu"
+    p.write_text(src)
+    assert [(s.kernel, s.block) for s in build_model(str(p), src, RunOptions()).launches] == [("k", (256, 1, 1))]
+    found = lint(tmp_path, src)
+    assert [(d.code, d.line, d.severity.value) for d in found] == [("CL301", 8, "warning")]
+    assert "unless `K::COLS` is a multiple of `K::WARP` and `K::STRIDE` is a multiple of `K::WARP`" in found[0].message

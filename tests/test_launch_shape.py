@@ -727,3 +727,30 @@ def test_a_branch_on_a_size_decides_the_blocks_picked_from_it(tmp_path):
     found = [(d.line, d.severity.value, d.assumptions[-1]) for d in lint_file(str(p), RunOptions()) if d.line > 30]
     assert found == [(37, "info", "`n` a multiple of the launch's blockDim.x at all 2 launches"),
                      (39, "info", "`n` a multiple of the launch's blockDim.x at all 2 launches")]
+
+
+def test_a_block_set_in_branches_is_the_one_the_launchs_own_branch_decides(tmp_path):
+    # cuda-convnet2's weight-gradient launches: `if (colors > 3) { bx = .. ? 32 : 16; } else { bx = 16; .. }`, then
+    # `threads = dim3(bx, by)` and the launches under `else if (colors <= 3)`: bx is 16 there (cudalint read a
+    # run-time block and pictured 32 lanes a row: 2-way and 4-way conflicts where the 16-wide block has 0 and 2)
+    host = """
+void run(int colors, int filters, float *a, float *b) {
+  dim3 threads; int bx, by;
+  if (colors > 3) { bx = filters % 128 == 0 ? 32 : 16; by = 4; }
+  else { bx = 16; by = filters % 64 == 0 ? 16 : 8; }
+  threads = dim3(bx, by);
+  k<<<1, threads>>>(a, b);                      // either branch: unknown
+  if (colors <= 3) k<<<1, threads>>>(a, b);     // the else branch: 16, by still unknown
+  if (colors > 3 && filters % 128 != 0) k<<<1, threads>>>(a, b);  // 16 and 4
+  if (colors > 5) { if (filters % 128 == 0) k<<<1, dim3(bx)>>>(a, b); }  // 32
+}
+void again(int colors, float *a, float *b) {
+  int bx = 16;
+  if (colors > 3) bx = 32;
+  colors = 0;                                   // the condition's variable changes: its test no longer decides
+  if (colors <= 3) k<<<1, bx>>>(a, b);
+}
+"""
+    assert _blocks(tmp_path, host) == [((1, 1, 1), (None, None, 1)), ((1, 1, 1), (16, None, 1)),
+                                       ((1, 1, 1), (16, 4, 1)), ((1, 1, 1), (32, 1, 1)),
+                                       ((1, 1, 1), (None, 1, 1))]

@@ -168,6 +168,11 @@ def test_thread_dependent_conditions_with_uniform_outcome(tmp_path, loop, block,
     ("for (int r = threadIdx.x / 32; r < n; r += blockDim.x / 32)", [("n", "floor(blockDim.x/32)")]),  # block-strided
     ("if (threadIdx.x < n)", []),                                                        # splits any block if n small
     ("for (int r = blockIdx.x * blockDim.x + threadIdx.x; r < n; r += 7)", []),          # a stride off the span
+    # a run-time step (apex's `col += COL_STRIDE`, a traits constant): each trip's edge is `n - k*step`, so both must
+    # be multiples of the span
+    ("int step = 3 * n; for (int c = blockIdx.x * 32 + threadIdx.x % 32; c < n; c += step)",
+     [("n", "32"), ("3*n", "32")]),
+    ("for (int c = blockIdx.x * 32 + threadIdx.x % 32; c < n; c += 48)", []),             # a number off the span
     ("int i = blockIdx.x * blockDim.x + 2 * threadIdx.x; if (i < n)", []),               # lanes skip values
     ("int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < threadIdx.y)", []),         # a bound per thread
 ])

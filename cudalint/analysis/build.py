@@ -176,6 +176,8 @@ def _kernel(fn: ir.Function, targs: tuple, symbols: Symbols, globals_: dict) -> 
     kernel = Kernel(name=fn.name, span=fn.span, template_args=targs, label=fn.name)
     pairs = list(zip(fn.template_params, targs))
     values = {tp.name: a for tp, a in pairs if isinstance(a, int) and not isinstance(a, bool)}
+    # `K::COLS` of a traits class the instantiation passes as `K` (frontend.traits)
+    values.update({f"{tp.name}::{m}": v for tp, a in pairs if isinstance(a, Type) for m, v in a.members})
     bindings = {tp.name: a.size for tp, a in pairs if isinstance(a, Type) and a.size and a.kind != TypeKind.PARAM}
     if targs:
         texts = [template_arg_text(a) for a in targs]

@@ -697,7 +697,7 @@ class KernelInterpreter:
         loop (in no inner loop) to an array it loads nothing from
         (:func:`cudalint.analysis.merge.vectorize_unrolled` decides what the consecutive loads become)."""
         trips = constant_trips(trip, cond)
-        if not trips or trips < 2:
+        if not trips or trips < 2 or pragma == 1:  # `#pragma unroll 1`: nvcc keeps the loop, one access a trip
             return
         written = {id(a.array) for a in body if a.is_write}
         read = {id(a.array) for a in body if a.is_read}

@@ -1,8 +1,9 @@
 """Kernel launches of a translation unit: ``k<<<grid, block, shmem, stream>>>`` and ``cudaLaunchKernel((void *)k,
 grid, block, ...)`` sites with the launch shape read by a flow-sensitive constant propagation over each host
 function's IR up to the launch: declarations, assignments (``threads.x = 256``), compound assignments, branches
-(values that differ merge to unknown), loops and switches (what they assign is unknown), ``&v`` passed to a call
-(unknown after it).  In ``main``, a branch on the command line (``if (argc > 1) n = atoi(argv[1]);``,
+(values that differ merge to unknown, or to the value each arm gives when the condition reads only variables the
+function never assigns: a launch under a branch that decides that condition takes its arm, :class:`_Phi`), loops
+and switches (what they assign is unknown), ``&v`` passed to a call (unknown after it).  In ``main``, a branch on the command line (``if (argc > 1) n = atoi(argv[1]);``,
 ``if (checkCmdLineFlag(argc, argv, "n"))``) keeps the value the program runs with when given no arguments (its
 default); the launch names each such value (:attr:`~cudalint.model.LaunchSite.defaults`).
 
@@ -26,6 +27,7 @@ import sympy
 
 from ..ir import nodes as ir
 from ..ir.consts import c_binary, fold
+from ..ir.printer import expr_text
 from ..ir.types import Type, TypeKind
 from ..model import LaunchSite
 from .host import strip_casts
@@ -54,6 +56,18 @@ class _Link:
     """The value a variable held when it was copied (``dim3 b(threads)``): known where a ``case`` of a
     ``switch (threads)`` binds it, forgotten when the variable is assigned."""
     var: ir.Variable
+
+
+@dataclass(frozen=True, eq=False)
+class _Phi:
+    """An integer that two branches set apart (``if (colors > 3) bx = 32; else bx = 16;``): ``then`` where ``cond``
+    holds, ``else_`` where it does not (each an int or another :class:`_Phi`).  Known at a launch under a branch
+    that decides ``cond`` (cuda-convnet2's ``else if (colors <= 3)`` launches take ``bx = 16``,
+    :meth:`_Env.resolve`).  Made only when ``cond`` reads variables the host function never assigns after their
+    declaration, so that deciding it later decides it as it was."""
+    cond: ir.Expr
+    then: object
+    else_: object
 
 
 def _dim3_args(e: ir.Expr) -> Optional[list]:
@@ -109,6 +123,12 @@ class _Env:
         if isinstance(e, ir.Binary) and e.op in ("+", "-", "*", "/", "%", "<<", ">>", "&", "|", "<", ">", "<=",
                                                  ">=", "==", "!="):
             x, y = self.value(e.lhs, depth + 1), self.value(e.rhs, depth + 1)
+            if e.op in _FLIP and not (isinstance(x, int) and isinstance(y, int)) and self.written is not None:
+                known = self.vals.get(("holds", expr_text(e)))  # a branch around this point took it
+                negated = self.vals.get(("holds", expr_text(ir.Binary(e.span, _NEGATE[e.op], e.lhs, e.rhs,
+                                                                       type=e.type))))
+                if known is not None or negated is not None:
+                    return known if known is not None else 1 - negated
             if e.op in _FLIP and (isinstance(x, int) != isinstance(y, int)):   # one side a variable a branch bounds
                 return self._decided(e)
             if float in (type(x), type(y)) and all(isinstance(v, (int, float)) for v in (x, y)):  # `(float)n / b`
@@ -119,12 +139,14 @@ class _Env:
             if isinstance(c, int):
                 return self.value(e.then if c else e.else_, depth + 1)
             a, b = self.value(e.then, depth + 1), self.value(e.else_, depth + 1)
+            if a != b and all(isinstance(x, (int, _Phi)) for x in (a, b)) and _stable(e.cond, self.written):
+                return _Phi(e.cond, a, b)  # `bx = filters % 128 == 0 ? 32 : 16`: decided where a branch decides it
             return a if a == b else None
         if (args := _dim3_args(e)) is not None:
             if len(args) == 1 and args[0].type.name in _DIM3:
                 return self.value(args[0], depth + 1)
             vals = [self.value(a, depth + 1) for a in args[:3]] + [1, 1, 1]
-            return tuple(v if isinstance(v, (int, _Link)) else None for v in vals[:3])
+            return tuple(v if isinstance(v, (int, _Link, _Phi)) else None for v in vals[:3])
         return None
 
     def bind(self, var: ir.Variable, value: int, where: ir.Span) -> None:
@@ -149,6 +171,8 @@ class _Env:
             return
         if not isinstance(cond, ir.Binary) or cond.op not in _FLIP:
             return
+        if _stable(cond, self.written):  # the comparison itself, decided wherever it is read again below
+            self.vals[("holds", expr_text(cond))] = int(holds)
         op, lhs, rhs = cond.op, strip_casts(cond.lhs), strip_casts(cond.rhs)
         if fold(lhs) is not None:
             op, lhs, rhs = _FLIP[op], rhs, lhs
@@ -251,8 +275,23 @@ class _Env:
             return (1, 1, 1)
         v = self.value(e)
         v = v if isinstance(v, tuple) else (v, 1, 1) if e.type.name not in _DIM3 else (None, None, None)
-        v = tuple(self.vals.get(c.var) if isinstance(c, _Link) else c for c in v)
+        v = tuple(self.vals.get(c.var) if isinstance(c, _Link) else self.resolve(c) for c in v)
         return tuple(c if isinstance(c, int) else None for c in v)  # type: ignore[return-value]
+
+    @property
+    def written(self) -> Optional[frozenset]:
+        """The variables the host function assigns (:func:`_written`; kept in :attr:`vals`, which each branch's
+        environment copies), None outside a host function's walk."""
+        return self.vals.get(("written",))
+
+    def resolve(self, v, depth: int = 0):
+        """``v`` with each :class:`_Phi` whose condition this point's branches decide replaced by its arm."""
+        while isinstance(v, _Phi) and depth < 16:
+            c = self.value(v.cond)
+            if not isinstance(c, int):
+                return None
+            v, depth = v.then if c else v.else_, depth + 1
+        return v if not isinstance(v, _Phi) else None
 
     def sym(self, e: Optional[ir.Expr], bind: Optional[dict] = None, depth: int = 0):
         """``e`` as a sympy expression of the host's run-time values, to compare launch sizes: a variable read and
@@ -415,6 +454,7 @@ class _Walker:
         self.fn, self.loops = "", ()  # the host function walked, the loops around the statement (their lines)
         self.stepped: frozenset = frozenset()  # the variables the loops around the statement step
         self.argv: frozenset = frozenset()  # main's parameters (argc, argv) when walking main
+        self.written: frozenset = frozenset()  # the variables the host function walked assigns (:func:`_written`)
         #: function name -> (what each argument is, :func:`_passed`; the call that passed it) of each call of a
         #: function of that name, defined in the file or not (:func:`passed_by_calls`)
         self.named: dict = {}
@@ -509,6 +549,25 @@ class _Walker:
                 elif i < len(params) and params[i].type.kind == TypeKind.REFERENCE:
                     env.assign(a, None)
 
+    def _branch_values(self, cond: ir.Expr, a: _Env, b: _Env, env: _Env) -> None:
+        """After ``if (cond)``: each variable the two branches (``a``, ``b``) set to different integers (or dim3
+        members) holds a :class:`_Phi` of them, when ``cond`` is a comparison of variables the function never
+        assigns after their declaration."""
+        if not _stable(cond, self.written):
+            return
+
+        def arm(x) -> bool:
+            return isinstance(x, (int, _Phi)) and not isinstance(x, bool)
+
+        for k in set(a.vals) | set(b.vals):
+            if not isinstance(k, ir.Variable) or (x := a.vals.get(k)) is (y := b.vals.get(k)) or x == y:
+                continue
+            if arm(x) and arm(y):
+                env.vals[k] = _Phi(cond, x, y)
+            elif isinstance(x, tuple) and isinstance(y, tuple) and len(x) == len(y) == 3:
+                env.vals[k] = tuple(p if p == q else _Phi(cond, p, q) if arm(p) and arm(q) else None
+                                    for p, q in zip(x, y))
+
     def _switch(self, s: ir.Switch, env: _Env) -> None:
         """Each ``case N:`` region from the switch's entry (merged with the previous region where it falls
         through), the switch's variable bound to N when entered only by its label."""
@@ -573,6 +632,7 @@ class _Walker:
                 env.vals = run.vals
             else:
                 env.merge(a, b)
+                self._branch_values(s.cond, a, b, env)
         elif isinstance(s, ir.Switch) and isinstance(s.body, ir.Block):
             self._switch(s, env)
         elif isinstance(s, (ir.Loop, ir.Switch)):
@@ -589,6 +649,36 @@ class _Walker:
         else:  # a block, an expression statement, a return, a case or a label: its parts in order
             for n in ir.children(s):
                 (self.expr if isinstance(n, ir.Expr) else self.stmt)(n, env)
+
+
+def _written(fn: ir.Function) -> frozenset:
+    """The variables ``fn``'s body assigns (``=``, compound assignments, ``++``/``--``) or passes by address."""
+    out = set()
+    for n in ir.walk(fn.body):
+        target = n.target if isinstance(n, ir.Assign) else n.operand if isinstance(n, ir.Unary) and n.op in (
+            "pre++", "pre--", "post++", "post--", "&") else None
+        while isinstance(target, (ir.Member, ir.Index)):
+            target = target.base
+        if isinstance(target := strip_casts(target) if target is not None else None, ir.Ref):
+            out.add(target.var)
+    return frozenset(out)
+
+
+def _stable(cond: Optional[ir.Expr], written: Optional[frozenset]) -> bool:
+    """Whether ``cond`` is made of comparisons and arithmetic of constants and variables not in ``written``
+    (False when that is not known: None)."""
+    if written is None:
+        return False
+    cond = strip_casts(cond) if cond is not None else None
+    if isinstance(cond, ir.IntLit):
+        return True
+    if isinstance(cond, ir.Ref):
+        return cond.var.type.is_integer and cond.var not in written
+    if isinstance(cond, ir.Binary):
+        return _stable(cond.lhs, written) and _stable(cond.rhs, written)
+    if isinstance(cond, ir.Unary) and cond.op in ("!", "-"):
+        return _stable(cond.operand, written)
+    return False
 
 
 def _copied(e: Optional[ir.Expr]) -> Optional[ir.Expr]:
@@ -783,7 +873,9 @@ def _walk(tu: ir.TranslationUnit, seeds: dict) -> _Walker:
         if fn.kind != ir.FunctionKind.KERNEL and fn.body is not None:
             w.fn = fn.name
             w.argv = frozenset(fn.params) if fn.name == "main" else frozenset()
+            w.written = _written(fn)
             env = _Env()
+            env.vals[("written",)] = w.written
             for p, (mult, value, where) in seeds.get(fn, {}).items():
                 env.vals[("mult", p)] = mult
                 if value is not None:  # `run(1 << 20, ...)`, its only call

@@ -375,8 +375,11 @@ def bound_checks(value: sympy.Basic, symbols: Symbols, block: Optional[tuple] = 
                 or symbols.is_varying(found[1]) \
                 or found[2] is None and symbols.is_varying(found[0].xreplace({t: 1 for t in TID})):  # w and R
             return []
-        # a row index's test (:func:`_row_index`): no span, the bound named as written
-        out.append((re.sub(r"#\d+", "", str(found[1])), "" if found[2] is None else str(found[2])))
+        # a row index's test (:func:`_row_index`): no span, the bound named as written; an edge a loop's trips
+        # move is named by its first trip's edge and the loop's step (each must be a multiple of the span)
+        start, steps = trip_step_names(found[1]) if found[2] is not None else (found[1], [])
+        for name in (start, *steps):
+            out.append((re.sub(r"#\d+", "", str(name)), "" if found[2] is None else str(found[2])))
     return out
 
 
@@ -445,6 +448,12 @@ def _edge(c: sympy.Basic, known: dict) -> Optional[tuple[sympy.Expr, sympy.Expr,
             idx = sympy.expand(num)  # cryptonight): floor(e / c) flips at E exactly where e flips at c*E
             edge = sympy.expand(den * edge - idx.as_coeff_Add()[0])
         span = _span(idx, known)
+        steps = _trip_terms(idx)
+        if span is None and steps != 0 and (span := _span(sympy.expand(idx - steps), known)) is not None:
+            # a loop stepping by a uniform value that is not a multiple of what a block covers (apex's
+            # `col = blockIdx.x * 32 + lane; col < COLS; col += COL_STRIDE`, the step a traits class's constant):
+            # each trip's test is a bounds check of the block's index against its own edge, `COLS - k*COL_STRIDE`
+            idx, edge = sympy.expand(idx - steps), sympy.expand(edge - steps)
         if span is None:  # a scaled global index (`4 * gid < n`: ans' decoder): c*p >= E exactly when p >= ceil(E / c)
             scale, scaled = (idx - idx.as_coeff_Add()[0]).as_content_primitive()
             span = _span(scaled, known) if scale.is_Integer and scale > 1 else None
@@ -453,6 +462,26 @@ def _edge(c: sympy.Basic, known: dict) -> Optional[tuple[sympy.Expr, sympy.Expr,
             idx, edge = scaled, sympy.ceiling(edge / scale)
         return idx, edge, span
     return None
+
+
+def _trip_terms(idx: sympy.Expr) -> sympy.Expr:
+    """The terms of ``idx`` that are a loop's trip counter times a run-time factor free of threadIdx and blockIdx
+    (the loop's uniform step, ``k*COL_STRIDE``); 0 when a term mixes a trip counter with either, or steps by a
+    number (``r += 7`` off a block's span: every block's threads make different trips, a divergence, not a bound)."""
+    terms = [t for t in sympy.Add.make_args(idx) if any(s.name.startswith(TRIP_PREFIX) for s in t.free_symbols)]
+    trips = {s for t in terms for s in t.free_symbols if s.name.startswith(TRIP_PREFIX)}
+    if any(t.free_symbols & set(TID + BID) for t in terms) or any(
+            sympy.expand(sympy.Add(*terms)).coeff(k).is_Number for k in trips):
+        return sympy.Integer(0)
+    return sympy.Add(*terms)
+
+
+def trip_step_names(edge: sympy.Expr) -> tuple[sympy.Expr, list[sympy.Expr]]:
+    """``(start, steps)`` of a bounds check's edge that a loop's trips move (:func:`_edge`: ``COLS -
+    k*COL_STRIDE`` -> ``(COLS, [COL_STRIDE])``): the edge of the first trip and each loop's step."""
+    trips = [s for s in edge.free_symbols if s.name.startswith(TRIP_PREFIX)]
+    start = edge.xreplace({k: 0 for k in trips})
+    return start, [-sympy.expand(edge).coeff(k) for k in trips]
 
 
 def _row_index(idx: sympy.Expr) -> bool:
@@ -515,8 +544,9 @@ def _extent(g: sympy.Expr, known: dict) -> Optional[sympy.Expr]:
     launch's blockDim members that are numbers."""
     if g in TID:
         return sympy.sympify(known.get(BDIM[TID.index(g)], BDIM[TID.index(g)]))
-    if isinstance(g, sympy.Mod):
-        return g.args[1] if _extent(g.args[0], known) is not None and _nonneg_uniform(g.args[1]) else None
+    if isinstance(g, sympy.Mod):  # a lane index `threadIdx.x % 32`, `% K::THREADS_PER_WARP` (a traits constant)
+        m = g.args[1]
+        return m if _extent(g.args[0], known) is not None and (_nonneg_uniform(m) or _parameter(m)) else None
     if isinstance(g, sympy.floor):
         num, den = sympy.fraction(sympy.together(g.args[0]))
         u = _extent(sympy.expand(num), known) if _nonneg_uniform(den) else None
@@ -533,6 +563,13 @@ def _extent(g: sympy.Expr, known: dict) -> Optional[sympy.Expr]:
         u = _extent(thread[0], known) if len(thread) == 1 and _nonneg_uniform(factor) else None
         return None if u is None else factor * (u - 1) + 1
     return None
+
+
+def _parameter(x: sympy.Expr) -> bool:
+    """A kernel or template parameter (``K::THREADS_PER_WARP`` of a traits class no launch binds): uniform, and
+    positive where it is a ``%``'s divisor (zero is undefined behaviour)."""
+    return isinstance(x, sympy.Symbol) and "#" not in x.name and not x.name.startswith(TRIP_PREFIX) \
+        and x not in BDIM + TID + BID + GDIM
 
 
 def _nonneg_uniform(x: sympy.Expr) -> bool:

@@ -31,6 +31,7 @@ from ..ir.consts import join_tokens
 from ..ir.nodes import Span
 from .confine import check_includes, check_reads, check_text, project_root, summarise
 from .pragmas import unroll_before
+from .traits import type_constants
 
 K = ci.CursorKind
 TK = ci.TypeKind
@@ -178,6 +179,7 @@ class Lowering:
         self.funcs: dict[tuple, ir.Function] = {}
         self.pending: list[tuple[ci.Cursor, ir.Function]] = []
         self.types: dict[tuple, irt.Type] = {}
+        self.traits: dict = {}  # a traits class's constants, by its canonical spelling (frontend.traits)
         self.tparams: set[str] = set()  # template type parameters of the function being lowered
         self.host = False
         self._building: set[str] = set()
@@ -362,7 +364,7 @@ class Lowering:
             # parameters each call binds from its own arguments, not the first call's instantiation without them
             cands.insert(0, cands.pop(2))
         return next((self.function(f) for f in cands if f is not None and f.kind in _FUNCS
-                     and not f.location.is_in_system_header and self._has_body(f)
+                     and (not f.location.is_in_system_header or _stand_in(f)) and self._has_body(f)
                      and (decl_key(f) in self.funcs or self.in_main(f) or self._device(f))), None)
 
     # -- variables
@@ -420,7 +422,8 @@ class Lowering:
         kids = [ch for ch in d.get_children() if ch.kind.is_expression()]
         if not kids:
             if self._written_init(d):  # `dim3 g(n_blocks(n, B))` where `n`'s type did not resolve: not `dim3 g;`
-                v.init = ir.Opaque(self.span(d), "an initialiser clang could not parse", type=v.type)
+                # an opaque value named by its variable (its initialiser did not parse: a message names `col_blocks`)
+                v.init = ir.Opaque(self.span(d), v.name or "value", type=v.type)
                 return v.init
             return None
         last = kids[-1]
@@ -679,9 +682,13 @@ class Lowering:
             return ir.Builtin(sp, "warpSize", type=self.type(c.type))
         ref = c.referenced
         if ref is None:
-            return ir.Opaque(sp, "value")
+            return self._dependent_member(c, sp)
         rk = ref.kind
         if rk == K.ENUM_CONSTANT_DECL:
+            init = next((x for x in ref.get_children() if x.kind.is_expression()), None)
+            if init is not None and evaluate_int(init) is None:
+                # a template's `enum { WARP = K::THREADS_PER_WARP };`: its value is the instantiation's (apex)
+                return self.expr(init)
             return ir.IntLit(sp, ref.enum_value, type=self.type(c.type))
         if rk == K.TEMPLATE_NON_TYPE_PARAMETER:
             return ir.TemplateArg(sp, name, type=self.type(c.type))
@@ -703,6 +710,17 @@ class Lowering:
             var = self.vars[key] = ir.Variable(name, self.type(c.type), self.span(ref), storage=ir.Storage.FILE,
                                                in_main_file=self.in_main(ref))
         return ir.Ref(sp, var, type=var.type)
+
+    def _dependent_member(self, c: ci.Cursor, sp: Span) -> ir.Expr:
+        """``K::COLS`` with ``K`` a template type parameter: the constant each instantiation's class gives
+        (:attr:`cudalint.ir.types.Type.members`), a template argument named ``K::COLS``; any other unresolved
+        name an opaque value."""
+        kids = list(c.get_children())
+        toks = [t.spelling for t in c.get_tokens()]
+        if len(toks) == 3 and toks[1] == "::" and kids and kids[0].kind == K.TYPE_REF and \
+                kids[0].referenced is not None and kids[0].referenced.kind == K.TEMPLATE_TYPE_PARAMETER:
+            return ir.TemplateArg(sp, f"{toks[0]}::{toks[2]}", type=self.type(c.type))
+        return ir.Opaque(sp, "value")
 
     def member(self, c: ci.Cursor, sp: Span) -> ir.Expr:
         kids = list(c.get_children())
@@ -787,17 +805,45 @@ class Lowering:
         targs = self.template_args(ref)
         if not name:
             name, targs = self._dependent_callee(c)
+        elif ref is not None and ref.kind == K.VAR_DECL and (target := self._pointed_kernel(ref)) is not None:
+            name, ref, targs = target  # `auto kernel_f = &finalize<Traits_f>; kernel_f<<<..>>>(..)` (apex)
         args, _ = self._args(list(c.get_arguments()))
         return ir.Launch(sp, name, *parts, args, self.callee(ref), targs)
+
+    def _pointed_kernel(self, var: ci.Cursor) -> Optional[tuple]:
+        """``(name, function, template arguments)`` of the kernel a local function pointer is initialised with
+        (``auto k = &kernel<T>``, ``auto k = kernel<T>``); the arguments of a dependent one as
+        :meth:`_dependent_callee` reads them; None for any other variable."""
+        init = next((x for x in var.get_children() if x.kind.is_expression()), None)
+        while init is not None and init.kind in (K.UNARY_OPERATOR, K.UNEXPOSED_EXPR, K.PAREN_EXPR) and \
+                len(kids := [x for x in init.get_children() if x.kind.is_expression()]) == 1:
+            init = kids[0]
+        if init is None or init.kind != K.DECL_REF_EXPR:
+            return None
+        ref = init.referenced
+        if ref is not None and ref.kind in (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE):
+            return ref.spelling, ref, self.template_args(ref)
+        kids = list(init.get_children())
+        at = next((i for i, ch in enumerate(kids) if ch.kind == K.OVERLOADED_DECL_REF), None)
+        if at is None:
+            return None
+        vals = ((ch, ch.spelling if ch.kind == K.TYPE_REF else evaluate_int(ch)) for ch in kids[at + 1:])
+        return kids[at].spelling, None, tuple(v if v is not None else self.expr(ch) for ch, v in vals)
 
     def template_args(self, ref: Optional[ci.Cursor]) -> tuple:
         """The template arguments of a function template's specialization: an integral one's value, else its type."""
         try:
             return tuple(_integral(ref, i) if ref.get_template_argument_kind(i) == ci.TemplateArgumentKind.INTEGRAL
-                         else self.type(ref.get_template_argument_type(i))
+                         else self._type_arg(ref.get_template_argument_type(i))
                          for i in range(max(ref.get_num_template_arguments(), 0))) if ref is not None else ()
         except Exception:
             return ()
+
+    def _type_arg(self, t: ci.Type) -> irt.Type:
+        """A type template argument, with the integer constants of its class (a traits class's ``COLS``)."""
+        typ = self.type(t)
+        consts = type_constants(t, self.traits) if typ.kind == irt.TypeKind.RECORD else {}
+        return dataclasses.replace(typ, members=tuple(sorted(consts.items()))) if consts else typ
 
     def _dependent_callee(self, call: ci.Cursor) -> tuple[str, tuple]:
         """A launch inside a template whose arguments depend on its parameters (``k<T, 256><<<...>>>`` in
@@ -815,6 +861,13 @@ class Lowering:
             return callee.spelling or "", ()
         vals = ((ch, ch.spelling if ch.kind == K.TYPE_REF else evaluate_int(ch)) for ch in kids[ref + 1:])
         return kids[ref].spelling, tuple(v if v is not None else self.expr(ch) for ch, v in vals)
+
+
+def _stand_in(f: ci.Cursor) -> bool:
+    """Whether ``f`` is defined in the extension API's stand-in (``shims/fallback/cudalint_torch.h``, cudalint's own
+    code): its arithmetic helpers (``at::cuda::ATenCeilDiv``) are lowered like the user's, not left opaque."""
+    loc = f.location.file
+    return loc is not None and loc.name.endswith(os.path.join("fallback", "cudalint_torch.h"))
 
 
 def _has_launch(name: str) -> bool:

@@ -13,7 +13,7 @@ instantiation (:meth:`Type.size_with`).
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Mapping, Optional
 
 
@@ -54,6 +54,9 @@ class Type:
     * ``const``: the object is const-qualified (``const float *p``: the pointee is const).
     * ``volatile``: the object is volatile-qualified: every access to it is made, none kept in a register
       (:mod:`cudalint.analysis.registers`).
+    * ``members``: a class's integer constants ``(name, value)`` (enumerators, ``static constexpr`` members, its
+      bases'), where a front-end read them: set on a kernel template's type arguments, whose ``K::COLS`` each
+      instantiation binds (:mod:`cudalint.frontend.traits`).  Not part of the type's identity.
     """
     kind: TypeKind
     name: str
@@ -65,6 +68,7 @@ class Type:
     fields: tuple[Field, ...] = ()
     const: bool = False
     volatile: bool = False
+    members: tuple[tuple[str, int], ...] = field(default=(), compare=False, repr=False)
 
     # -- queries
     @property

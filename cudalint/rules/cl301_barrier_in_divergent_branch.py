@@ -157,9 +157,9 @@ class BarrierInDivergentBranch(Rule):
                        "the work conditional")
                 bounds, values = bound_names(b.guards, lines, ctx, kernel), []
                 # no launch: a block covers the stride of blockIdx in the index (`blockIdx.x * 128 + threadIdx.x`)
-                strides = [f"a block covers `{s}` values of the index (blockIdx's stride in it; no launch gives the "
+                strides = list(dict.fromkeys(f"a block covers `{s}` values of the index (blockIdx's stride in it; no launch gives the "
                            f"block)" for _, s in bounds if s and not s.startswith("blockDim")
-                           and ctx.launch_shape(kernel).full is None]
+                           and ctx.launch_shape(kernel).full is None))
                 if bounds:
                     # a row index's test (no span): the row where it flips must fall between blocks
                     rows = " and ".join(f"`{n}`" for n, s in bounds if not s)

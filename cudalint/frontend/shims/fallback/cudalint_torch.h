@@ -198,8 +198,11 @@ using c10::cuda::getCurrentCUDAStream;
 using c10::cuda::getDefaultCUDAStream;
 cudaDeviceProp *getCurrentDeviceProperties();
 int getNumGPUs();
+/* ATen/cuda/CUDAApplyUtils.cuh */
+template <typename T> __host__ __device__ inline T ATenCeilDiv(T a, T b) { return (a + b - 1) / b; }
 }  // namespace cuda
-int64_t ceil_div(int64_t a, int64_t b);
+/* ATen/ceil_div.h */
+template <typename T> __host__ __device__ inline T ceil_div(T a, T b) { return (a + b - 1) / b; }
 }  // namespace at
 
 namespace torch {
