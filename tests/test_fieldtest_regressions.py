@@ -1075,3 +1075,21 @@ template <typename KF> void launch(float *a) { auto kf = &k<KF>; kf<<<KF::CTAS, 
     found = lint(tmp_path, src)
     assert [(d.code, d.line, d.severity.value) for d in found] == [("CL301", 8, "warning")]
     assert "unless `K::COLS` is a multiple of `K::WARP` and `K::STRIDE` is a multiple of `K::WARP`" in found[0].message
+
+
+def test_the_torch_stand_in_declares_the_helpers_extension_kernels_use(tmp_path):
+    # apex's megatron softmax kernels (`C10_WARP_SIZE`), index_mul_2d (`gpuAtomicAdd`), xentropy
+    # (`at::numeric_limits<accscalar_t>::lowest()`, `at::acc_type<scalar_t, true>`): CL000 without torch's headers
+    src = """#include <ATen/AccumulateType.h>
+#include <ATen/cuda/Atomic.cuh>
+#include <c10/macros/Macros.h>
+template <typename scalar_t> __global__ void k(scalar_t *out, const scalar_t *in, int n) {
+  using acc_t = at::acc_type<scalar_t, true>;
+  acc_t m = at::numeric_limits<acc_t>::lowest();
+  const int lane = threadIdx.x % C10_WARP_SIZE;
+  for (int i = lane; i < n; i += C10_WARP_SIZE) m = max(m, (acc_t)in[blockIdx.x * n + i]);
+  gpuAtomicAdd(&out[blockIdx.x], (scalar_t)m);
+}
+void run(float *o, const float *i, int n) { k<float><<<64, 32>>>(o, i, n); }
+"""
+    assert [(d.code, d.line) for d in lint(tmp_path, src)] == []

@@ -203,7 +203,35 @@ template <typename T> __host__ __device__ inline T ATenCeilDiv(T a, T b) { retur
 }  // namespace cuda
 /* ATen/ceil_div.h */
 template <typename T> __host__ __device__ inline T ceil_div(T a, T b) { return (a + b - 1) / b; }
+/* ATen/AccumulateType.h: the type a reduction over T accumulates in on the GPU (float for the 16-bit types) */
+template <typename T, bool is_cuda = true> struct AccumulateType { using type = T; };
+template <bool is_cuda> struct AccumulateType<c10::Half, is_cuda> { using type = float; };
+template <bool is_cuda> struct AccumulateType<c10::BFloat16, is_cuda> { using type = float; };
+template <typename T, bool is_cuda> using acc_type = typename AccumulateType<T, is_cuda>::type;
+template <typename T> using opmath_type = typename AccumulateType<T, true>::type;
+/* c10/util/numeric_limits (at::numeric_limits): device-callable bounds */
+template <typename T> struct numeric_limits {
+  static __host__ __device__ T lowest();
+  static __host__ __device__ T max();
+  static __host__ __device__ T upper_bound();
+  static __host__ __device__ T lower_bound();
+};
 }  // namespace at
+
+/* c10/macros/Macros.h */
+#define C10_WARP_SIZE 32
+#define C10_HOST_DEVICE __host__ __device__
+#define C10_DEVICE __device__
+#define C10_HOST __host__
+#define C10_LAUNCH_BOUNDS_1(n) __launch_bounds__(n)
+#define C10_LAUNCH_BOUNDS_2(n, m) __launch_bounds__(n, m)
+#define C10_LIKELY(x) (x)
+#define C10_UNLIKELY(x) (x)
+
+/* ATen/cuda/Atomic.cuh: PyTorch's atomic add for its types (an atomicAdd for float and double) */
+template <typename T> __device__ inline T gpuAtomicAdd(T *address, T val) { return atomicAdd(address, val); }
+template <typename T> __device__ inline void gpuAtomicAddNoReturn(T *address, T val) { atomicAdd(address, val); }
+template <typename T> __device__ inline T fastAtomicAdd(T *address, T val) { return atomicAdd(address, val); }
 
 namespace torch {
 using namespace at;
