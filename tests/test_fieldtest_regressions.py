@@ -1078,18 +1078,41 @@ template <typename KF> void launch(float *a) { auto kf = &k<KF>; kf<<<KF::CTAS, 
 
 
 def test_the_torch_stand_in_declares_the_helpers_extension_kernels_use(tmp_path):
-    # apex's megatron softmax kernels (`C10_WARP_SIZE`), index_mul_2d (`gpuAtomicAdd`), xentropy
-    # (`at::numeric_limits<accscalar_t>::lowest()`, `at::acc_type<scalar_t, true>`): CL000 without torch's headers
+    # apex's megatron softmax kernels (`C10_WARP_SIZE`), layer norm (`WARP_SHFL_XOR`), index_mul_2d (`gpuAtomicAdd`),
+    # xentropy (`at::numeric_limits<accscalar_t>::lowest()`, `at::acc_type<scalar_t, true>`): CL000 without torch's
+    # headers
     src = """#include <ATen/AccumulateType.h>
 #include <ATen/cuda/Atomic.cuh>
+#include <ATen/cuda/DeviceUtils.cuh>
 #include <c10/macros/Macros.h>
 template <typename scalar_t> __global__ void k(scalar_t *out, const scalar_t *in, int n) {
   using acc_t = at::acc_type<scalar_t, true>;
   acc_t m = at::numeric_limits<acc_t>::lowest();
   const int lane = threadIdx.x % C10_WARP_SIZE;
   for (int i = lane; i < n; i += C10_WARP_SIZE) m = max(m, (acc_t)in[blockIdx.x * n + i]);
+  m += WARP_SHFL_XOR(m, 1);
   gpuAtomicAdd(&out[blockIdx.x], (scalar_t)m);
 }
 void run(float *o, const float *i, int n) { k<float><<<64, 32>>>(o, i, n); }
 """
     assert [(d.code, d.line) for d in lint(tmp_path, src)] == []
+
+
+def test_a_signed_division_of_a_value_nvcc_knows_is_non_negative_is_a_shift(tmp_path):
+    # cuda-convnet2's `tidx = ty * B_X + tx` with `tx = threadIdx.x % B_X`: five CL501 judged false (census `aa`);
+    # the fixture's kernels and their PTX: no finding where nvcc emits no sign fix-up, two where it does
+    import re
+    import shutil
+    import subprocess
+    import pytest
+    fixture = Path(__file__).resolve().parents[1] / "fixtures" / "arith" / "known_range.cu"
+    found = {(d.kernel, d.line) for d in lint_file(str(fixture), RunOptions()) if d.code == "CL501"}
+    assert found == {("threadIdxOnly", 38)}
+    if shutil.which("nvcc") is None:
+        pytest.skip("nvcc not installed")
+    ptx = tmp_path / "k.ptx"
+    subprocess.run(["nvcc", "-O3", "-arch=sm_90", "-ptx", "-o", str(ptx), str(fixture)], check=True, timeout=300)
+    bodies = dict(re.findall(r"\.entry _Z\d+(\w+?)Pi\((.*?)\n}", ptx.read_text(), re.S))
+    assert set(bodies) == {"remainderRange", "maskRange", "threadIdxOnly"}
+    fixup = {k: "shr.s32" in body for k, body in bodies.items()}
+    assert fixup == {"remainderRange": False, "maskRange": False, "threadIdxOnly": True}

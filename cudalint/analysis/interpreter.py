@@ -251,6 +251,7 @@ class KernelInterpreter:
         self.bindings = bindings          # template type parameter -> size in bytes
         self.values = values              # template non-type parameter -> int
         self.sizes: dict = {}             # value -> the operations it was built from (:data:`MAX_OPERATIONS`)
+        self.ranged: set = set()          # values nvcc knows the range of (:meth:`known_nonnegative`)
         self.guards: list[tuple[Value, int]] = []
         self.exit_guards: set[int] = set()  # ids of the entries of guards that earlier exits entered (block_item)
         self.left: Value = None           # `!c` of the `if (c) return;` just walked (block_item)
@@ -1066,7 +1067,31 @@ class KernelInterpreter:
             # SHOC MaxFlops' 32 registers updated 6,400 times (`s0 = s10*s0 + s1`) grew sympy expressions past the
             # per-file time limit
             return self.opaque("float", a, b)
-        return self.bounded(self.arith(e.op, a, b), a, b)
+        v = self.bounded(self.arith(e.op, a, b), a, b)
+        if isinstance(v, sympy.Basic) and e.type is not None and e.type.kind == TypeKind.INT and (
+                e.op == "&" and any(isinstance(x, sympy.Basic) and x.is_Integer and x >= 0 for x in (a, b))
+                or e.op == "%" and isinstance(b, sympy.Basic) and b.is_Integer and b > 0 and (
+                    not e.type.signed or self.known_nonnegative(a))
+                or e.op in ("/", ">>") and isinstance(b, sympy.Basic) and b.is_Integer and b > 0
+                and self.known_nonnegative(a)):
+            self.ranged.add(v)
+        return v
+
+    def known_nonnegative(self, v: Value) -> bool:
+        """Whether nvcc can tell that ``v`` is never negative: a constant, a value an unsigned ``%`` or a mask made
+        (``threadIdx.x % 16``, ``(int)gid & 1023``: a known range) or one built from such values by ``+``, ``*`` by
+        non-negative constants, ``/`` and ``>>``.  threadIdx itself is not one: the PTX of ``(int)threadIdx.x % 16``
+        keeps the sign fix-up of a signed remainder, that of ``tx = threadIdx.x % 16; (ty * 16 + tx) % 64`` is an
+        ``and.b32`` (CUDA 13.0, -O3; fixtures/measured/NOTES.md, sessions 38 and 39)."""
+        if not isinstance(v, sympy.Basic):
+            return False
+        if v.is_Integer:
+            return v >= 0
+        if v in self.ranged:
+            return True
+        if isinstance(v, (sympy.Add, sympy.Mul)):
+            return all(self.known_nonnegative(x) for x in v.args)
+        return False
 
     def bounded(self, v: Value, a: Value, b: Value) -> Value:
         """``v``, the result of an operation on ``a`` and ``b``, or a fresh opaque value (as varying as they are)
@@ -1088,7 +1113,8 @@ class KernelInterpreter:
             return  # not an integer division, or one the compiler folds
         pow2 = isinstance(b, sympy.Basic) and self.symbols.is_pow2(b)
         varying = not isinstance(a, sympy.Basic) or self.symbols.is_varying(a)
-        self.kernel.divisions.append(Division(op, e.span, e.type.signed, b, pow2, divisor.text, varying,
+        signed = e.type.signed and not self.known_nonnegative(a)  # a known range: nvcc drops the sign fix-up
+        self.kernel.divisions.append(Division(op, e.span, signed, b, pow2, divisor.text, varying,
                                                 bool(self.loops), tuple(g for g, _ in self.branch_guards()
                                                                         if isinstance(g, sympy.Basic))))
 

@@ -3,8 +3,8 @@ grid, block, ...)`` sites with the launch shape read by a flow-sensitive constan
 function's IR up to the launch: declarations, assignments (``threads.x = 256``), compound assignments, branches
 (values that differ merge to unknown, or to the value each arm gives when the condition reads only variables the
 function never assigns: a launch under a branch that decides that condition takes its arm, :class:`_Phi`), loops
-and switches (what they assign is unknown), ``&v`` passed to a call (unknown after it).  In ``main``, a branch on the command line (``if (argc > 1) n = atoi(argv[1]);``,
-``if (checkCmdLineFlag(argc, argv, "n"))``) keeps the value the program runs with when given no arguments (its
+and switches (what they assign is unknown), ``&v`` passed to a call (unknown after it).  In ``main``, a branch on
+the command line (``if (argc > 1) n = atoi(argv[1]);``, ``if (checkCmdLineFlag(argc, argv, "n"))``) keeps the value the program runs with when given no arguments (its
 default); the launch names each such value (:attr:`~cudalint.model.LaunchSite.defaults`).
 
 Beside values, the walk keeps what each integer is known to be a multiple of, for every run of the program
@@ -123,7 +123,7 @@ class _Env:
         if isinstance(e, ir.Binary) and e.op in ("+", "-", "*", "/", "%", "<<", ">>", "&", "|", "<", ">", "<=",
                                                  ">=", "==", "!="):
             x, y = self.value(e.lhs, depth + 1), self.value(e.rhs, depth + 1)
-            if e.op in _FLIP and not (isinstance(x, int) and isinstance(y, int)) and self.written is not None:
+            if e.op in _FLIP and not (isinstance(x, int) and isinstance(y, int)) and self.vals.get(("holds?",)):
                 known = self.vals.get(("holds", expr_text(e)))  # a branch around this point took it
                 negated = self.vals.get(("holds", expr_text(ir.Binary(e.span, _NEGATE[e.op], e.lhs, e.rhs,
                                                                        type=e.type))))
@@ -173,6 +173,7 @@ class _Env:
             return
         if _stable(cond, self.written):  # the comparison itself, decided wherever it is read again below
             self.vals[("holds", expr_text(cond))] = int(holds)
+            self.vals[("holds?",)] = True
         op, lhs, rhs = cond.op, strip_casts(cond.lhs), strip_casts(cond.rhs)
         if fold(lhs) is not None:
             op, lhs, rhs = _FLIP[op], rhs, lhs
@@ -652,15 +653,21 @@ class _Walker:
 
 
 def _written(fn: ir.Function) -> frozenset:
-    """The variables ``fn``'s body assigns (``=``, compound assignments, ``++``/``--``) or passes by address."""
+    """The variables ``fn``'s body assigns (``=``, compound assignments, ``++``/``--``), passes by address or binds
+    to a callee's reference parameter (a callee not resolved: every argument that is a plain variable)."""
     out = set()
     for n in ir.walk(fn.body):
-        target = n.target if isinstance(n, ir.Assign) else n.operand if isinstance(n, ir.Unary) and n.op in (
-            "pre++", "pre--", "post++", "post--", "&") else None
-        while isinstance(target, (ir.Member, ir.Index)):
-            target = target.base
-        if isinstance(target := strip_casts(target) if target is not None else None, ir.Ref):
-            out.add(target.var)
+        targets = [n.target] if isinstance(n, ir.Assign) else [n.operand] if isinstance(n, ir.Unary) and n.op in (
+            "pre++", "pre--", "post++", "post--", "&") else []
+        if isinstance(n, ir.Call):
+            params = n.func.params if n.func is not None else None
+            targets += [a for i, a in enumerate(n.args) if params is None or i < len(params)
+                        and params[i].type.kind == TypeKind.REFERENCE]
+        for target in targets:
+            while isinstance(target, (ir.Member, ir.Index)):
+                target = target.base
+            if isinstance(target := strip_casts(target) if target is not None else None, ir.Ref):
+                out.add(target.var)
     return frozenset(out)
 
 

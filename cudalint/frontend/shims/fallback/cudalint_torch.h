@@ -228,6 +228,27 @@ template <typename T> struct numeric_limits {
 #define C10_LIKELY(x) (x)
 #define C10_UNLIKELY(x) (x)
 
+/* ATen/cuda/DeviceUtils.cuh: the warp shuffles under PyTorch's names */
+template <typename T> __device__ inline T WARP_SHFL_XOR(T value, int laneMask, int width = warpSize,
+                                                        unsigned int mask = 0xffffffff) {
+  return __shfl_xor_sync(mask, value, laneMask, width);
+}
+template <typename T> __device__ inline T WARP_SHFL(T value, int srcLane, int width = warpSize,
+                                                    unsigned int mask = 0xffffffff) {
+  return __shfl_sync(mask, value, srcLane, width);
+}
+template <typename T> __device__ inline T WARP_SHFL_UP(T value, unsigned int delta, int width = warpSize,
+                                                       unsigned int mask = 0xffffffff) {
+  return __shfl_up_sync(mask, value, delta, width);
+}
+template <typename T> __device__ inline T WARP_SHFL_DOWN(T value, unsigned int delta, int width = warpSize,
+                                                         unsigned int mask = 0xffffffff) {
+  return __shfl_down_sync(mask, value, delta, width);
+}
+__device__ inline unsigned int WARP_BALLOT(int predicate, unsigned int mask = 0xffffffff) {
+  return __ballot_sync(mask, predicate);
+}
+
 /* ATen/cuda/Atomic.cuh: PyTorch's atomic add for its types (an atomicAdd for float and double) */
 template <typename T> __device__ inline T gpuAtomicAdd(T *address, T val) { return atomicAdd(address, val); }
 template <typename T> __device__ inline void gpuAtomicAddNoReturn(T *address, T val) { atomicAdd(address, val); }
