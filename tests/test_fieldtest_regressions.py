@@ -1116,3 +1116,32 @@ def test_a_signed_division_of_a_value_nvcc_knows_is_non_negative_is_a_shift(tmp_
     assert set(bodies) == {"remainderRange", "maskRange", "threadIdxOnly"}
     fixup = {k: "shr.s32" in body for k, body in bodies.items()}
     assert fixup == {"remainderRange": False, "maskRange": False, "threadIdxOnly": True}
+
+
+def test_a_static_assert_of_the_traits_class_makes_its_member_a_multiple(tmp_path):
+    # apex's `Kernel_traits_finalize` asserts `COLS % Base::THREADS_PER_WARP == 0` ("Condition for the whole CTA to
+    # participate in syncthreads"); its kernel is launched from a host template with a dependent alias of it, so the
+    # numbers are unknown but the multiple holds in every instantiation that compiles: judged false as a warning
+    kernel = """
+template <int W> struct Base { enum { WARP = W }; };
+template <int H, typename B = Base<32> > struct Traits : public B {
+  enum { COLS = H / 4 };
+  enum { CTAS = COLS / B::WARP };
+  enum { STRIDE = CTAS * B::WARP };
+  %s
+};
+template <typename K> __global__ void k(float *out, const float *in) {
+  const unsigned lane = threadIdx.x %% K::WARP;
+  for (unsigned c = blockIdx.x * K::WARP + lane; c < K::COLS; c += K::STRIDE) {
+    __shared__ float s[256];
+    s[threadIdx.x] = in[c];
+    __syncthreads();
+    out[c] = s[threadIdx.x ^ 1];
+  }
+}
+template <int H> void launch(float *a) { using KF = Traits<H>; auto kf = &k<KF>; kf<<<KF::CTAS, 256>>>(a, a); }
+"""
+    asserted = lint(tmp_path, kernel % "static_assert(COLS % B::WARP == 0, \"whole warps\");")
+    assert [(d.code, d.line) for d in asserted] == []
+    plain = lint(tmp_path, kernel % "")
+    assert [(d.code, d.line, d.severity.value) for d in plain] == [("CL301", 14, "warning")]

@@ -178,6 +178,9 @@ def _kernel(fn: ir.Function, targs: tuple, symbols: Symbols, globals_: dict) -> 
     values = {tp.name: a for tp, a in pairs if isinstance(a, int) and not isinstance(a, bool)}
     # `K::COLS` of a traits class the instantiation passes as `K` (frontend.traits)
     values.update({f"{tp.name}::{m}": v for tp, a in pairs if isinstance(a, Type) for m, v in a.members})
+    # what the class template's static_asserts guarantee of a dependent one (`COLS % THREADS_PER_WARP == 0`)
+    values.update({f"{tp.name}::{m}": ("multiple", f"{tp.name}::{d}") for tp, a in pairs if isinstance(a, Type)
+                   for m, d in a.multiples})
     bindings = {tp.name: a.size for tp, a in pairs if isinstance(a, Type) and a.size and a.kind != TypeKind.PARAM}
     if targs:
         texts = [template_arg_text(a) for a in targs]

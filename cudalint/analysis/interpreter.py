@@ -249,7 +249,7 @@ class KernelInterpreter:
         self.symbols = symbols
         self.globals = globals_          # Variable -> ArrayDecl of file-scope arrays
         self.bindings = bindings          # template type parameter -> size in bytes
-        self.values = values              # template non-type parameter -> int
+        self.values = values              # template non-type parameter -> int (a traits member: ("multiple", of))
         self.sizes: dict = {}             # value -> the operations it was built from (:data:`MAX_OPERATIONS`)
         self.ranged: set = set()          # values nvcc knows the range of (:meth:`known_nonnegative`)
         self.guards: list[tuple[Value, int]] = []
@@ -784,6 +784,10 @@ class KernelInterpreter:
             return self.symbols.opaque(e.name, varying=False)
         if isinstance(e, ir.TemplateArg):
             val = self.values.get(e.name)
+            if isinstance(val, tuple):  # a multiple of another member, as a static_assert of its class says
+                d = self.values.get(val[1])
+                d = sympy.Integer(d) if isinstance(d, int) else self.symbols.param(val[1])
+                return d * self.symbols.param(f"{e.name}/{val[1]}")
             return sympy.Integer(val) if val is not None else self.symbols.param(e.name)
         if isinstance(e, ir.Cast):
             v = self.expr(e.operand, env, mode, record)

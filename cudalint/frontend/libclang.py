@@ -31,7 +31,7 @@ from ..ir.consts import join_tokens
 from ..ir.nodes import Span
 from .confine import check_includes, check_reads, check_text, project_root, summarise
 from .pragmas import unroll_before
-from .traits import type_constants
+from .traits import static_multiples, type_constants
 
 K = ci.CursorKind
 TK = ci.TypeKind
@@ -827,8 +827,23 @@ class Lowering:
         at = next((i for i, ch in enumerate(kids) if ch.kind == K.OVERLOADED_DECL_REF), None)
         if at is None:
             return None
-        vals = ((ch, ch.spelling if ch.kind == K.TYPE_REF else evaluate_int(ch)) for ch in kids[at + 1:])
+        vals = ((ch, self._dependent_type_arg(ch) if ch.kind == K.TYPE_REF else evaluate_int(ch))
+                for ch in kids[at + 1:])
         return kids[at].spelling, None, tuple(v if v is not None else self.expr(ch) for ch, v in vals)
+
+    def _dependent_type_arg(self, ch: ci.Cursor):
+        """A dependent type argument (``Kernel_traits_f``, a host template's alias of a class template's
+        specialization): its spelling, or a :class:`~cudalint.ir.types.Type` of that name carrying what the class
+        template's ``static_assert``s guarantee (:func:`~cudalint.frontend.traits.static_multiples`)."""
+        ref = ch.referenced
+        try:
+            t = ref.underlying_typedef_type if ref is not None and ref.kind in (K.TYPE_ALIAS_DECL, K.TYPEDEF_DECL) \
+                else ch.type
+            decl = t.get_declaration()
+            facts = static_multiples(decl) if decl.kind in (K.CLASS_TEMPLATE, K.STRUCT_DECL, K.CLASS_DECL) else ()
+        except Exception:
+            facts = ()
+        return irt.Type(irt.TypeKind.RECORD, ch.spelling, multiples=facts) if facts else ch.spelling
 
     def template_args(self, ref: Optional[ci.Cursor]) -> tuple:
         """The template arguments of a function template's specialization: an integral one's value, else its type."""
@@ -859,7 +874,8 @@ class Lowering:
         ref = next((i for i, ch in enumerate(kids) if ch.kind == K.OVERLOADED_DECL_REF), None)
         if ref is None:
             return callee.spelling or "", ()
-        vals = ((ch, ch.spelling if ch.kind == K.TYPE_REF else evaluate_int(ch)) for ch in kids[ref + 1:])
+        vals = ((ch, self._dependent_type_arg(ch) if ch.kind == K.TYPE_REF else evaluate_int(ch))
+                for ch in kids[ref + 1:])
         return kids[ref].spelling, tuple(v if v is not None else self.expr(ch) for ch, v in vals)
 
 

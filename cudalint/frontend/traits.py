@@ -102,6 +102,77 @@ def record_constants(decl: ci.Cursor, memo: Optional[dict] = None, depth: int = 
     return out
 
 
+def static_multiples(decl: ci.Cursor) -> tuple[tuple[str, str], ...]:
+    """``(member, divisor)`` for each ``static_assert(A % B == 0)`` of a class template's own declaration whose
+    ``A`` and ``B`` are members (its own, or a base's ``Base::X``): every instantiation that compiles has ``A`` a
+    multiple of ``B`` (apex's ``static_assert(COLS % Base::THREADS_PER_WARP == 0)``, "Condition for the whole CTA to
+    participate in syncthreads"); and for each member defined as a product with another (``STRIDE = CTAS *
+    Base::WARP``).  ``decl``: the class template, or an instantiation of one."""
+    try:
+        if decl.kind != K.CLASS_TEMPLATE:
+            tmpl = ci.conf.lib.clang_getSpecializedCursorTemplate(decl)
+            tmpl._tu = decl._tu
+            decl = tmpl
+        if decl.kind != K.CLASS_TEMPLATE:
+            return ()
+    except Exception:
+        return ()
+    out = []
+    for c in decl.get_children():
+        # a member defined as a product with another (`enum { STRIDE = CTAS * Base::WARP };`) is a multiple of it
+        for e in (list(c.get_children()) if c.kind == K.ENUM_DECL else [c] if c.kind == K.VAR_DECL else []):
+            init = next((x for x in e.get_children() if x.kind.is_expression()), None)
+            factors = _operands(init, "*")
+            out += [(e.spelling, n) for n in map(_member_name, factors or ()) if n is not None]
+        if c.kind != K.STATIC_ASSERT:
+            continue
+        cond = next((x for x in c.get_children() if x.kind.is_expression()), None)
+        parts = _operands(cond, "==")
+        if parts is None or (zero := _strip(parts[1])).kind != K.INTEGER_LITERAL or \
+                next(iter(zero.get_tokens())).spelling.rstrip("uUlL") != "0":
+            continue
+        rem = _operands(parts[0], "%")
+        names = [_member_name(x) for x in rem] if rem is not None else [None]
+        if None not in names:
+            out.append((names[0], names[1]))
+    return tuple(out)
+
+
+def _strip(c: ci.Cursor) -> ci.Cursor:
+    while c.kind in (K.UNEXPOSED_EXPR, K.PAREN_EXPR, K.CSTYLE_CAST_EXPR) and \
+            len(kids := [x for x in c.get_children() if x.kind.is_expression()]) == 1:
+        c = kids[0]
+    return c
+
+
+def _operands(c: Optional[ci.Cursor], op: str) -> Optional[tuple[ci.Cursor, ci.Cursor]]:
+    """The two operands of ``c`` when it is the binary ``op`` (written, or a dependent operand's unresolved
+    ``operator`` call)."""
+    if c is None:
+        return None
+    c = _strip(c)
+    kids = [x for x in c.get_children() if x.kind.is_expression()]
+    if c.kind == K.BINARY_OPERATOR and len(kids) == 2 and _SPELLED.get(op) == c.binary_operator.name:
+        return kids[0], kids[1]
+    if c.kind == K.CALL_EXPR and len(kids) == 3 and kids[1].kind == K.DECL_REF_EXPR and \
+            kids[1].spelling.removeprefix("operator") in ("", op) and \
+            "".join(t.spelling for t in kids[1].get_tokens()) == op:
+        return kids[0], kids[2]
+    return None
+
+
+def _member_name(c: ci.Cursor) -> Optional[str]:
+    """The member a class template's expression names: ``COLS`` (an enumerator or static member of its own) or
+    ``Base::THREADS_PER_WARP`` (a dependent base's); None for anything else."""
+    c = _strip(c)
+    if c.kind != K.DECL_REF_EXPR:
+        return None
+    if c.referenced is not None:
+        return c.spelling if c.referenced.kind in (K.ENUM_CONSTANT_DECL, K.VAR_DECL) else None
+    toks = [t.spelling for t in c.get_tokens()]
+    return toks[2] if len(toks) == 3 and toks[1] == "::" else None
+
+
 def type_constants(t: ci.Type, memo: Optional[dict] = None) -> dict[str, int]:
     """:func:`record_constants` of the class type ``t`` (empty for any other type)."""
     try:

@@ -57,6 +57,8 @@ class Type:
     * ``members``: a class's integer constants ``(name, value)`` (enumerators, ``static constexpr`` members, its
       bases'), where a front-end read them: set on a kernel template's type arguments, whose ``K::COLS`` each
       instantiation binds (:mod:`cudalint.frontend.traits`).  Not part of the type's identity.
+    * ``multiples``: ``(member, divisor)`` pairs a class template's ``static_assert(A % B == 0)`` guarantees, set on a
+      dependent type argument whose members are not known (:func:`cudalint.frontend.traits.static_multiples`).
     """
     kind: TypeKind
     name: str
@@ -69,6 +71,7 @@ class Type:
     const: bool = False
     volatile: bool = False
     members: tuple[tuple[str, int], ...] = field(default=(), compare=False, repr=False)
+    multiples: tuple[tuple[str, str], ...] = field(default=(), compare=False, repr=False)
 
     # -- queries
     @property
