@@ -1145,3 +1145,67 @@ template <int H> void launch(float *a) { using KF = Traits<H>; auto kf = &k<KF>;
     assert [(d.code, d.line) for d in asserted] == []
     plain = lint(tmp_path, kernel % "")
     assert [(d.code, d.line, d.severity.value) for d in plain] == [("CL301", 14, "warning")]
+
+
+def test_a_blocks_row_of_a_run_time_width_is_a_bounds_check(tmp_path):
+    # DeepSpeed's fake quantizer (`group_index = bid * token_size + tid; if (group_index < total_count) { ..;
+    # b.sync(); }` in blocks of 1024) and its softmax (`iter_offset = blockIdx.x * (warp_num / reduce_blocks) + wid /
+    # reduce_blocks` with `reduce_blocks = reduceWidth >> 5`): a block splits only where the bound falls inside the
+    # threads of its row, which run-time sizes decide, so a warning, not a CL301 error
+    found = lint(tmp_path, """
+__global__ void q(float *v, int token_size, int token_num) {
+  __shared__ float part[32];
+  int group_index = blockIdx.x * token_size + threadIdx.x;
+  if (group_index < token_size * token_num) {
+    if (threadIdx.x % 32 == 0) part[threadIdx.x / 32] = v[group_index];
+    __syncthreads();
+    v[group_index] = part[0];
+  }
+}
+__global__ void sm(float *vals, int total_count, int reduceWidth) {
+  int wid = threadIdx.x >> 5, lane = threadIdx.x & 0x1f, warp_num = blockDim.x >> 5;
+  int reduce_blocks = reduceWidth >> 5;
+  __shared__ float partial[32];
+  int iter_offset = blockIdx.x * (warp_num / reduce_blocks) + (wid / reduce_blocks);
+  if (iter_offset < total_count) {
+    float m = vals[iter_offset * 32 + lane];
+    if (lane == 0) partial[wid] = m;
+    __syncthreads();
+    vals[iter_offset * 32 + lane] = partial[lane % warp_num];
+  }
+}
+void run(float *v, int total, int groups) { q<<<groups, 1024>>>(v, (total / groups) / 4, groups); }
+""")
+    bars = [(d.code, d.line, d.severity.value) for d in found if d.code == "CL301"]
+    assert bars == [("CL301", 7, "warning"), ("CL301", 19, "info")]  # (`sm` is launched nowhere: info)
+    assert "unless `token_num*token_size` is a multiple of `1024` and `token_size` is a multiple of `1024`" \
+        in found[0].message
+
+
+def test_a_modern_extensions_launcher_parses_with_the_stand_in(tmp_path):
+    # gsplat's launchers: <ATen/core/Tensor.h>, <ATen/Dispatch.h>, `at::optional<at::Tensor>`, `c10::irange`,
+    # `t.const_data_ptr<scalar_t>()` and `::cuda::ceil_div`: the launch in the dispatch lambda was lost, and every
+    # kernel read as launched nowhere (blockDim unknown)
+    src = """#include <ATen/core/Tensor.h>
+#include <ATen/Dispatch.h>
+#include <c10/cuda/CUDAStream.h>
+#include <c10/util/irange.h>
+template <typename scalar_t> __global__ void k(uint32_t n, const scalar_t *in, scalar_t *out) {
+  uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  out[i * 6] = in[i];
+}
+void launch(const at::Tensor in, at::optional<at::Tensor> out) {
+  uint32_t n = in.numel();
+  constexpr unsigned int threads = 256;
+  unsigned int blocks = static_cast<unsigned int>(::cuda::ceil_div<int64_t>(n, threads));
+  for (const auto b : c10::irange(2)) (void)b;
+  AT_DISPATCH_FLOATING_TYPES(in.scalar_type(), "k", [&]() {
+    k<scalar_t><<<blocks, threads, 0, at::cuda::getCurrentCUDAStream()>>>(
+        n, in.const_data_ptr<scalar_t>(), out.has_value() ? out.value().data_ptr<scalar_t>() : nullptr);
+  });
+}
+"""
+    found = lint(tmp_path, src)
+    assert [(d.code, d.line) for d in found] == [("CL101", 8)]
+    assert found[0].assumptions[0].startswith("blockDim = (256, 1, 1) from launch at")

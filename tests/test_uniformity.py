@@ -173,6 +173,12 @@ def test_thread_dependent_conditions_with_uniform_outcome(tmp_path, loop, block,
     ("int step = 3 * n; for (int c = blockIdx.x * 32 + threadIdx.x % 32; c < n; c += step)",
      [("n", "32"), ("3*n", "32")]),
     ("for (int c = blockIdx.x * 32 + threadIdx.x % 32; c < n; c += 48)", []),             # a number off the span
+    # a block's own row of a run-time width (DeepSpeed's fake quantizer: `bid * token_size + tid < total_count`)
+    ("int w = n / 4; if (blockIdx.x * w + threadIdx.x < w * 8)", [("8*floor(n/4)", "blockDim.x"),
+                                                                   ("floor(n/4)", "blockDim.x")]),
+    # rows of a run-time number of warps (DeepSpeed's softmax: `wid / reduce_blocks` with `reduce_blocks = w >> 5`)
+    ("int rb = n >> 5; int r = blockIdx.x * ((blockDim.x >> 5) / rb) + (threadIdx.x >> 5) / rb; if (r < n)",
+     [("n", "floor(floor(blockDim.x/32)/floor(n/32))")]),
     ("int i = blockIdx.x * blockDim.x + 2 * threadIdx.x; if (i < n)", []),               # lanes skip values
     ("int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < threadIdx.y)", []),         # a bound per thread
 ])

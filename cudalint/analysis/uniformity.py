@@ -449,11 +449,19 @@ def _edge(c: sympy.Basic, known: dict) -> Optional[tuple[sympy.Expr, sympy.Expr,
             edge = sympy.expand(den * edge - idx.as_coeff_Add()[0])
         span = _span(idx, known)
         steps = _trip_terms(idx)
-        if span is None and steps != 0 and (span := _span(sympy.expand(idx - steps), known)) is not None:
+        if span is None and steps != 0:
             # a loop stepping by a uniform value that is not a multiple of what a block covers (apex's
-            # `col = blockIdx.x * 32 + lane; col < COLS; col += COL_STRIDE`, the step a traits class's constant):
-            # each trip's test is a bounds check of the block's index against its own edge, `COLS - k*COL_STRIDE`
-            idx, edge = sympy.expand(idx - steps), sympy.expand(edge - steps)
+            # `col = blockIdx.x * 32 + lane; col < COLS; col += COL_STRIDE`, the step a traits class's constant), a
+            # block's own row of a run-time width (DeepSpeed's `blockIdx.x * token_size + threadIdx.x`): each block's
+            # (and trip's) test is a bounds check of the thread term against its own edge, `COLS - k*COL_STRIDE`
+            rest = sympy.expand(idx - steps)
+            g = sympy.Add(*(t for t in sympy.Add.make_args(rest) if t.free_symbols & set(TID)))
+            span = _span(rest, known)
+            if span is None and steps.free_symbols & set(BID) and not (rest - g).free_symbols & set(BID) and not any(
+                    s.name.startswith(TRIP_PREFIX) for s in (rest - g).free_symbols):
+                span = _extent(g, known)
+            if span is not None:
+                idx, edge = rest, sympy.expand(edge - steps)
         if span is None:  # a scaled global index (`4 * gid < n`: ans' decoder): c*p >= E exactly when p >= ceil(E / c)
             scale, scaled = (idx - idx.as_coeff_Add()[0]).as_content_primitive()
             span = _span(scaled, known) if scale.is_Integer and scale > 1 else None
@@ -465,21 +473,28 @@ def _edge(c: sympy.Basic, known: dict) -> Optional[tuple[sympy.Expr, sympy.Expr,
 
 
 def _trip_terms(idx: sympy.Expr) -> sympy.Expr:
-    """The terms of ``idx`` that are a loop's trip counter times a run-time factor free of threadIdx and blockIdx
-    (the loop's uniform step, ``k*COL_STRIDE``); 0 when a term mixes a trip counter with either, or steps by a
-    number (``r += 7`` off a block's span: every block's threads make different trips, a divergence, not a bound)."""
-    terms = [t for t in sympy.Add.make_args(idx) if any(s.name.startswith(TRIP_PREFIX) for s in t.free_symbols)]
-    trips = {s for t in terms for s in t.free_symbols if s.name.startswith(TRIP_PREFIX)}
-    if any(t.free_symbols & set(TID + BID) for t in terms) or any(
-            sympy.expand(sympy.Add(*terms)).coeff(k).is_Number for k in trips):
+    """The terms of ``idx`` that are a loop's trip counter, or blockIdx, times a run-time factor free of threadIdx and
+    blockIdx (the loop's uniform step, ``k*COL_STRIDE``; a block's row of a run-time width, ``blockIdx.x *
+    token_size``); 0 when a term mixes such a counter with threadIdx or another counter, or steps by a number (``r +=
+    7`` off a block's span: every block's threads make different trips, a divergence, not a bound)."""
+    def counters(t):
+        return {s for s in t.free_symbols if s.name.startswith(TRIP_PREFIX) or s in BID}
+
+    def tile(t):  # `blockIdx.x * blockDim.x`, `blockIdx.x * 32`: the block's tile, :func:`_span`'s own case
+        return counters(t) <= set(BID) and (t / sympy.Mul(*counters(t))).free_symbols <= set(BDIM)
+    terms = [t for t in sympy.Add.make_args(idx) if counters(t) and not tile(t)]
+    steps = sympy.expand(sympy.Add(*terms))
+    if any(t.free_symbols & set(TID) or len(counters(t)) > 1 for t in terms) or any(
+            steps.coeff(k).is_Number or steps.coeff(k).free_symbols & set(TID + BID) for k in counters(steps)):
         return sympy.Integer(0)
-    return sympy.Add(*terms)
+    return steps
 
 
 def trip_step_names(edge: sympy.Expr) -> tuple[sympy.Expr, list[sympy.Expr]]:
-    """``(start, steps)`` of a bounds check's edge that a loop's trips move (:func:`_edge`: ``COLS -
-    k*COL_STRIDE`` -> ``(COLS, [COL_STRIDE])``): the edge of the first trip and each loop's step."""
-    trips = [s for s in edge.free_symbols if s.name.startswith(TRIP_PREFIX)]
+    """``(start, steps)`` of a bounds check's edge that a loop's trips or the block's place move (:func:`_edge`:
+    ``COLS - k*COL_STRIDE`` -> ``(COLS, [COL_STRIDE])``, ``n - blockIdx.x*w`` -> ``(n, [w])``): the edge of the first
+    trip in block 0 and each step."""
+    trips = sorted((s for s in edge.free_symbols if s.name.startswith(TRIP_PREFIX) or s in BID), key=str)
     start = edge.xreplace({k: 0 for k in trips})
     return start, [-sympy.expand(edge).coeff(k) for k in trips]
 
@@ -547,9 +562,9 @@ def _extent(g: sympy.Expr, known: dict) -> Optional[sympy.Expr]:
     if isinstance(g, sympy.Mod):  # a lane index `threadIdx.x % 32`, `% K::THREADS_PER_WARP` (a traits constant)
         m = g.args[1]
         return m if _extent(g.args[0], known) is not None and (_nonneg_uniform(m) or _parameter(m)) else None
-    if isinstance(g, sympy.floor):
+    if isinstance(g, sympy.floor):  # a warp index `threadIdx.x / 32`, rows of a run-time width `wid / (w >> 5)`
         num, den = sympy.fraction(sympy.together(g.args[0]))
-        u = _extent(sympy.expand(num), known) if _nonneg_uniform(den) else None
+        u = _extent(sympy.expand(num), known) if _nonneg_uniform(den) or _divisor(den) else None
         if u is None:
             return None
         q = sympy.cancel(u / den)  # floor(u / den) otherwise: exact when blockDim is a multiple of den, as a
@@ -563,6 +578,13 @@ def _extent(g: sympy.Expr, known: dict) -> Optional[sympy.Expr]:
         u = _extent(thread[0], known) if len(thread) == 1 and _nonneg_uniform(factor) else None
         return None if u is None else factor * (u - 1) + 1
     return None
+
+
+def _divisor(x: sympy.Expr) -> bool:
+    """A divisor built from kernel parameters, blockDim and numbers (``floor(reduceWidth/32)``): uniform, and positive
+    where it divides (zero is undefined behaviour, a negative row width is not one)."""
+    return bool(x.free_symbols) and all(_parameter(v) or v in BDIM for v in x.free_symbols) \
+        and not x.free_symbols & set(TID + BID)
 
 
 def _parameter(x: sympy.Expr) -> bool:

@@ -12,8 +12,31 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cuda_runtime.h>
+#include <optional>  /* c10::optional is std::optional since PyTorch 2.4 */
+#include <cuda/cmath>  /* cuda::ceil_div: CCCL, which ATen's CUDA headers bring in */
 
 namespace c10 {
+using std::optional;
+using std::nullopt;
+using DeviceIndex = int8_t;
+/* c10/util/irange.h: `for (const auto i : c10::irange(n))` */
+template <typename I> struct cudalint_range {
+  struct iterator {
+    I i;
+    __host__ __device__ I operator*() const { return i; }
+    __host__ __device__ iterator &operator++() { ++i; return *this; }
+    __host__ __device__ bool operator!=(const iterator &o) const { return i != o.i; }
+  };
+  I b, e;
+  __host__ __device__ iterator begin() const { return {b}; }
+  __host__ __device__ iterator end() const { return {e}; }
+};
+template <typename I> __host__ __device__ cudalint_range<I> irange(I end) { return {I(0), end}; }
+template <typename I, typename J> __host__ __device__ cudalint_range<I> irange(I begin, J end) { return {begin, I(end)}; }
+namespace cuda {
+DeviceIndex device_count();
+DeviceIndex current_device();
+}  // namespace cuda
 enum class ScalarType : int8_t { Byte, Char, Short, Int, Long, Half, Float, Double, ComplexHalf, ComplexFloat,
                                  ComplexDouble, Bool, QInt8, QUInt8, QInt32, BFloat16 };
 enum class DeviceType : int8_t { CPU = 0, CUDA = 1 };
@@ -80,6 +103,8 @@ struct OptionalCUDAGuard {
 }  // namespace c10
 
 namespace at {
+using c10::optional;
+using c10::nullopt;
 using c10::BFloat16;
 using c10::Device;
 using c10::DeviceType;
@@ -144,6 +169,10 @@ public:
   Tensor();
   template <class T> T *data_ptr() const;
   void *data_ptr() const;
+  template <class T> const T *const_data_ptr() const;
+  const void *const_data_ptr() const;
+  template <class T> T *mutable_data_ptr() const;
+  void *mutable_data_ptr() const;
   template <class T> T *data() const;
   int64_t size(int64_t dim) const;
   IntArrayRef sizes() const;
