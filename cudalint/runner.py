@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Iterable, Optional
 
 from .analysis.context import AnalysisContext, Settings
+from .analysis.launches import overload_key
 from .ir.nodes import recursion_limit
 from .diagnostics import Diagnostic, Severity
 from .model import TranslationUnitModel
@@ -61,6 +62,15 @@ class RunOptions:
     #: the folders besides the system headers the clang front-end may read (:mod:`cudalint.frontend.confine`);
     #: None: the linted file's project root
     read_roots: Optional[tuple[str, ...]] = None
+
+
+def _overload_unlaunched(model, kernels: list, d: Diagnostic) -> Optional[str]:
+    """Why ``d``'s kernel may never run when it is an overload no launch of its name can run
+    (:func:`cudalint.analysis.launches._unlaunched_overloads`): the overload whose definition holds ``d``'s line."""
+    for k in kernels:
+        if k.name == d.kernel and k.span.path == d.path and k.span.line <= d.line <= (k.span.end_line or k.span.line):
+            return model.unlaunched.get(overload_key(k.name, k.span.line))
+    return None
 
 
 def selected(code: str, opts: RunOptions) -> bool:
@@ -419,8 +429,8 @@ def _lint_file(path: str, opts: RunOptions, rules: Optional[list[Rule]], text: O
                 found = [internal_error(path, f"rule {rule.code}", e)]
             for d in found:
                 layer_of[id(d)] = (n, _label(kernels, d))
-                why = model.unlaunched.get(d.kernel or "") or (model.minor.get(d.kernel or "")
-                                                                if d.code not in ("CL301", "CL302") else None)
+                why = model.unlaunched.get(d.kernel or "") or _overload_unlaunched(model, kernels, d) or (
+                    model.minor.get(d.kernel or "") if d.code not in ("CL301", "CL302") else None)
                 if why and not d.internal:  # a barrier's fault is one wherever the kernel runs
                     d.severity = Severity.INFO
                     d.assumptions.append(why)

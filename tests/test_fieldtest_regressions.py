@@ -1209,3 +1209,27 @@ void launch(const at::Tensor in, at::optional<at::Tensor> out) {
     found = lint(tmp_path, src)
     assert [(d.code, d.line) for d in found] == [("CL101", 8)]
     assert found[0].assumptions[0].startswith("blockDim = (256, 1, 1) from launch at")
+
+
+def test_an_overload_no_launch_can_run_is_info(tmp_path):
+    # DeepSpeed's softmax: `template <typename T, int iterations> attn_softmax_v2(T *, ..)` and `template <int
+    # iterations> attn_softmax_v2(float *, ..)`; every launch is `attn_softmax_v2<T, iterations><<<..>>>`, which the
+    # one-parameter overload cannot be, so its barriers (judged false: never runs) are info, the template's warnings
+    body = """(T_ *vals, int n) {
+  __shared__ float s[32];
+  int r = blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;
+  if (r < n) {
+    s[threadIdx.x % 32] = vals[r];
+    __syncthreads();
+    vals[r] = s[0];
+  }
+}
+"""
+    src = ("template <typename T, int IT> __global__ void sm" + body.replace("T_", "T") +
+           "template <int IT> __global__ void sm" + body.replace("T_", "float") +
+           "template <typename T> void launch(T *v, int n) { sm<T, 4><<<n, 256>>>(v, n); }\n"
+           "template void launch<float>(float *, int);\n")
+    found = [(d.code, d.line, d.severity.value, d.assumptions[-1]) for d in lint(tmp_path, src)]
+    assert found == [("CL301", 6, "warning", "condition on line 4 is thread-dependent"),
+                     ("CL301", 15, "info", "this overload of `sm` (1 template parameter) is run by no launch: each "
+                                           "names 2 template arguments")]

@@ -1018,7 +1018,41 @@ def unlaunched_kernels(tu: ir.TranslationUnit) -> dict[str, str]:
                 top = os.path.basename(_program_root(tu.path))
                 out[k.name] = (f"`{k.name}` is launched only from {', '.join(f'`{f}()`' for f in by)}, which nothing "
                                f"in this translation unit or under `{top}/` calls: it may never run")
+    out.update(_unlaunched_overloads(tu))
     return out
+
+
+def _unlaunched_overloads(tu: ir.TranslationUnit) -> dict[str, str]:
+    """Overloaded kernels of one name (DeepSpeed's ``template <typename T, int iterations> attn_softmax_v2(T *, ..)``
+    beside ``template <int iterations> attn_softmax_v2(float *, ..)``) that none of the name's launches can run: each
+    launch names explicit template arguments, and none as many as the overload's template parameters (nor is the
+    name read otherwise: a function pointer, ``cudaLaunchKernel``).  Keyed ``name@line`` (the overload's definition
+    line): :func:`overload_key`."""
+    out: dict[str, str] = {}
+    by_name: dict[str, list] = {}
+    for k in tu.kernels:
+        by_name.setdefault(k.name, []).append(k)
+    for name, ks in by_name.items():
+        if len({len(k.template_params) for k in ks}) < 2:
+            continue
+        nodes = [n for fn in tu.functions for n in ir.walk(fn.body)]
+        launches = [n for n in nodes if isinstance(n, ir.Launch) and n.kernel == name]
+        if not launches or any(not n.template_args for n in launches) or any(
+                isinstance(n, (ir.Ref, ir.Call)) and name in _names(n) for n in nodes):
+            continue
+        for k in ks:
+            if not any(len(n.template_args) == len(k.template_params) for n in launches):
+                arities = sorted({len(n.template_args) for n in launches})
+                out[overload_key(name, k.span.line)] = (
+                    f"this overload of `{name}` ({len(k.template_params)} template parameter"
+                    f"{'s' * (len(k.template_params) != 1)}) is run by no launch: each names "
+                    f"{' or '.join(map(str, arities))} template arguments")
+    return out
+
+
+def overload_key(name: str, line: int) -> str:
+    """The key of an overload :func:`_unlaunched_overloads` found never launched: its name and definition line."""
+    return f"{name}@{line}"
 
 
 def launched_once(launches: list[LaunchSite]) -> dict[str, str]:
