@@ -27,6 +27,12 @@ struct __align__(4) __nv_bfloat162 {
 };
 typedef __nv_bfloat16 nv_bfloat16;
 typedef __nv_bfloat162 nv_bfloat162;
+__device__ __nv_bfloat16 __habs(__nv_bfloat16 a);
+__device__ __nv_bfloat16 __hmax(__nv_bfloat16 a, __nv_bfloat16 b);
+__device__ __nv_bfloat16 __hmin(__nv_bfloat16 a, __nv_bfloat16 b);
+__device__ __nv_bfloat162 __habs2(__nv_bfloat162 a);
+__device__ __nv_bfloat162 __hmax2(__nv_bfloat162 a, __nv_bfloat162 b);
+__device__ __nv_bfloat162 __hmin2(__nv_bfloat162 a, __nv_bfloat162 b);
 
 __host__ __device__ __nv_bfloat16 __float2bfloat16(float a);
 __host__ __device__ __nv_bfloat16 __float2bfloat16_rn(float a);
