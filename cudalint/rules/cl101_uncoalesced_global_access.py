@@ -32,6 +32,19 @@ from . import (AnalysisContext, Findings, Rule, Severity, TranslationUnitModel, 
 #: most this many times the ideal sectors (4-byte words 16 bytes apart: 1.00x), and 3x-10x the time above it
 #: (24, 32, 64 bytes apart: 2.99x, 7.75x, 9.71x; benchmarks/device/neighbour_cost.cu on an H100, session 37)
 STORE_AMPLIFICATION = 4
+#: ... and up to this many times in a kernel whose threads also load at least as many bytes of global data as the
+#: element they store: the loads' DRAM traffic bounds it, and the stores' partial sector writes hide behind it
+#: (benchmarks/device/store_share.cu on an H100, session 39: 6 floats 24 bytes apart beside a float4 and three floats
+#: loaded 1.00x the time of coalesced stores, 2.92x with nothing loaded; 9 floats, 32 sectors a request, 3.31x)
+STORE_AMPLIFICATION_BESIDE_LOADS = 6
+
+
+def loaded_bytes(kernel: Kernel, acc: Access) -> int:
+    """Bytes of global data each thread loads at ``acc``'s loop depth at an address that depends on the thread (a
+    warp-uniform load is one sector for the whole warp)."""
+    return sum(b.size for b in kernel.accesses
+               if b.array.space == AddressSpace.GLOBAL and b.is_read and not b.is_write and b.size
+               and b.loop_depth == acc.loop_depth and b.offset is not None and b.offset.free_symbols & set(TID))
 
 
 def share_of(acc: Access) -> str:
@@ -266,7 +279,10 @@ class UncoalescedGlobalAccess(Rule):
             # the L1-to-L2 write traffic of stores whose sectors the thread's other stores fill: free up to 4x the
             # ideal sectors a request (4-byte words 16 bytes apart), 3x-10x the time from 6x up
             # (benchmarks/device/neighbour_cost.cu, measured on an H100 in session 37)
-            amplified, costly = acc.is_write and sectors > STORE_AMPLIFICATION * cost.ideal_sectors_per_request, False
+            element = abs(stride) if isinstance(stride, int) else None  # the bytes of the element a lane writes
+            limit = STORE_AMPLIFICATION_BESIDE_LOADS if element and loaded_bytes(kernel, acc) >= element \
+                else STORE_AMPLIFICATION
+            amplified, costly = acc.is_write and sectors > limit * cost.ideal_sectors_per_request, False
             earlier = set(map(id, kernel.accesses[:next(i for i, x in enumerate(kernel.accesses) if x is acc)]))
             again = [b for b in sibs
                      if acc.is_read and b.offset == acc.offset and b.size >= acc.size and id(b) in earlier]
@@ -296,8 +312,8 @@ class UncoalescedGlobalAccess(Rule):
                     costly = True
                     note = (f"; the thread's {who} fill {use * 100:.0f}% of those sectors, so DRAM writes each byte "
                             f"once, but each request writes {fmt(sectors)} partial sectors into L2 for "
-                            f"{fmt(cost.ideal_sectors_per_request)} sectors' bytes: above 4x the ideal such stores "
-                            "take 3x-10x the time of a coalesced layout (measured)")
+                            f"{fmt(cost.ideal_sectors_per_request)} sectors' bytes: above {limit}x the ideal such "
+                            "stores take 3x-10x the time of a coalesced layout (measured)")
                     if eff < 0.5 and (share := demotion(kernel, acc, ctx)):
                         note += f"; {share}"
                         costly = False
