@@ -1257,3 +1257,24 @@ def test_neighbouring_stores_beside_loads_of_as_many_bytes_cost_nothing_up_to_6x
     nine = stores(kernel(9, True))
     assert [(line, sev) for line, sev, _ in nine] == [(line, "warning") for line in range(6, 15)]
     assert "above 4x the ideal such stores take 3x-10x the time" in nine[0][2]  # 36 bytes: more than the loads
+
+
+def test_a_memcpy_from_global_memory_is_its_loads(tmp_path):
+    # glm's `make_vec4(ptr)` (gsplat, the Gaussian rasterizers) copies a quaternion with `memcpy(value_ptr(r), ptr,
+    # 16)`: four 4-byte loads of `ptr`, which were invisible (and with them the bytes a thread loads beside its stores)
+    src = """#include <cstring>
+struct V4 { float x, y, z, w; };
+template <typename T> __host__ __device__ inline V4 make4(T const *const p) {
+  V4 r; memcpy(&r, p, sizeof(V4)); return r; }
+__global__ void k(const float *q, float *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  V4 v = make4(q + i * 4);
+  out[i] = v.x + v.y + v.z + v.w;
+}
+void run(const float *q, float *o, int n) { k<<<(n + 255) / 256, 256>>>(q, o, n); }
+"""
+    found = lint(tmp_path, src)
+    assert [(d.code, d.line, d.severity.value, d.metrics["sectors_per_request"]) for d in found] == [
+        ("CL101", 4, "info", 16)]
+    assert "uncoalesced global load of `q`: lanes are 16 bytes apart" in found[0].message

@@ -962,6 +962,21 @@ class KernelInterpreter:
                       base.pointee)
         return ptr if mode == "addr" or base.dims and e.type.kind == TypeKind.ARRAY else self.load(e, ptr, mode, record)
 
+    def copy_in(self, e: ir.Call, env: Env, record: bool) -> Value:
+        """``memcpy(dst, src, n)`` in device code with ``src`` in global, shared or constant memory and ``n`` a constant
+        of at most 64 bytes: ``n / 4`` loads of 4-byte words (bytes when ``n`` is not a multiple of 4), which is what
+        nvcc emits for a source aligned to its element (glm's ``make_vec4(ptr)`` copies 16 bytes from a ``float *``:
+        gsplat's kernels read every quaternion and scale so); the words merge into vector loads where the alignment
+        allows (:mod:`cudalint.analysis.merge`).  Returns ``dst``."""
+        dst, src, n = (self.expr(x, env, record=record) for x in e.args)
+        if isinstance(src, Pointer) and src.array.space != AddressSpace.LOCAL and isinstance(n, sympy.Basic) \
+                and n.is_Integer and 0 < n <= 64:
+            word = 4 if n % 4 == 0 else 1
+            for k in range(int(n) // word):
+                self.load(e, replace(src, offset=sympy.expand(src.offset + k * word), elem_size=word,
+                                                 dims=(), subscripts=()), "read", record)
+        return dst
+
     def load(self, e: ir.Expr, ptr: Pointer, mode: str, record: bool, field_offset: int = 0,
              elem_size: int = 0, align: int = 0, hint: str = "load") -> Value:
         """Record the access at ``ptr`` (a load unless ``mode`` says store) and return the loaded value.
@@ -1258,6 +1273,8 @@ class KernelInterpreter:
         if name in LOADS and e.args:
             p = self.expr(e.args[0], env, record=record)
             return self.load(e, p, "read", record) if isinstance(p, Pointer) else self.opaque("load", p)
+        if name in ("memcpy", "__builtin_memcpy") and len(e.args) == 3:
+            return self.copy_in(e, env, record)
         if record and TEXTURE.fullmatch(name or ""):  # memory traffic one_shot counts; its lanes are not modelled
             tex = ArrayDecl(name, AddressSpace.GLOBAL, "texture", 0)
             self.kernel.accesses.append(Access(tex, None, 0, "write" not in name, "write" in name, e.span,
