@@ -1,5 +1,6 @@
 """Regressions found by running cudalint on public CUDA samples (reproductions written from scratch)."""
 
+import os
 from pathlib import Path
 
 from cudalint.runner import RunOptions, build_model, lint_file
@@ -1278,3 +1279,28 @@ void run(const float *q, float *o, int n) { k<<<(n + 255) / 256, 256>>>(q, o, n)
     assert [(d.code, d.line, d.severity.value, d.metrics["sectors_per_request"]) for d in found] == [
         ("CL101", 4, "info", 16)]
     assert "uncoalesced global load of `q`: lanes are 16 bytes apart" in found[0].message
+
+
+def test_a_dependent_call_of_a_header_helper_is_that_helper(tmp_path):
+    # gsplat's template kernels call `quat_scale_to_covar_preci(quat, scale, ..)` and glm's `make_vec4(quats)`, device
+    # functions of headers that nothing else calls: clang leaves the call unresolved in the template, and the helper
+    # (never lowered) was an opaque call; the overload set clang keeps names it (by argument count and pointer-ness)
+    (tmp_path / "helpers.cuh").write_text(
+        "struct V4 { float x, y, z, w; };\n"
+        "inline __device__ V4 load4(V4 const &v) { return v; }\n"
+        "inline __device__ V4 load4(const float *p) { V4 r; r.x = p[0]; r.y = p[1]; r.z = p[2]; r.w = p[3]; "
+        "return r; }\n")
+    src = """#include "helpers.cuh"
+template <typename T> __global__ void k(const T *q, float *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  V4 v = load4(q + i * 4);
+  out[i] = v.x + v.y + v.z + v.w;
+}
+void run(const float *q, float *o, int n) { k<float><<<(n + 255) / 256, 256>>>(q, o, n); }
+"""
+    p = tmp_path / "k.cu"
+    p.write_text(src)
+    found = [(os.path.basename(d.path), d.line, d.code, d.metrics.get("sectors_per_request"))
+             for d in lint_file(str(p), RunOptions())]
+    assert found == [("helpers.cuh", 3, "CL101", 16)] * 4

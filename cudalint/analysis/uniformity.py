@@ -448,7 +448,9 @@ def _edge(c: sympy.Basic, known: dict) -> Optional[tuple[sympy.Expr, sympy.Expr,
             idx = sympy.expand(num)  # cryptonight): floor(e / c) flips at E exactly where e flips at c*E
             edge = sympy.expand(den * edge - idx.as_coeff_Add()[0])
         span = _span(idx, known)
-        steps = _trip_terms(idx)
+        steps = _trip_terms(idx, blocks=False)
+        if span is None and (steps == 0 or _span(sympy.expand(idx - steps), known) is None):
+            steps = _trip_terms(idx)  # the block's place too, when the trips alone leave no tile
         if span is None and steps != 0:
             # a loop stepping by a uniform value that is not a multiple of what a block covers (apex's
             # `col = blockIdx.x * 32 + lane; col < COLS; col += COL_STRIDE`, the step a traits class's constant), a
@@ -472,13 +474,13 @@ def _edge(c: sympy.Basic, known: dict) -> Optional[tuple[sympy.Expr, sympy.Expr,
     return None
 
 
-def _trip_terms(idx: sympy.Expr) -> sympy.Expr:
+def _trip_terms(idx: sympy.Expr, blocks: bool = True) -> sympy.Expr:
     """The terms of ``idx`` that are a loop's trip counter, or blockIdx, times a run-time factor free of threadIdx and
     blockIdx (the loop's uniform step, ``k*COL_STRIDE``; a block's row of a run-time width, ``blockIdx.x *
     token_size``); 0 when a term mixes such a counter with threadIdx or another counter, or steps by a number (``r +=
     7`` off a block's span: every block's threads make different trips, a divergence, not a bound)."""
     def counters(t):
-        return {s for s in t.free_symbols if s.name.startswith(TRIP_PREFIX) or s in BID}
+        return {s for s in t.free_symbols if s.name.startswith(TRIP_PREFIX) or blocks and s in BID}
 
     def tile(t):  # `blockIdx.x * blockDim.x`, `blockIdx.x * 32`: the block's tile, :func:`_span`'s own case
         return counters(t) <= set(BID) and (t / sympy.Mul(*counters(t))).free_symbols <= set(BDIM)

@@ -769,6 +769,7 @@ class Lowering:
                 oref = next((n for n in kid.walk_preorder() if n.kind == K.OVERLOADED_DECL_REF), None)
                 if kid.kind == K.DECL_REF_EXPR and oref is not None:
                     name, args = oref.spelling, kids[:i] + kids[i + 1:]
+                    ref = _overload_candidate(oref, args)
                     break
             else:
                 args = kids[1:]
@@ -924,6 +925,36 @@ def lower(path: str, text: str, extra_args: Optional[list[str]] = None,
                 f.incomplete.append(f"line {loc.line}: {summarise(d.spelling, _header_text(loc.file.name))}")
     unit.dependencies = sorted({inc.include.name for inc in tu.get_includes() if inc.include is not None})
     return unit
+
+
+def _overload_candidate(oref: ci.Cursor, args: list) -> Optional[ci.Cursor]:
+    """The one function of a dependent call's overload set (``quat_scale_to_covar_preci(quat, scale, ..)`` in a
+    kernel template, declared in a header and called nowhere else) that takes as many arguments as ``args``, each a
+    pointer where the argument is one (glm's ``make_vec4(T const *)`` beside ``make_vec4(vec<3, T> const &)``), None
+    when there is none or several: clang lists the set it resolves at instantiation (gsplat's helpers were opaque)."""
+    def pointer(t: ci.Type) -> Optional[bool]:  # None: a dependent type, which may be either
+        k = t.get_canonical().kind
+        return None if k in (TK.UNEXPOSED, TK.DEPENDENT, TK.INVALID) else k == TK.POINTER
+
+    def pointer_arg(a: ci.Cursor, depth: int = 0) -> Optional[bool]:  # `q + i * 4` with `const T *q`: a pointer
+        own = pointer(a.type)
+        if own is not None or depth > 4:
+            return own
+        kids = [pointer_arg(ch, depth + 1) for ch in a.get_children() if ch.kind.is_expression()]
+        return True if True in kids else False if kids and all(x is False for x in kids) else None
+    try:
+        found = []
+        for i in range(_lib.clang_getNumOverloadedDecls(oref)):
+            d = _lib.clang_getOverloadedDecl(oref, i)
+            d._tu = oref._tu
+            if d.kind == K.FUNCTION_TEMPLATE or d.kind == K.FUNCTION_DECL:
+                params = [ch for ch in d.get_children() if ch.kind == K.PARM_DECL]
+                if len(params) == len(args) and all(pointer_arg(a) in (None, pointer(p.type))
+                                                    for p, a in zip(params, args)):
+                    found.append(d)
+        return found[0] if len(found) == 1 else None
+    except Exception:  # a libclang without the overload API, a null cursor
+        return None
 
 
 def _resolve_dependent(functions: list) -> None:
