@@ -62,6 +62,10 @@ print("ok")
 # Device-side IR lines where the two lowerings differ, fixture -> {line: why}.  Everything else a kernel or
 # device function lowers to must print identically (`cudalint dump-ir`).
 KNOWN_IR_DIFFERENCES = {
+    "sync/traits_class.cu": dict.fromkeys(
+        (37, 38, 39, 40, 42, 43, 47, 58, 59),
+        "a traits class's member `K::COLS`: clang keeps it a template argument each instantiation binds "
+        "(frontend/traits.py); tree-sitter reads the member's name (an enumerator, by name alone)"),
     "sync/uniform_barriers.cu": {120: "clang shows the conversion of tiled_partition's result to the tile"},
     "corpus/macros_lambdas.cu": {11: "a kernel defined by a macro is not seen", 12: "same",
                                  22: "a lambda's closure type (clang: `(lambda at ...)`, 1 byte) is unknown"},
