@@ -220,9 +220,22 @@ def build_model(path: str, text: str, opts: RunOptions) -> TranslationUnitModel:
     return analyse(lower(path, text, opts))
 
 
-def incomplete_diagnostics(model: TranslationUnitModel) -> list[Diagnostic]:
-    """CL000 for kernels that clang could not fully parse (errors inside their body)."""
+_KERNEL_DECL = re.compile(r"^\s*(?:template\s*<[^>]*>\s*)?(?:static\s+|extern\s+\S+\s+)?__global__\b")
+
+
+def incomplete_diagnostics(model: TranslationUnitModel, lines: Optional[list[str]] = None) -> list[Diagnostic]:
+    """CL000 for kernels that clang could not fully parse (errors inside their body), and for a ``__global__``
+    declaration of the file (``lines``) that no kernel came from, with an error within its first lines (a
+    signature clang could not parse: ``__global__ void k(float *a {``): nothing in it is analysed."""
     out = []
+    spans = [(k.span.line, k.span.end_line or k.span.line) for k in model.kernels if k.span.path == model.path]
+    for i, text in enumerate(lines or (), 1):
+        if not _KERNEL_DECL.match(text) or any(a <= i <= b for a, b in spans):
+            continue
+        near = list(dict.fromkeys(f"line {ln}: {msg}" for ln, msg in model.errors if i <= ln <= i + 5))[:3]
+        if near:
+            out.append(cl000(model.path, f"the kernel declared on line {i} could not be parsed, so nothing in it is "
+                                         "analysed: " + "; ".join(near), line=i))
     more = (" (unresolved includes: " + ", ".join(model.missing_includes) + "; add the folder that holds them to "
             "`include-paths` in `.cudalint.toml`, or pass `-p BUILD_DIR` with the build's compile_commands.json)"
             if model.missing_includes else "")
@@ -416,7 +429,7 @@ def _lint_file(path: str, opts: RunOptions, rules: Optional[list[Rule]], text: O
     except Exception as e:  # noqa: BLE001
         return [internal_error(path, "analysis", e)], None
     lines = text.splitlines()
-    diags: list[Diagnostic] = incomplete_diagnostics(model) + failed
+    diags: list[Diagnostic] = incomplete_diagnostics(model, lines) + failed
     layer_of: dict[int, tuple[int, str]] = {}  # id(diagnostic) -> (layer, instantiation label)
     for n, kernels in enumerate(_layers(model)):
         view = model if n == 0 and len(kernels) == len(model.kernels) else replace(model, kernels=kernels)

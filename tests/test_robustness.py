@@ -225,3 +225,19 @@ def test_values_recomputed_from_themselves_in_unrolled_code_stay_small(tmp_path)
     d = lint_file(str(p), RunOptions(frontend="clang"))
     assert [(x.code, x.line, x.column, x.metrics.get("sectors_per_request")) for x in d] == [
         ("CL101", 4, 13, 32), ("CL101", 9, 3, 32)]
+
+
+def test_a_kernel_whose_signature_does_not_parse_is_a_cl000(tmp_path, capsys):
+    # a new user's `__global__ void broken(float *a {`: clang drops the declaration, no kernel is lowered, and the
+    # file was reported clean with exit code 0; the kernels before it are still linted (clang's recovery swallows
+    # what follows the broken signature)
+    p = tmp_path / "broken.cu"
+    p.write_text("__global__ void fine(float *a) { a[threadIdx.x * 32] = 0; }\n"
+                 "__global__ void broken(float *a {\n  a[threadIdx.x * 32] = 0;\n"
+                 "  if (threadIdx.x < 3) __syncthreads();\n}\n")
+    found = sorted(lint_file(str(p), RunOptions()), key=lambda d: d.code)
+    assert [(d.code, d.line, d.severity.value) for d in found] == [("CL000", 2, "info"), ("CL101", 1, "warning")]
+    assert found[0].message.startswith("the kernel declared on line 2 could not be parsed, so nothing in it is "
+                                       "analysed: line 2:")
+    assert main(["check", "--no-cache", str(p)]) == 1  # not "clean" with exit code 0
+    assert "broken.cu:2:1: CL000" in capsys.readouterr().out
