@@ -169,8 +169,10 @@ class Division:
     pow2: bool
     divisor_text: str
     dividend_varying: bool = True
-    in_loop: bool = False  # inside a loop of the kernel (or of a helper it calls there)
+    in_loop: bool = False  # inside a loop of the kernel (or of a helper it calls there) and varying there
     guards: tuple[sympy.Basic, ...] = ()
+    #: inside a loop, but nothing it reads changes there: nvcc computes it once before the loops
+    hoisted: bool = False
 
 
 @dataclass

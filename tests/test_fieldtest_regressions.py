@@ -1304,3 +1304,23 @@ void run(const float *q, float *o, int n) { k<float><<<(n + 255) / 256, 256>>>(q
     found = [(os.path.basename(d.path), d.line, d.code, d.metrics.get("sectors_per_request"))
              for d in lint_file(str(p), RunOptions())]
     assert found == [("helpers.cuh", 3, "CL101", 16)] * 4
+
+
+def test_a_division_the_loop_does_not_change_runs_once_before_it(tmp_path):
+    # a new user's report: `tid / warpSize` and `tid % warpSize` inside a loop over k were warnings ("in a loop"),
+    # though nvcc computes them once before the loop (one div.s32 ahead of it in the PTX); a division of a value the
+    # loop loads stays a warning
+    src = """__global__ void k(const int *in, int *out, int n) {
+  int tid = blockIdx.x * blockDim.x + threadIdx.x;
+  for (int k = 0; k < n; k++) {
+    out[k * 1024 + tid] = tid / warpSize;
+    out[k * 1024 + tid + 512] = tid % warpSize;
+    out[k * 1024 + tid + 256] = in[k * 1024 + tid] / warpSize;
+  }
+}
+"""
+    found = [(d.line, d.severity.value, d.message.split("; ")[-1]) for d in lint(tmp_path, src) if d.code == "CL501"]
+    hoisted = "nothing it reads changes in the loop around it, so nvcc computes it once per thread, before the loop"
+    assert found == [(4, "info", hoisted), (5, "info", hoisted),
+                     (6, "warning", "use a constant (`constexpr unsigned kWarpSize = 32;`) and `>> 5` on an unsigned "
+                                    "value")]

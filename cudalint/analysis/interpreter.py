@@ -252,6 +252,7 @@ class KernelInterpreter:
         self.values = values              # template non-type parameter -> int (a traits member: ("multiple", of))
         self.sizes: dict = {}             # value -> the operations it was built from (:data:`MAX_OPERATIONS`)
         self.ranged: set = set()          # values nvcc knows the range of (:meth:`known_nonnegative`)
+        self.loop_marks: list = []        # the symbol mark at the start of each loop around (Symbols.mark)
         self.guards: list[tuple[Value, int]] = []
         self.exit_guards: set[int] = set()  # ids of the entries of guards that earlier exits entered (block_item)
         self.left: Value = None           # `!c` of the `if (c) return;` just walked (block_item)
@@ -668,6 +669,7 @@ class KernelInterpreter:
         self.symbols.loop_conds[trip] = cond_val
         self.push_guard(cond_val, SourceLine.of(s.span))
         self.loops.append(next(self.order))
+        self.loop_marks.append(mark)
         self.trips.append(trip)
         self.cut()
         self.breakable.append("loop")
@@ -683,6 +685,7 @@ class KernelInterpreter:
                 if a.loop_depth >= len(self.loops):  # still in this loop (not hoisted out of it)
                     a.fixed_loops += 1
         self.loops.pop()
+        self.loop_marks.pop()
         self.trips.pop()
         self.cut()
         self.guards.pop()
@@ -1133,9 +1136,20 @@ class KernelInterpreter:
         pow2 = isinstance(b, sympy.Basic) and self.symbols.is_pow2(b)
         varying = not isinstance(a, sympy.Basic) or self.symbols.is_varying(a)
         signed = e.type.signed and not self.known_nonnegative(a)  # a known range: nvcc drops the sign fix-up
+        guards = tuple(g for g, _ in self.branch_guards() if isinstance(g, sympy.Basic))
+        hoisted = bool(self.loops) and self.loop_invariant(
+            a, b, *(g for g in guards if not self.symbols.is_loop_condition(g)))
         self.kernel.divisions.append(Division(op, e.span, signed, b, pow2, divisor.text, varying,
-                                                bool(self.loops), tuple(g for g, _ in self.branch_guards()
-                                                                        if isinstance(g, sympy.Basic))))
+                                              bool(self.loops) and not hoisted, guards, hoisted))
+
+    def loop_invariant(self, *values: Value) -> bool:
+        """Whether ``values`` (a division's operands and the conditions it runs under) were all made before the
+        outermost loop around: nvcc computes such a division once, before the loops (the PTX of ``tid / warpSize``
+        in a loop over ``k`` has one ``div.s32`` ahead of the loop: a new user's report, session 39)."""
+        if not self.loop_marks:
+            return False
+        return all(isinstance(v, sympy.Basic) and all(self.symbols.born(x) < self.loop_marks[0]
+                                                      for x in v.free_symbols) for v in values)
 
     def arith(self, op: Optional[str], a: Value, b: Value) -> Value:
         if isinstance(a, Pointer) and isinstance(b, Pointer) and a.array is b.array and a.elem_size == b.elem_size:

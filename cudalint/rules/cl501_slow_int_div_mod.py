@@ -11,7 +11,9 @@ fixtures/arith/div_mod.cu kernel byShiftedParameter: 2.62 M instructions vs 2.36
 Severity: warning for warpSize and run-time powers of two inside a loop; info when executed once per thread
 (index arithmetic), in one block of the grid (:func:`~cudalint.rules.one_block`), for signed operands.
 A signed division (or any of these) whose dividend is block-uniform (``n / TILE``, ``blockDim.x / warpSize``) is
-computed once and hoisted out of loops: not reported; nor is a power-of-two loop variable of a loop nvcc unrolls
+computed once and hoisted out of loops: not reported; one inside a loop whose operands the loop does not change
+(``tid / warpSize`` in a loop over ``k``) runs once per thread before it (the PTX has one ``div.s32`` ahead of the
+loop): info; nor is a power-of-two loop variable of a loop nvcc unrolls
 completely (constant start and bound, at most 16 trips: :func:`unrolled`).
 """
 
@@ -91,7 +93,9 @@ class SlowIntDivMod(Rule):
                            f"unsigned if it is never negative")
                 else:
                     continue
-                share = one_block(kernel, d.guards, ctx)
+                share = one_block(kernel, d.guards, ctx) or ("nothing it reads changes in the loop around it, so "
+                                                             "nvcc computes it once per thread, before the loop"
+                                                             if d.hoisted else None)
                 if share or not d.in_loop:
                     sev, msg = Severity.INFO, msg + f"; {share or 'executed once per thread here, outside any loop'}"
                 yield self.diagnostic(kernel, d, msg, severity=sev, metrics={"instructions_ratio": ratio})
