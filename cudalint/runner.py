@@ -229,10 +229,18 @@ def incomplete_diagnostics(model: TranslationUnitModel, lines: Optional[list[str
     signature clang could not parse: ``__global__ void k(float *a {``): nothing in it is analysed."""
     out = []
     spans = [(k.span.line, k.span.end_line or k.span.line) for k in model.kernels if k.span.path == model.path]
-    for i, text in enumerate(lines or (), 1):
+    lines = lines or []
+    for i, text in enumerate(lines, 1):
         if not _KERNEL_DECL.match(text) or any(a <= i <= b for a, b in spans):
             continue
-        near = list(dict.fromkeys(f"line {ln}: {msg}" for ln, msg in model.errors if i <= ln <= i + 5))[:3]
+        # its signature: up to the `{` that opens the body; a `;` first is a declaration (a prototype), not a kernel
+        j, head = i, ""
+        while j <= min(len(lines), i + 10) and "{" not in head and ";" not in head:
+            head += lines[j - 1]
+            j += 1
+        if "{" not in head or ";" in head.split("{", 1)[0]:
+            continue
+        near = list(dict.fromkeys(f"line {ln}: {msg}" for ln, msg in model.errors if i <= ln < j))[:3]
         if near:
             out.append(cl000(model.path, f"the kernel declared on line {i} could not be parsed, so nothing in it is "
                                          "analysed: " + "; ".join(near), line=i))

@@ -241,3 +241,8 @@ def test_a_kernel_whose_signature_does_not_parse_is_a_cl000(tmp_path, capsys):
                                        "analysed: line 2:")
     assert main(["check", "--no-cache", str(p)]) == 1  # not "clean" with exit code 0
     assert "broken.cu:2:1: CL000" in capsys.readouterr().out
+    # a prototype is no kernel, whatever errors follow it (cuda-samples' simpleCUFFT_MGPU: `static __global__ void
+    # ComplexPointwiseMulAndScale(...);` above a host declaration with an unknown type)
+    p.write_text("__global__ void later(float *);\nvoid host(UnknownDesc *);\n"
+                 "__global__ void later(float *a) { a[threadIdx.x] = 0; }\n")
+    assert [d.code for d in lint_file(str(p), RunOptions())] == []
