@@ -976,8 +976,9 @@ class KernelInterpreter:
                 and n.is_Integer and 0 < n <= 64:
             word = 4 if n % 4 == 0 else 1
             for k in range(int(n) // word):
-                self.load(e, replace(src, offset=sympy.expand(src.offset + k * word), elem_size=word,
-                                                 dims=(), subscripts=()), "read", record)
+                word_ptr = replace(src, offset=sympy.expand(src.offset + k * word), elem_size=word, dims=(),
+                                   subscripts=())
+                self.load(e, word_ptr, "read", record)
         return dst
 
     def load(self, e: ir.Expr, ptr: Pointer, mode: str, record: bool, field_offset: int = 0,

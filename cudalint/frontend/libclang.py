@@ -824,13 +824,8 @@ class Lowering:
         ref = init.referenced
         if ref is not None and ref.kind in (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE):
             return ref.spelling, ref, self.template_args(ref)
-        kids = list(init.get_children())
-        at = next((i for i, ch in enumerate(kids) if ch.kind == K.OVERLOADED_DECL_REF), None)
-        if at is None:
-            return None
-        vals = ((ch, self._dependent_type_arg(ch) if ch.kind == K.TYPE_REF else evaluate_int(ch))
-                for ch in kids[at + 1:])
-        return kids[at].spelling, None, tuple(v if v is not None else self.expr(ch) for ch, v in vals)
+        found = self._overloaded(init)
+        return (found[0], None, found[1]) if found is not None else None
 
     def _dependent_type_arg(self, ch: ci.Cursor):
         """A dependent type argument (``Kernel_traits_f``, a host template's alias of a class template's
@@ -871,13 +866,20 @@ class Lowering:
             callee = next(iter(callee.get_children()), None)
         if callee is None:
             return "", ()
-        kids = list(callee.get_children())
-        ref = next((i for i, ch in enumerate(kids) if ch.kind == K.OVERLOADED_DECL_REF), None)
-        if ref is None:
-            return callee.spelling or "", ()
+        return self._overloaded(callee) or (callee.spelling or "", ())
+
+    def _overloaded(self, ref: ci.Cursor) -> Optional[tuple[str, tuple]]:
+        """``(name, explicit template arguments)`` of a dependent reference to a function template (``k<T, 256>``,
+        ``&finalize<Kernel_traits_f>``): the name of its unresolved overload reference, and each argument after it,
+        an integral one clang can evaluate, a dependent type (:meth:`_dependent_type_arg`), else its expression;
+        None when ``ref`` holds no overload reference."""
+        kids = list(ref.get_children())
+        at = next((i for i, ch in enumerate(kids) if ch.kind == K.OVERLOADED_DECL_REF), None)
+        if at is None:
+            return None
         vals = ((ch, self._dependent_type_arg(ch) if ch.kind == K.TYPE_REF else evaluate_int(ch))
-                for ch in kids[ref + 1:])
-        return kids[ref].spelling, tuple(v if v is not None else self.expr(ch) for ch, v in vals)
+                for ch in kids[at + 1:])
+        return kids[at].spelling, tuple(v if v is not None else self.expr(ch) for ch, v in vals)
 
 
 def _stand_in(f: ci.Cursor) -> bool:
