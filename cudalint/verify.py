@@ -674,7 +674,18 @@ def format_table(rows: Sequence[Row]) -> str:
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("fixtures", nargs="*", metavar="FIXTURES", help="fixture programs (default: fixtures/**/*.cu)")
+    p.add_argument("fixtures", nargs="*", metavar="FIXTURES",
+                   help="fixture programs (default: fixtures/**/*.cu); with --run or --report, the sources to lint "
+                        "(default: the profiled source files found here)")
+    user = p.add_mutually_exclusive_group()
+    user.add_argument("--run", metavar="CMD", help="profile your own program (built with -lineinfo) under Nsight "
+                      "Compute and compare each access line with cudalint's prediction")
+    user.add_argument("--report", metavar="FILE", help="the same from a report you already have (.ncu-rep with "
+                      "source counters, or its source page saved as NAME.source.csv)")
+    p.add_argument("--kernel", metavar="REGEX", help="with --run: profile only kernels whose mangled name matches")
+    p.add_argument("--launch-skip", type=int, default=0, metavar="N", help="with --run: launches to skip first")
+    p.add_argument("--launch-count", type=int, metavar="N", help="with --run: launches to profile")
+    p.add_argument("--format", choices=("text", "json"), default="text", help="with --run or --report")
     p.add_argument("--output-dir", default="fixtures/measured", help="where <family>__<stem>.json go")
     p.add_argument("--arch", default="sm_90")
     for tool in ("--nvcc", "--ncu", "--compute-sanitizer"):
@@ -685,7 +696,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run_verify(args: argparse.Namespace, out=sys.stdout) -> int:
     """``cudalint verify``: measure, write the JSON files, print the comparison; 1 on any disagreement, 2 when
-    something could not be measured. With ``args.measure_only`` nothing is compared."""
+    something could not be measured. With ``args.measure_only`` nothing is compared.  With ``--run`` or
+    ``--report``: :func:`cudalint.fidelity.run` (the user's own program)."""
+    if getattr(args, "run", None) or getattr(args, "report", None):
+        from .fidelity import run
+        return run(args, out)
     try:
         paths = [Path(f) for f in args.fixtures] or sorted(p for p in Path("fixtures").rglob("*.cu")
                                                             if p.parent.name != "measured")

@@ -559,18 +559,23 @@ class SharedCost:
     wavefronts_per_request: float     # averaged over the block's warps
     worst_wavefronts: int = 0         # the worst warp's wavefronts, summed over its phases
     ideal_wavefronts: int = 1         # one per phase: 1, 2 for 8-byte accesses, 4 for 16-byte
+    #: the ideal averaged like ``wavefronts_per_request``: one wavefront per 128 bytes the active lanes move, at
+    #: least one (a lone lane's 8-byte load is 1; Nsight Compute's ``memory_l1_wavefronts_shared_ideal``,
+    #: tests/data/fidelity/template_instances.source.csv)
+    ideal_per_request: float = 1.0
 
 
 def shared_cost(pic: WarpPicture, size: int) -> SharedCost:
     if pic.lane_ids and phases(size) > 1:  # lanes left out: each warp's phases by lane number
-        res = [(bank_ways(w, size, ids), 1) for w, ids in zip(pic.warps, pic.lane_ids) if w]
+        res = [(bank_ways(w, size, ids), 1, len(w)) for w, ids in zip(pic.warps, pic.lane_ids) if w]
     else:
-        res = [(bank_ways(w, size), k) for w, k in _distinct_warps(pic, BANK_WIDTH)]
-    n = sum(k for _, k in res)
+        res = [(bank_ways(w, size), k, len(w)) for w, k in _distinct_warps(pic, BANK_WIDTH)]
+    n = sum(k for _, k, _ in res)
     if not n:  # no lane makes the access: no request
         return SharedCost(0, 0.0, 0, phases(size))
-    return SharedCost(max(r[0] for r, _ in res), sum(r[1] * k for r, k in res) / n, max(r[1] for r, _ in res),
-                      phases(size))
+    ideal = sum(max(1, -(-lanes * size // (BANKS * BANK_WIDTH))) * k for _, k, lanes in res) / n
+    return SharedCost(max(r[0] for r, _, _ in res), sum(r[1] * k for r, k, _ in res) / n,
+                      max(r[1] for r, _, _ in res), phases(size), ideal)
 
 
 def distinct_addresses(pic: WarpPicture, size: int) -> int:

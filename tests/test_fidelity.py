@@ -1,0 +1,188 @@
+"""`cudalint verify --run/--report` (cudalint.fidelity): the join of Nsight Compute's source counters with the
+predictions, on committed pages of our own programs (tests/data/fidelity: ncu 2025.3 on an H200, 2026-12-06;
+the programs are several.cu and fixtures/shared/template_instances.cu)."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cudalint import fidelity
+from cudalint.fidelity import (FidelityError, Launch, Measured, Predicted, attach_launches, compare_pages, instances,
+                               kernel_label, load_pages, measured, parse_launch_page, parse_source_page, same_files,
+                               summary, verdict)
+
+DATA = Path(__file__).parent / "data" / "fidelity"
+ROOT = Path(__file__).parent.parent
+
+
+def pages(name):
+    return (DATA / f"{name}.source.csv").read_text(), (DATA / f"{name}.raw.csv").read_text()
+
+
+@pytest.fixture(scope="module")
+def several():
+    return {(r.kernel, Path(r.file).name, r.line, r.space, r.operation): r
+            for r in compare_pages(*pages("several"), paths=[str(DATA / "several.cu")])}
+
+
+def test_kernel_labels_as_cudalint_writes_them():
+    assert kernel_label("void strided<(int)8>(const float *, float *)") == "strided<8>"
+    assert kernel_label("void reduceInterleaved<int, (unsigned int)256>(const T1 *, T1 *, unsigned int)") \
+        == "reduceInterleaved<int, 256>"
+    assert kernel_label("void reduce7<int, (unsigned int)256, (bool)1>(const T1 *, T1 *, unsigned int)") \
+        == "reduce7<int, 256, true>"
+    assert kernel_label("scaled(const float *, float *, int)") == "scaled"
+    assert kernel_label("void ns::inner::k<float>(float *)") == "k<float>"
+
+
+def test_source_page_launches_files_and_instructions():
+    launches = parse_source_page(pages("several")[0])
+    # `scaled` launched three times: three launches; the header helper is a second file of one launch
+    assert [la.label for la in launches] == ["scaled"] * 3 + ["twoOnALine", "viaHeader", "tileColumn", "strided<1>",
+                                                              "strided<8>"]
+    via = launches[4]
+    assert sorted(Path(f).name for f in via.files) == ["fidelity_helper.cuh", "several.cu"]
+    load = next(i for i in via.instructions if i.operation == "load")
+    assert (Path(load.file).name, load.line, load.sass, load.space) == ("fidelity_helper.cuh", 5, "LDG.E", "global")
+    assert (load.executed, load.cost, load.ideal) == (1024, 32768, 4096)
+    # each SASS row appears twice on the page: counted once
+    assert [(i.sass, i.line) for i in launches[3].instructions] == [("LDG.E", 14), ("LDG.E", 14), ("STG.E", 14)]
+    tile = launches[5]
+    lds = [i for i in tile.instructions if i.space == "shared" and i.operation == "load"]
+    assert [(i.sass, i.line, i.executed, i.cost, i.ideal) for i in lds] == [("LDS", 25, 1024, 32768, 1024)]
+
+
+def test_launch_page_gives_each_launch_its_configuration():
+    launches = parse_source_page(pages("several")[0])
+    attach_launches(launches, parse_launch_page(pages("several")[1]))
+    assert [(la.grid, la.block) for la in launches[:3]] == [("(4096, 1, 1)", "(256, 1, 1)"),
+                                                            ("(2048, 1, 1)", "(256, 1, 1)"),
+                                                            ("(1366, 1, 1)", "(256, 1, 1)")]
+    assert launches[7].grid == "(4096, 1, 1)"   # `void strided<8>` on the raw page, `strided<(int)8>` on the source
+
+
+def test_launches_of_one_kernel_are_summed_and_listed():
+    launches = parse_source_page(pages("several")[0])
+    attach_launches(launches, parse_launch_page(pages("several")[1]))
+    m = measured(launches)
+    key = next(k for k in m if k[0] == "scaled" and k[3:] == ("global", "load"))
+    s = m[key]
+    assert (s.requests, s.cost, s.ideal, s.sass) == (60075, 240299, 240299, {"LDG.E": 3})
+    assert s.launches == ["<<<(4096, 1, 1), (256, 1, 1)>>>", "<<<(2048, 1, 1), (256, 1, 1)>>>",
+                          "<<<(1366, 1, 1), (256, 1, 1)>>>"]
+
+
+def test_two_accesses_on_one_line_are_one_row(several):
+    r = several[("twoOnALine", "several.cu", 14, "global", "load")]
+    # in[i] (4 sectors) and in[16 * i] (32) per request of 4 ideal: 36 / 8 = 4.5 times the ideal, both sides
+    assert (r.predicted, r.measured, r.measured_per_request, r.sass, r.findings, r.verdict) == \
+        (4.5, 4.5, 18.0, "LDG.E x2", ["CL101"], "confirmed")
+    assert several[("twoOnALine", "several.cu", 14, "global", "store")].verdict == "clean"
+
+
+def test_header_helper_line_is_joined_at_the_header(several):
+    r = several[("viaHeader", "fidelity_helper.cuh", 5, "global", "load")]
+    assert (r.predicted, r.measured, r.findings, r.verdict) == (8.0, 8.0, ["CL101"], "confirmed")
+
+
+def test_template_instances_each_their_own(several):
+    assert several[("strided<8>", "several.cu", 31, "global", "load")].verdict == "confirmed"
+    one = several[("strided<1>", "several.cu", 31, "global", "load")]
+    assert (one.predicted, one.measured, one.findings, one.verdict) == (1.0, 1.0, [], "clean")
+
+
+def test_shared_conflict_confirmed(several):
+    r = several[("tileColumn", "several.cu", 25, "shared", "load")]
+    assert (r.predicted, r.measured, r.measured_per_request, r.findings, r.verdict) == \
+        (32.0, 32.0, 32.0, ["CL201"], "confirmed")
+
+
+def test_summary_of_the_program(several):
+    assert summary(list(several.values())) == {
+        "measured": 14, "predicted": 14, "within_10pct": 14, "wasteful": 4, "flagged_right_size": 4, "missed": 0,
+        "missed_unmodelled": 0, "flags": 4, "clean_in_hardware": 0, "not_seen": 0}
+
+
+def test_partly_active_warps_compare_by_their_ideal():
+    """reduceInterleaved<double>: late trips of the tree have few active lanes, whose 8-byte accesses need one
+    wavefront, not two: the ideal counts the active lanes' bytes (3.29 against 4.16 with a fixed 2)."""
+    rows = compare_pages(*pages("template_instances"), paths=[str(ROOT / "fixtures/shared/template_instances.cu")])
+    got = {(r.kernel, r.line, r.operation): (r.predicted, r.measured, r.verdict) for r in rows if r.space == "shared"}
+    assert got[("reduceInterleaved<double, 256>", 35, "load")] == (4.158, 4.158, "confirmed")
+    assert got[("reduceInterleaved<int, 256>", 35, "store")] == (3.917, 3.917, "confirmed")
+    assert got[("reduceInterleaved<double, 256>", 39, "load")] == (1.0, 1.0, "clean")
+
+
+def test_verdicts():
+    def m(cost, ideal=100.0):
+        return Measured("k", "f.cu", 1, "global", "load", requests=25, cost=cost, ideal=ideal)
+
+    def p(per, findings=("CL101",)):
+        return Predicted("k", "f.cu", 1, "global", "load", per_request=per, ideal=4.0, findings=list(findings))
+    assert verdict(p(16.0), m(400.0)) == "confirmed"
+    assert verdict(p(32.0), m(400.0)) == "off by 2x"
+    assert verdict(p(16.0), m(105.0)) == "clean in hardware"
+    assert verdict(p(4.0, ()), m(400.0)) == "missed"
+    assert verdict(None, m(400.0)) == "missed (not modelled)"
+    assert verdict(p(4.0, ()), m(100.0)) == "clean"
+    assert verdict(p(16.0), None) == "not seen in this run"
+
+
+def test_host_template_instances_match_cudalint_general_picture():
+    patterns = {"reduce4<T, 256>": (None, "256"), "reduce7<T, 256, 1>": (None, "256", "1"), "plain": ()}
+    assert instances(["reduce4<int, 256>", "reduce4<int, 128>", "reduce7<int, 256, true>", "plain"], patterns) == [
+        ("reduce4<int, 256>", "reduce4<T, 256>"), ("reduce7<int, 256, true>", "reduce7<T, 256, 1>")]
+
+
+def test_files_profiled_elsewhere_match_by_their_tail():
+    got = same_files(["/home/me/proj/src/a.cu", "/home/me/proj/include/k.cuh", "/usr/include/x.h"],
+                     ["/ci/checkout/src/a.cu", "/ci/checkout/include/k.cuh", "/ci/checkout/other/a.cu"])
+    assert got == {"/home/me/proj/src/a.cu": "/ci/checkout/src/a.cu",
+                   "/home/me/proj/include/k.cuh": "/ci/checkout/include/k.cuh"}
+
+
+def test_page_without_line_information_says_how_to_fix_it():
+    page = '"Function Name","k(float *)"\n"Line No","Source","Address","Source"\n'
+    with pytest.raises(FidelityError, match="rebuild the program with `nvcc -lineinfo`"):
+        parse_source_page(page)
+
+
+def test_missing_report_and_missing_ncu_are_one_line_errors(tmp_path):
+    with pytest.raises(FidelityError, match="no such report"):
+        load_pages(str(tmp_path / "none.source.csv"))
+    with pytest.raises(FidelityError, match=r"Nsight Compute not found \(/nonexistent/ncu\)"):
+        fidelity.profile("./prog", str(tmp_path / "r.ncu-rep"), ncu="/nonexistent/ncu")
+
+
+def test_profile_asks_ncu_for_the_first_launch_of_each_instantiation(tmp_path):
+    """The command line cudalint gives ncu (a stand-in ncu records it and writes the report)."""
+    fake = tmp_path / "ncu"
+    fake.write_text("#!/bin/sh\necho \"$@\" > \"$(dirname \"$0\")/argv\"\n"
+                    "while [ \"$1\" != -o ]; do shift; done; touch \"$2.ncu-rep\"\n")
+    fake.chmod(0o755)
+    fidelity.profile("./prog --size '2 3'", str(tmp_path / "r.ncu-rep"), ncu=str(fake))
+    assert (tmp_path / "argv").read_text().split() == [
+        "--clock-control", "none", "--section", "SourceCounters", "--section", "LaunchStats", "--kernel-name-base",
+        "mangled", "-f", "-o", str(tmp_path / "r"), "--kernel-id", ":::1", "--", "./prog", "--size", "2", "3"]
+
+
+def test_cli_report_text_and_json(tmp_path):
+    cmd = [sys.executable, "-m", "cudalint", "verify", "--report", str(DATA / "several.source.csv"),
+           str(DATA / "several.cu")]
+    r = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
+    assert r.returncode == 0, r.stderr
+    line = next(ln for ln in r.stdout.splitlines()
+                if ln.startswith("tests/data/fidelity/several.cu:25 ") and "shared" in ln)
+    assert line.split() == ["tests/data/fidelity/several.cu:25", "tileColumn", "shared", "load", "LDS", "CL201", "32",
+                            "32", "confirmed"]
+    assert "14 access lines measured, 14 pictured by cudalint, 14 of them within 10 %; 4 wasteful in hardware, " \
+           "4 flagged with the right size, 0 missed (0 not modelled)" in r.stdout
+    j = subprocess.run(cmd + ["--format", "json"], capture_output=True, text=True, cwd=ROOT)
+    data = json.loads(j.stdout)
+    assert data["summary"]["flagged_right_size"] == 4 and len(data["rows"]) == 14
+    bad = subprocess.run([sys.executable, "-m", "cudalint", "verify", "--report", str(tmp_path / "x.ncu-rep")],
+                         capture_output=True, text=True, cwd=ROOT)
+    assert (bad.returncode, bad.stderr) == (2, f"cudalint: error: no such report: {tmp_path / 'x.ncu-rep'}\n")
