@@ -9,5 +9,5 @@ nvcc -O3 -lineinfo -arch=sm_90 -o $B/template_instances fixtures/shared/template
 for r in several template_instances; do
   ncu --clock-control none --section SourceCounters --section LaunchStats -f -o $OUT/$r $B/$r > /dev/null 2>&1
   ncu -i $OUT/$r.ncu-rep --page source --csv --print-source cuda,sass > $OUT/$r.source.csv
-  ncu -i $OUT/$r.ncu-rep --page raw --csv --metrics launch__grid_size > $OUT/$r.raw.csv
+  ncu -i $OUT/$r.ncu-rep --page raw --csv --metrics launch__grid_dim_x,launch__grid_dim_y,launch__grid_dim_z,launch__block_dim_x,launch__block_dim_y,launch__block_dim_z,gpu__time_duration.sum > $OUT/$r.raw.csv
 done
