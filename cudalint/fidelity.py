@@ -90,7 +90,8 @@ class Launch:
 
 def kernel_label(name: str) -> str:
     """ncu's ``void strided<(int)8>(const float *, float *)`` -> ``strided<8>``, the label cudalint gives the
-    instantiation (``reduceInterleaved<int, (unsigned int)256>`` -> ``reduceInterleaved<int, 256>``); a plain
+    instantiation (``reduceInterleaved<int, (unsigned int)256>`` -> ``reduceInterleaved<int, 256>``, ``(bool)1`` ->
+    ``1``); a plain
     kernel's ``scaled(const float *, float *, int)`` -> ``scaled``; a namespace is dropped."""
     depth, cut = 0, len(name)
     for i, ch in enumerate(name):
@@ -99,8 +100,7 @@ def kernel_label(name: str) -> str:
             cut = i
             break
     head = re.sub(r"^(?:void\s+)", "", name[:cut].strip())
-    head = re.sub(r"\(bool\)\s*1\b", "true", re.sub(r"\(bool\)\s*0\b", "false", head))
-    head = re.sub(r"\((?:unsigned |signed |long |short )*(?:int|long|char|short|unsigned)\)\s*", "", head)
+    head = re.sub(r"\((?:unsigned |signed |long |short )*(?:int|long|char|short|bool|unsigned)\)\s*", "", head)
     base, sep, args = head.partition("<")
     return base.split("::")[-1] + sep + args
 
@@ -310,9 +310,13 @@ def predictions(paths: Sequence[str], opts: Any = None) -> dict[tuple, Predicted
                     from .analysis.warp import shared_cost
                     c = shared_cost(pic, acc.size)
                     cost, ideal = c.wavefronts_per_request, c.ideal_per_request
-                found = [d.code for d in diags if d.code in _FLAGS[space] and d.line == acc.span.line
-                         and d.column == acc.span.column and _real(d.path) == _real(acc.span.path)
-                         and d.kernel == k.name and label in _instances(d.message, label)]
+                hits = [d for d in diags if d.code in _FLAGS[space] and d.line == acc.span.line
+                        and d.column == acc.span.column and _real(d.path) == _real(acc.span.path)
+                        and d.kernel == k.name and label in _instances(d.message, label)]
+                found = [d.code for d in hits]
+                stated = [d.metrics.get("sectors_per_request", d.metrics.get("wavefronts_per_request")) for d in hits]
+                if stated and all(isinstance(v, (int, float)) for v in stated) and ideal:
+                    cost = max(stated)   # the number the finding states (CL102's worst residue, say)
                 for op in [o for o, on in (("load", acc.is_read), ("store", acc.is_write)) if on]:
                     key = (label, _real(acc.span.path), acc.span.line, space, op)
                     p = out.setdefault(key, Predicted(label, acc.span.path, acc.span.line, space, op,
@@ -364,8 +368,11 @@ def verdict(p: Optional[Predicted], m: Optional[Measured]) -> str:
     wasteful = m.factor > 1 + TOLERANCE
     if flagged and not wasteful:
         return "clean in hardware"
+    if not flagged and not wasteful:
+        return "clean"
     if not flagged:
-        return "clean" if not wasteful else "missed" if p and p.factor is not None else "missed (not modelled)"
+        return "missed (not modelled)" if p is None or p.factor is None else \
+            "missed (predicted, not reported)" if p.factor > 1 + TOLERANCE else "missed"
     if p.factor is not None and not _close(p.factor, m.factor):
         return f"off by {p.factor / m.factor:.2g}x"
     return "confirmed"
@@ -477,6 +484,7 @@ def summary(rows: Sequence[Row]) -> dict[str, int]:
         "flagged_right_size": sum(r.verdict == "confirmed" for r in run),
         "missed": sum(r.verdict.startswith("missed") for r in run),
         "missed_unmodelled": sum(r.verdict == "missed (not modelled)" for r in run),
+        "missed_unreported": sum(r.verdict == "missed (predicted, not reported)" for r in run),
         "flags": sum(bool(r.findings) for r in run),
         "clean_in_hardware": sum(r.verdict == "clean in hardware" for r in run),
         "not_seen": sum(r.verdict == "not seen in this run" for r in rows),
@@ -500,7 +508,8 @@ def format_text(rows: Sequence[Row], root: Optional[str] = None) -> str:
             "lanes' bytes need)\n"
             f"{s['measured']} access lines measured, {s['predicted']} pictured by cudalint, {s['within_10pct']} of "
             f"them within 10 %; {s['wasteful']} wasteful in hardware, {s['flagged_right_size']} flagged with the "
-            f"right size, {s['missed']} missed ({s['missed_unmodelled']} not modelled); {s['flags']} flagged, "
+            f"right size, {s['missed']} missed ({s['missed_unmodelled']} not modelled, {s['missed_unreported']} "
+            f"predicted but not reported); {s['flags']} flagged, "
             f"{s['clean_in_hardware']} clean in hardware; {s['not_seen']} flagged line(s) not run.\n")
     launches = sorted({la for r in rows for la in r.launches})
     blocks = sorted({r.block_assumed for r in rows if r.block_assumed})
