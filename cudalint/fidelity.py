@@ -122,6 +122,7 @@ def parse_source_page(text: str) -> list[Launch]:
     path = header = None
     line = 0
     seen: set[str] = set()
+    counted = False
     for row in csv.reader(text.splitlines()):
         if len(row) == 2 and row[0] == "File Path":
             path = row[1]
@@ -133,6 +134,7 @@ def parse_source_page(text: str) -> list[Launch]:
             launches[-1].files.add(path or "")
         elif row and row[0] == "Line No":
             header = {name: i for i, name in reversed(list(enumerate(row)))}   # the first of a repeated label
+            counted = counted or _COLUMNS["executed"] in header
             header["Address"] = row.index("Address")
         elif header is not None and launches and len(row) > header["Address"] + 1:
             if row[0].strip().isdigit():
@@ -147,6 +149,8 @@ def parse_source_page(text: str) -> list[Launch]:
                 launches[-1].instructions.append(ins)
     if launches and not any(path for la in launches for path in la.files):
         raise FidelityError("the report has no source lines: rebuild the program with `nvcc -lineinfo`")
+    if launches and not counted:
+        raise FidelityError("the report has no source counters: profile with `ncu --section SourceCounters`")
     return launches
 
 
@@ -272,18 +276,19 @@ def _instances(message: str, label: str) -> list[str]:
 
 def predictions(paths: Sequence[str], opts: Any = None) -> dict[tuple, Predicted]:
     """Lint ``paths`` as ``cudalint check`` does and picture every global and shared access: per (kernel label, real
-    path, line, space, operation), a :class:`Predicted`."""
+    path, line, space, operation), a :class:`Predicted`.  An access seen from several translation units (a kernel
+    file linted alone and through the file that includes it and launches the kernel) takes the picture of the one
+    that sees a launch of its kernel."""
     from .analysis.context import AnalysisContext
     from .analysis.launches import template_arg_text
+    from .analysis.warp import shared_cost
     from .config import Overrides, Resolver
     from .ir.types import TypeKind
     from .model import AddressSpace
     from .runner import analyse_file, read_source
 
     resolver = Resolver(Overrides())
-    out: dict[tuple, Predicted] = {}
-    sums: dict[tuple, list[float]] = {}
-    done: set[tuple] = set()
+    sites: dict[tuple, tuple] = {}   # site -> (launch seen, label, pattern, block, space, ops, cost, ideal, found)
     for path in paths:
         o = opts or resolver.options_for(path)
         diags, model = analyse_file(path, o)
@@ -295,40 +300,43 @@ def predictions(paths: Sequence[str], opts: Any = None) -> dict[tuple, Predicted
             pattern = tuple(None if isinstance(a, str) or getattr(a, "kind", None) == TypeKind.PARAM
                             else template_arg_text(a) for a in k.template_args)
             shape = ctx.launch_shape(k)
+            launched = "from launch" in shape.source
             for acc in k.accesses:
                 space = {AddressSpace.GLOBAL: "global", AddressSpace.SHARED: "shared"}.get(acc.array.space)
-                site = (label, acc.span.path, acc.span.line, acc.span.column, acc.is_read, acc.is_write)
-                if space is None or site in done:
+                site = (label, _real(acc.span.path), acc.span.line, acc.span.column, acc.is_read, acc.is_write)
+                if space is None or site in sites and (sites[site][0] or not launched):
                     continue
-                done.add(site)
                 pic = ctx.picture(k, acc)
                 cost = ideal = None
                 if pic is not None and space == "global" and (c := ctx.global_cost(k, acc)) is not None:
                     cost = c.sectors_per_request if pic.exact_residue else c.aligned_sectors_per_request
                     ideal = c.ideal_sectors_per_request
                 elif pic is not None and space == "shared":
-                    from .analysis.warp import shared_cost
                     c = shared_cost(pic, acc.size)
                     cost, ideal = c.wavefronts_per_request, c.ideal_per_request
                 hits = [d for d in diags if d.code in _FLAGS[space] and d.line == acc.span.line
                         and d.column == acc.span.column and _real(d.path) == _real(acc.span.path)
                         and d.kernel == k.name and label in _instances(d.message, label)]
-                found = [d.code for d in hits]
                 stated = [d.metrics.get("sectors_per_request", d.metrics.get("wavefronts_per_request")) for d in hits]
                 if stated and all(isinstance(v, (int, float)) for v in stated) and ideal:
                     cost = max(stated)   # the number the finding states (CL102's worst residue, say)
-                for op in [o for o, on in (("load", acc.is_read), ("store", acc.is_write)) if on]:
-                    key = (label, _real(acc.span.path), acc.span.line, space, op)
-                    p = out.setdefault(key, Predicted(label, acc.span.path, acc.span.line, space, op,
-                                                      block="x".join(map(str, shape.block)) if shape.block else "",
-                                                      pattern=pattern))
-                    p.accesses += 1
-                    p.findings += [c for c in found if c not in p.findings]
-                    if cost is not None:
-                        s = sums.setdefault(key, [0.0, 0.0])
-                        s[0] += cost
-                        s[1] += ideal
-                        p.modelled += 1
+                ops = [op for op, on in (("load", acc.is_read), ("store", acc.is_write)) if on]
+                block = "x".join(map(str, shape.block)) if shape.block else ""
+                sites[site] = (launched, label, pattern, block, space, ops, cost, ideal, [d.code for d in hits],
+                               acc.span.path)
+    out: dict[tuple, Predicted] = {}
+    sums: dict[tuple, list[float]] = {}
+    for site, (_, label, pattern, block, space, ops, cost, ideal, found, path) in sites.items():
+        for op in ops:
+            key = (label, site[1], site[2], space, op)
+            p = out.setdefault(key, Predicted(label, path, site[2], space, op, block=block, pattern=pattern))
+            p.accesses += 1
+            p.findings += [c for c in found if c not in p.findings]
+            if cost is not None:
+                s = sums.setdefault(key, [0.0, 0.0])
+                s[0] += cost
+                s[1] += ideal
+                p.modelled += 1
     for key, (c, i) in sums.items():
         p = out[key]
         p.per_request, p.ideal = c / p.modelled, i / p.modelled
@@ -585,12 +593,13 @@ def load_pages(report: str, ncu: str = "ncu", timeout: int = 600) -> tuple[str, 
 def compare_pages(source_page: str, launch_page: str, paths: Sequence[str] = (), opts: Any = None,
                   root: Optional[str] = None) -> list[Row]:
     """Parse the pages and join them with cudalint's predictions for ``paths`` (default: the profiled source files
-    that exist here, under ``root`` when given)."""
+    that exist here and the ``.cu`` files in their folders, under ``root`` when given)."""
     launches = parse_source_page(source_page)
     attach_launches(launches, parse_launch_page(launch_page))
-    if not paths:
-        files = {f for la in launches for f in la.files if f}
-        paths = sorted(f for f in files if Path(f).is_file() and Path(f).suffix in (".cu", ".cuh")
+    if not paths:   # the profiled files and the CUDA files beside them (the includer that launches a kernel file's
+        files = {f for la in launches for f in la.files if f}   # kernels)
+        near = {str(g) for f in files if Path(f).is_file() for g in Path(f).parent.glob("*.cu")}
+        paths = sorted(f for f in files | near if Path(f).is_file() and Path(f).suffix in (".cu", ".cuh")
                        and (root is None or _real(f).startswith(_real(root))))
     return join(predictions(paths, opts), measured(launches))
 

@@ -116,6 +116,24 @@ def test_partly_active_warps_compare_by_their_ideal():
     assert got[("reduceInterleaved<double, 256>", 39, "load")] == (1.0, 1.0, "clean")
 
 
+def test_a_kernel_file_takes_the_launch_of_the_file_that_includes_it(tmp_path):
+    """Rodinia's nw: needle.cu includes needle_kernel.cu and launches 16-thread blocks; the report names only the
+    kernel file, whose picture alone assumes 32 lanes (5 sectors of 4: 1.25 where the hardware gives 1.5)."""
+    (tmp_path / "kfile.cu").write_text("__global__ void rows(const int *in, int *out) {\n"
+                                       "    out[threadIdx.x] = in[threadIdx.x + 1];\n}\n")
+    (tmp_path / "kmain.cu").write_text('#include "kfile.cu"\nint main() {\n    int *a, *b;\n'
+                                       "    rows<<<64, 16>>>(a, b);\n}\n")
+    cols = ["Instructions Executed", "Avg. Threads Executed", "Address Space", "Access Operation", "Access Size",
+            "L2 Theoretical Sectors Global", "L2 Theoretical Sectors Global Ideal"]
+    page = "\n".join([f'"File Path","{tmp_path / "kfile.cu"}"', '"Function Name","rows(const int *, int *)"',
+                      ",".join(f'"{c}"' for c in ["Line No", "Source", "Address", "Source", *cols]),
+                      '"2","out[threadIdx.x] = in[threadIdx.x + 1];","-","-"',
+                      '"","","0x10","LDG.E R2, desc[UR4][R2.64]","64","16","Global","Load","32","192","128"'])
+    rows = compare_pages(page, "", root=str(tmp_path))
+    assert [(r.line, r.operation, r.predicted, r.measured, r.findings,
+             r.block_assumed, r.verdict) for r in rows] == [(2, "load", 1.5, 1.5, ["CL102"], "16x1x1", "confirmed")]
+
+
 def test_verdicts():
     def m(cost, ideal=100.0):
         return Measured("k", "f.cu", 1, "global", "load", requests=25, cost=cost, ideal=ideal)
@@ -148,6 +166,14 @@ def test_files_profiled_elsewhere_match_by_their_tail():
 def test_page_without_line_information_says_how_to_fix_it():
     page = '"Function Name","k(float *)"\n"Line No","Source","Address","Source"\n'
     with pytest.raises(FidelityError, match="rebuild the program with `nvcc -lineinfo`"):
+        parse_source_page(page)
+
+
+def test_page_without_counters_says_how_to_fix_it():
+    """A kernel ncu sampled but did not count (seen on Rodinia's srad_v2: warp-stall columns only)."""
+    page = ('"File Path","/x/k.cu"\n"Function Name","k(float *)"\n'
+            '"Line No","Source","Address","Source","Warp Stall Sampling (All Samples)"\n"5","x","-","-","0"\n')
+    with pytest.raises(FidelityError, match=r"no source counters: profile with `ncu --section SourceCounters`"):
         parse_source_page(page)
 
 

@@ -3,7 +3,8 @@ export: the first launch of each kernel, source counters) and pack their source 
 
     python3 benchmarks/fidelity/profile_programs.py PROGRAMS.txt OUT.tgz
 
-PROGRAMS.txt: one program a line, ``name | working directory | command line`` (``#`` comments).  Needs no
+PROGRAMS.txt: one program a line, ``name | working directory | command line`` (``#`` comments; ``$F`` and other
+variables are expanded: the folder the build scripts wrote).  Needs no
 cudalint dependency (only the standard library).  The pages are joined with cudalint's predictions where the
 sources are (``cudalint verify --report NAME.source.csv PATHS``): benchmarks/fidelity/README.md.
 """
