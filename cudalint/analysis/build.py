@@ -192,7 +192,8 @@ def _kernel(fn: ir.Function, targs: tuple, symbols: Symbols, globals_: dict) -> 
         kernel.incomplete_assumptions.append(
             f"template parameter {tp.name} assumed 4 bytes (no instantiation in this file)")
     kernel.incomplete.extend(fn.incomplete)
-    interpret(fn, kernel, symbols, globals_, bindings, values)
+    types = {tp.name: a for tp, a in pairs if isinstance(a, Type) and a.kind != TypeKind.PARAM}
+    interpret(fn, kernel, symbols, globals_, bindings, values, types)
     keep_in_registers(kernel)
     merge_accesses(kernel, frozenset(symbols.pow2))
     return kernel

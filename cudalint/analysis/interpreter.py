@@ -244,12 +244,14 @@ def array_decl(var: ir.Variable, space: AddressSpace, bindings: dict) -> Optiona
 class KernelInterpreter:
     """Abstract interpretation of one kernel body (and the device functions it calls)."""
 
-    def __init__(self, kernel: Kernel, symbols: Symbols, globals_: dict, bindings: dict, values: dict):
+    def __init__(self, kernel: Kernel, symbols: Symbols, globals_: dict, bindings: dict, values: dict,
+                 types: Optional[dict] = None):
         self.kernel = kernel
         self.symbols = symbols
         self.globals = globals_          # Variable -> ArrayDecl of file-scope arrays
         self.bindings = bindings          # template type parameter -> size in bytes
         self.values = values              # template non-type parameter -> int (a traits member: ("multiple", of))
+        self.types = types or {}          # template type parameter -> the launched Type (its fields and alignment)
         self.sizes: dict = {}             # value -> the operations it was built from (:data:`MAX_OPERATIONS`)
         self.ranged: set = set()          # values nvcc knows the range of (:meth:`known_nonnegative`)
         self.loop_marks: list = []        # the symbol mark at the start of each loop around (Symbols.mark)
@@ -988,6 +990,8 @@ class KernelInterpreter:
         A struct whose alignment is smaller than its size (``struct {float x, y;}``) is moved by nvcc as
         separate field accesses: one :class:`Access` per field, ``split`` = their count."""
         t = e.type
+        if t is not None and t.kind == TypeKind.PARAM and t.name in self.types:
+            t = self.types[t.name]   # `d_odata[pos] = d_idata[pos]` of a launched `TData` (its fields, its alignment)
         if record and ptr.array.space != AddressSpace.LOCAL:
             size = ptr.elem_size
             parts = [(0, size)]
@@ -1327,15 +1331,17 @@ class KernelInterpreter:
         """Interpret ``fn``'s body with its parameters bound to ``args`` and its template parameters to ``targs``
         (``mix<8>(s)``: ``ROUNDS`` = 8 in its loops); a reference parameter bound to a local is copied in and written
         back (out-parameters), one bound to memory aliases it."""
-        saved_values, saved_bindings = self.values, self.bindings
+        saved_values, saved_bindings, saved_types = self.values, self.bindings, self.types
         if targs and fn.template_params:
             pairs = list(zip(fn.template_params, targs))
+            self.types = {**self.types, **{tp.name: a for tp, a in pairs if isinstance(a, Type)
+                                           and a.kind != TypeKind.PARAM}}
             self.values = {**self.values, **{tp.name: a for tp, a in pairs
                                              if isinstance(a, int) and not isinstance(a, bool)}}
             self.bindings = {**self.bindings, **{tp.name: a.size for tp, a in pairs if isinstance(a, Type) and a.size
                                                  and a.kind != TypeKind.PARAM}}
         out = self._inline(fn, args, env, line, record)  # an exception ends the kernel's interpretation
-        self.values, self.bindings = saved_values, saved_bindings
+        self.values, self.bindings, self.types = saved_values, saved_bindings, saved_types
         return out
 
     def _inline(self, fn: ir.Function, args: list[ir.Expr], env: Env, line: int, record: bool) -> Value:
@@ -1446,12 +1452,14 @@ def refs(e: Optional[ir.Node]) -> set:
     return {n.var for n in ir.walk(e) if isinstance(n, ir.Ref)}
 
 
-def interpret(fn: ir.Function, kernel: Kernel, symbols: Symbols, globals_: dict, bindings: dict, values: dict) -> None:
+def interpret(fn: ir.Function, kernel: Kernel, symbols: Symbols, globals_: dict, bindings: dict, values: dict,
+              types: Optional[dict] = None) -> None:
     """Interpret kernel ``fn`` into ``kernel`` (its accesses, barriers, exits and divisions).
 
     ``globals_``: file-scope arrays (Variable -> ArrayDecl); ``bindings``: template type parameters ->
-    size in bytes; ``values``: template non-type parameters -> int."""
-    interp = KernelInterpreter(kernel, symbols, globals_, bindings, values)
+    size in bytes; ``values``: template non-type parameters -> int; ``types``: template type parameters -> the
+    launched type (a struct's fields and alignment decide how nvcc moves it)."""
+    interp = KernelInterpreter(kernel, symbols, globals_, bindings, values, types)
     env: Env = {}
     for p in fn.params:
         t = p.type

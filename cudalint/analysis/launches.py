@@ -15,6 +15,7 @@ does): :attr:`~cudalint.model.LaunchSite.multiples`.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 import operator
@@ -787,7 +788,36 @@ def collect_launches(tu: ir.TranslationUnit, external: Optional[dict] = None) ->
     # outside a program's main file a helper's callers may be in the program's other files: only the helpers with
     # internal linkage (`static`, an unnamed namespace), whose every call is in this file, are seeded by them
     every = any(f.name == "main" and f.body is not None for f in tu.functions)
-    return _settled(tu, fixed, every).out
+    return host_instances(tu, _settled(tu, fixed, every).out)
+
+
+def host_instances(tu: ir.TranslationUnit, launches: list[LaunchSite]) -> list[LaunchSite]:
+    """A launch in a host function template whose template arguments name the function's own type parameters
+    (``testKernel<TData><<<64, 256>>>`` in ``template <class TData> int runTest(..)``) is a launch of each
+    instantiation the file's calls of that function name (``runTest<RGBA8_misaligned>(4, size)``: cuda-samples'
+    alignedTypes, whose nine structs the kernel moves at two to four times the ideal sectors, measured in
+    benchmarks/fidelity): one launch site per distinct set of arguments, the parameter replaced by the call's type.
+    A launch whose function no call instantiates keeps its parameter (a picture with the type left open)."""
+    calls: dict[str, list] = {}
+    for fn in tu.functions:
+        for n in ir.walk(fn.body) if fn.body is not None else ():
+            if isinstance(n, ir.Call) and n.func is not None and n.func.template_params \
+                    and len(n.template_args) == len(n.func.template_params):
+                calls.setdefault(n.func.name, []).append((n.func.template_params, n.template_args))
+    out = []
+    for site in launches:
+        made = calls.get(site.function, [])
+        names = {tp.name: i for tp, _ in made[:1] for i, tp in enumerate(made[0][0]) if tp.is_type}
+        if not any(isinstance(a, str) and a in names for a in site.template_args):
+            out.append(site)
+            continue
+        seen = set()
+        for _, args in made:
+            targs = tuple(args[names[a]] if isinstance(a, str) and a in names else a for a in site.template_args)
+            if (key := tuple(map(template_arg_text, targs))) not in seen:
+                seen.add(key)
+                out.append(dataclasses.replace(site, template_args=targs))
+    return out
 
 
 def _settled(tu: ir.TranslationUnit, fixed: dict, every: bool = True) -> "_Walker":
