@@ -310,7 +310,7 @@ def predictions(paths: Sequence[str], opts: Any = None) -> dict[tuple, Predicted
                 cost = ideal = None
                 if pic is not None and space == "global" and (c := ctx.global_cost(k, acc)) is not None:
                     cost = c.sectors_per_request if pic.exact_residue else c.aligned_sectors_per_request
-                    ideal = c.ideal_sectors_per_request
+                    ideal = c.unique_ideal
                 elif pic is not None and space == "shared":
                     c = shared_cost(pic, acc.size)
                     cost, ideal = c.wavefronts_per_request, c.ideal_per_request
