@@ -265,6 +265,7 @@ class Predicted:
 
 
 _FLAGS = {"global": ("CL101", "CL102"), "shared": ("CL201",)}
+_BARRIER_CODES = ("CL301", "CL302")
 
 
 def _instances(message: str, label: str) -> list[str]:
@@ -274,11 +275,11 @@ def _instances(message: str, label: str) -> list[str]:
     return re.findall(r"`([^`]+)`", m.group(1)) if m else [label]
 
 
-def predictions(paths: Sequence[str], opts: Any = None) -> dict[tuple, Predicted]:
+def predictions(paths: Sequence[str], opts: Any = None, barriers: Optional[list] = None) -> dict[tuple, Predicted]:
     """Lint ``paths`` as ``cudalint check`` does and picture every global and shared access: per (kernel label, real
     path, line, space, operation), a :class:`Predicted`.  An access seen from several translation units (a kernel
     file linted alone and through the file that includes it and launches the kernel) takes the picture of the one
-    that sees a launch of its kernel."""
+    that sees a launch of its kernel.  ``barriers``, when given, receives each CL301/CL302 finding (once per site)."""
     from .analysis.context import AnalysisContext
     from .analysis.launches import template_arg_text
     from .analysis.warp import shared_cost
@@ -295,6 +296,9 @@ def predictions(paths: Sequence[str], opts: Any = None) -> dict[tuple, Predicted
         if model is None:
             continue
         ctx = AnalysisContext(model=model, lines=read_source(path).splitlines(), settings=o.settings)
+        if barriers is not None:
+            barriers += [d for d in diags if d.code in _BARRIER_CODES and not any(
+                (b.path, b.line, b.code) == (d.path, d.line, d.code) for b in barriers)]
         for k in model.kernels:
             label = k.label if k.template_args else k.name
             pattern = tuple(None if isinstance(a, str) or getattr(a, "kind", None) == TypeKind.PARAM
@@ -475,6 +479,30 @@ def join(predicted: dict[tuple, Predicted], measured_: dict[tuple, Measured]) ->
     return rows
 
 
+def join_barriers(findings: Sequence[Any], reports: Sequence[dict]) -> list[Row]:
+    """compute-sanitizer synccheck's barrier errors (:func:`cudalint.verify.parse_synccheck`: file name, line,
+    kernel) beside the CL301/CL302 findings: ``confirmed`` (a finding at a line synccheck reports), ``not seen in
+    this run`` (a finding whose barrier no thread of this run left incomplete: a bounds check the input never
+    straddles, a kernel not launched), ``missed`` (a reported line with no finding).  ``measured``: the errors
+    reported at that line."""
+    counts: dict[tuple, int] = {}
+    kernels: dict[tuple, str] = {}
+    for r in reports:
+        if r.get("line") is not None:
+            key = (r.get("file") or "", r["line"])
+            counts[key] = counts.get(key, 0) + 1
+            kernels.setdefault(key, r.get("kernel") or "")
+    rows, seen = [], set()
+    for d in findings:
+        key = (Path(d.path).name, d.line)
+        seen.add(key)
+        rows.append(Row(d.kernel or "", d.path, d.line, "barrier", "sync", "confirmed" if key in counts else
+                        "not seen in this run", measured=float(counts.get(key, 0)), findings=[d.code]))
+    rows += [Row(kernels[key], key[0], key[1], "barrier", "sync", "missed", measured=float(n))
+             for key, n in sorted(counts.items()) if key not in seen]
+    return rows
+
+
 def _round(v: Optional[float]) -> Optional[float]:
     return None if v is None else round(v, 3)
 
@@ -482,9 +510,13 @@ def _round(v: Optional[float]) -> Optional[float]:
 def summary(rows: Sequence[Row]) -> dict[str, int]:
     """The agreement table's totals: accesses measured, predictions within 10 %, wasteful in hardware, of those
     flagged with the right size, missed, flags clean in hardware, findings on lines that did not run."""
+    bars = [r for r in rows if r.space == "barrier"]
+    rows = [r for r in rows if r.space != "barrier"]
     run = [r for r in rows if r.measured is not None]
     predicted = [r for r in run if r.predicted is not None]
-    return {
+    barrier = {f"barrier_{v.replace(' ', '_')}": sum(r.verdict == v for r in bars)
+               for v in ("confirmed", "not seen in this run", "missed")} if bars else {}
+    return {**barrier,
         "measured": len(run),
         "predicted": len(predicted),
         "within_10pct": sum(_close(r.predicted, r.measured) for r in predicted),
@@ -519,6 +551,10 @@ def format_text(rows: Sequence[Row], root: Optional[str] = None) -> str:
             f"right size, {s['missed']} missed ({s['missed_unmodelled']} not modelled, {s['missed_unreported']} "
             f"predicted but not reported); {s['flags']} flagged, "
             f"{s['clean_in_hardware']} clean in hardware; {s['not_seen']} flagged line(s) not run.\n")
+    if "barrier_confirmed" in s:
+        out += (f"barriers (compute-sanitizer synccheck): {s['barrier_confirmed']} CL301/CL302 confirmed, "
+                f"{s['barrier_not_seen_in_this_run']} not seen in this run, {s['barrier_missed']} reported and "
+                "not flagged\n")
     launches = sorted({la for r in rows for la in r.launches})
     blocks = sorted({r.block_assumed for r in rows if r.block_assumed})
     if launches:
@@ -591,9 +627,10 @@ def load_pages(report: str, ncu: str = "ncu", timeout: int = 600) -> tuple[str, 
 
 
 def compare_pages(source_page: str, launch_page: str, paths: Sequence[str] = (), opts: Any = None,
-                  root: Optional[str] = None) -> list[Row]:
+                  root: Optional[str] = None, synccheck: Optional[str] = None) -> list[Row]:
     """Parse the pages and join them with cudalint's predictions for ``paths`` (default: the profiled source files
-    that exist here and the ``.cu`` files in their folders, under ``root`` when given)."""
+    that exist here and the ``.cu`` files in their folders, under ``root`` when given); with ``synccheck`` (the
+    output of ``compute-sanitizer --tool synccheck`` on the same program) also :func:`join_barriers`."""
     launches = parse_source_page(source_page)
     attach_launches(launches, parse_launch_page(launch_page))
     if not paths:   # the profiled files and the CUDA files beside them (the includer that launches a kernel file's
@@ -601,7 +638,25 @@ def compare_pages(source_page: str, launch_page: str, paths: Sequence[str] = (),
         near = {str(g) for f in files if Path(f).is_file() for g in Path(f).parent.glob("*.cu")}
         paths = sorted(f for f in files | near if Path(f).is_file() and Path(f).suffix in (".cu", ".cuh")
                        and (root is None or _real(f).startswith(_real(root))))
-    return join(predictions(paths, opts), measured(launches))
+    barriers: list = []
+    rows = join(predictions(paths, opts, barriers), measured(launches))
+    if synccheck is not None:
+        from .verify import parse_synccheck
+        rows += join_barriers(barriers, parse_synccheck(synccheck))
+    return rows
+
+
+def run_synccheck(command: str, sanitizer: str = "compute-sanitizer", timeout: int = 600) -> str:
+    """compute-sanitizer's synccheck output for ``command`` (split with :func:`shlex.split`, never through a
+    shell).  Raises FidelityError when the tool is missing or the run outlasts ``timeout``."""
+    try:
+        r = subprocess.run([sanitizer, "--tool", "synccheck", *shlex.split(command)], capture_output=True, text=True,
+                           timeout=timeout, errors="replace")
+    except FileNotFoundError as e:
+        raise FidelityError(f"compute-sanitizer not found ({sanitizer}): pass --compute-sanitizer PATH") from e
+    except subprocess.TimeoutExpired as e:
+        raise FidelityError(f"synccheck ran past {timeout} s (--timeout)") from e
+    return r.stdout + r.stderr
 
 
 def run(args: Any, out: Any) -> int:
@@ -609,7 +664,15 @@ def run(args: Any, out: Any) -> int:
     stderr when the program cannot be profiled or the report read."""
     import sys
     try:
+        sync = None
+        if getattr(args, "synccheck_log", None):
+            try:
+                sync = Path(args.synccheck_log).read_text(errors="replace")
+            except OSError as e:
+                raise FidelityError(f"cannot read {args.synccheck_log}: {e.strerror}") from e
         if args.run:
+            if getattr(args, "synccheck", False):
+                sync = run_synccheck(args.run, args.compute_sanitizer or "compute-sanitizer", args.timeout)
             with tempfile.TemporaryDirectory() as tmp:
                 report = os.path.join(tmp, "cudalint.ncu-rep")
                 profile(args.run, report, args.ncu or "ncu", args.kernel, args.launch_skip, args.launch_count,
@@ -617,7 +680,7 @@ def run(args: Any, out: Any) -> int:
                 pages = export(report, args.ncu or "ncu", args.timeout)
         else:
             pages = load_pages(args.report, args.ncu or "ncu", args.timeout)
-        rows = compare_pages(*pages, paths=args.fixtures, root=os.getcwd())
+        rows = compare_pages(*pages, paths=args.fixtures, root=os.getcwd(), synccheck=sync)
     except FidelityError as e:
         sys.stderr.write(f"cudalint: error: {e}\n")
         return 2

@@ -685,6 +685,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--kernel", metavar="REGEX", help="with --run: profile only kernels whose mangled name matches")
     p.add_argument("--launch-skip", type=int, default=0, metavar="N", help="with --run: launches to skip first")
     p.add_argument("--launch-count", type=int, metavar="N", help="with --run: launches to profile")
+    p.add_argument("--synccheck", action="store_true", help="with --run: also run compute-sanitizer's synccheck "
+                   "and put its barrier errors beside the CL301/CL302 findings")
+    p.add_argument("--synccheck-log", metavar="FILE", help="with --report: a saved `compute-sanitizer --tool "
+                   "synccheck` output of the same program")
     p.add_argument("--format", choices=("text", "json"), default="text", help="with --run or --report")
     p.add_argument("--output-dir", default="fixtures/measured", help="where <family>__<stem>.json go")
     p.add_argument("--arch", default="sm_90")

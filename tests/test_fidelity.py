@@ -210,6 +210,13 @@ def test_cli_report_text_and_json(tmp_path):
     j = subprocess.run(cmd + ["--format", "json"], capture_output=True, text=True, cwd=ROOT)
     data = json.loads(j.stdout)
     assert data["summary"]["flagged_right_size"] == 4 and len(data["rows"]) == 14
+    log = tmp_path / "sync.txt"
+    log.write_text("========= Barrier error detected. Divergent thread(s) in block.\n"
+                   "=========     at tileColumn(const float *, float *)+0x40 in several.cu:24\n"
+                   "=========     by thread (0,0,0) in block (0,0,0)\n")
+    s = subprocess.run(cmd + ["--synccheck-log", str(log)], capture_output=True, text=True, cwd=ROOT)
+    assert ["several.cu:24", "tileColumn", "barrier", "sync", "-", "-", "-", "1", "missed"] in \
+        [ln.split() for ln in s.stdout.splitlines()], s.stdout
     bad = subprocess.run([sys.executable, "-m", "cudalint", "verify", "--report", str(tmp_path / "x.ncu-rep")],
                          capture_output=True, text=True, cwd=ROOT)
     assert (bad.returncode, bad.stderr) == (2, f"cudalint: error: no such report: {tmp_path / 'x.ncu-rep'}\n")
@@ -223,3 +230,30 @@ def test_ideal_counts_the_lanes_distinct_bytes():
     assert unique_units(list(range(0, 128, 4)), 4, 32) == 4      # unit stride
     assert unique_units([0, 0, 8, 8], 8, 32) == 1                # pairs of lanes on one 8-byte element
     assert unique_units([i * 16 for i in range(32)], 16, 128) == 4   # a full warp of 16-byte loads: 4 wavefronts
+
+
+def test_synccheck_errors_beside_barrier_findings():
+    """`--synccheck`: compute-sanitizer's barrier errors (its report format, as tests/test_measured.py parses it)
+    joined to the CL301 findings by file name and line."""
+    text = """========= COMPUTE-SANITIZER
+========= Barrier error detected. Divergent thread(s) in warp.
+=========     at halfWarpSync(int *)+0x90 in /elsewhere/divergent_barrier.cu:23
+=========     by thread (1,0,0) in block (0,0,0)
+========= Barrier error detected. Divergent thread(s) in warp.
+=========     at halfWarpSync(int *)+0x90 in /elsewhere/divergent_barrier.cu:23
+=========     by thread (2,0,0) in block (0,0,0)
+========= Barrier error detected. Divergent thread(s) in block.
+=========     at other(int *)+0x40 in /elsewhere/divergent_barrier.cu:99
+=========     by thread (0,0,0) in block (0,0,0)
+========= ERROR SUMMARY: 3 errors
+"""
+    rows = compare_pages("", "", paths=[str(ROOT / "fixtures/sync/divergent_barrier.cu")], synccheck=text)
+    got = [(r.line, r.findings, r.measured, r.verdict) for r in rows]
+    assert got[0] == (23, ["CL301"], 2.0, "confirmed")
+    assert [g[0] for g in got if g[3] == "not seen in this run"] == [34, 42, 53, 61, 76, 85, 92]
+    assert got[-1] == (99, [], 1.0, "missed")
+    s = summary(rows)
+    assert (s["barrier_confirmed"], s["barrier_not_seen_in_this_run"], s["barrier_missed"], s["measured"]) == \
+        (1, 7, 1, 0)
+    assert "barriers (compute-sanitizer synccheck): 1 CL301/CL302 confirmed, 7 not seen in this run, 1 reported " \
+           "and not flagged" in fidelity.format_text(rows)
