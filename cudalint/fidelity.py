@@ -469,7 +469,7 @@ def join(predicted: dict[tuple, Predicted], measured_: dict[tuple, Measured]) ->
         v = verdict(p, m)
         if v == "not run":
             continue
-        rows.append(Row(key[0], (m or p).file, key[2], key[3], key[4], v,
+        rows.append(Row(key[0], p.file if p else key[1], key[2], key[3], key[4], v,
                         predicted=_round(p.factor if p else None), measured=_round(m.factor if m else None),
                         predicted_per_request=_round(p.per_request if p else None),
                         measured_per_request=_round(m.per_request if m else None),

@@ -1,7 +1,7 @@
 """Profile already-built programs on the device with cudalint's own ncu invocation (cudalint.fidelity.profile and
 export: the first launch of each kernel, source counters) and pack their source and launch pages:
 
-    python3 benchmarks/fidelity/profile_programs.py PROGRAMS.txt OUT.tgz
+    python3 benchmarks/fidelity/profile_programs.py PROGRAMS.txt OUT.tar
 
 PROGRAMS.txt: one program a line, ``name | working directory | command line`` (``#`` comments; ``$F`` and other
 variables are expanded: the folder the build scripts wrote).  Needs no
@@ -35,14 +35,14 @@ def main(listing: str, out: str) -> int:
             open(os.path.join(work, name + ".source.csv"), "w").write(src)
             open(os.path.join(work, name + ".raw.csv"), "w").write(raw_page)
             names += [name + ".source.csv", name + ".raw.csv"]
+            with tarfile.open(out, "a") as tar:   # kept as it grows: a run cut short keeps what it finished
+                for n in names[-2:]:
+                    tar.add(os.path.join(work, n), arcname=n)
             print(f"{name}: {src.count('Function Name')} sections, {time.time() - t:.0f} s", flush=True)
         except (FidelityError, OSError) as e:
             print(f"{name}: FAILED {e}", flush=True)
         finally:
             os.chdir(here)
-    with tarfile.open(out, "w:gz") as tar:
-        for n in names:
-            tar.add(os.path.join(work, n), arcname=n)
     return 0
 
 
