@@ -219,6 +219,7 @@ def measured(launches: Iterable[Launch]) -> dict[tuple, Measured]:
     """Per (kernel label, real file path, line, space, operation): the :class:`Measured` totals; instructions that
     never ran are left out (code the launch did not reach)."""
     out: dict[tuple, Measured] = {}
+    seen: set[tuple] = set()   # (key, address): an instruction counted once however many launches ran it
     for la in launches:
         config = f"<<<{la.grid}, {la.block}>>>" if la.grid else ""
         for ins in la.instructions:
@@ -229,7 +230,9 @@ def measured(launches: Iterable[Launch]) -> dict[tuple, Measured]:
             m.requests += ins.executed
             m.cost += ins.cost
             m.ideal += ins.ideal
-            m.sass[ins.sass] = m.sass.get(ins.sass, 0) + 1
+            if (key, ins.address) not in seen:
+                seen.add((key, ins.address))
+                m.sass[ins.sass] = m.sass.get(ins.sass, 0) + 1
             if config and config not in m.launches:
                 m.launches.append(config)
     return out
@@ -479,12 +482,12 @@ def join(predicted: dict[tuple, Predicted], measured_: dict[tuple, Measured]) ->
     return rows
 
 
-def join_barriers(findings: Sequence[Any], reports: Sequence[dict]) -> list[Row]:
+def join_barriers(findings: Sequence[Any], reports: Sequence[dict], linted: Sequence[str] = ()) -> list[Row]:
     """compute-sanitizer synccheck's barrier errors (:func:`cudalint.verify.parse_synccheck`: file name, line,
     kernel) beside the CL301/CL302 findings: ``confirmed`` (a finding at a line synccheck reports), ``not seen in
     this run`` (a finding whose barrier no thread of this run left incomplete: a bounds check the input never
     straddles, a kernel not launched), ``missed`` (a reported line with no finding).  ``measured``: the errors
-    reported at that line."""
+    reported at that line; a reported line's file is the linted one of that name (synccheck names files alone)."""
     counts: dict[tuple, int] = {}
     kernels: dict[tuple, str] = {}
     for r in reports:
@@ -498,7 +501,8 @@ def join_barriers(findings: Sequence[Any], reports: Sequence[dict]) -> list[Row]
         seen.add(key)
         rows.append(Row(d.kernel or "", d.path, d.line, "barrier", "sync", "confirmed" if key in counts else
                         "not seen in this run", measured=float(counts.get(key, 0)), findings=[d.code]))
-    rows += [Row(kernels[key], key[0], key[1], "barrier", "sync", "missed", measured=float(n))
+    named = {Path(f).name: f for f in linted}
+    rows += [Row(kernels[key], named.get(key[0], key[0]), key[1], "barrier", "sync", "missed", measured=float(n))
              for key, n in sorted(counts.items()) if key not in seen]
     return rows
 
@@ -554,7 +558,7 @@ def format_text(rows: Sequence[Row], root: Optional[str] = None) -> str:
     if "barrier_confirmed" in s:
         out += (f"barriers (compute-sanitizer synccheck): {s['barrier_confirmed']} CL301/CL302 confirmed, "
                 f"{s['barrier_not_seen_in_this_run']} not seen in this run, {s['barrier_missed']} reported and "
-                "not flagged\n")
+                "not flagged (their `measured`: synccheck's errors at that line)\n")
     launches = sorted({la for r in rows for la in r.launches})
     blocks = sorted({r.block_assumed for r in rows if r.block_assumed})
     if launches:
@@ -582,6 +586,18 @@ def _ncu(ncu: str, argv: list[str], timeout: int) -> subprocess.CompletedProcess
         raise FidelityError(f"ncu ran past {timeout} s (--timeout)") from e
 
 
+def split_command(command: str) -> list[str]:
+    """A command line split as a POSIX shell would (never run through one). Raises FidelityError for an empty
+    command or a quote left open."""
+    try:
+        argv = shlex.split(command)
+    except ValueError as e:
+        raise FidelityError(f"cannot split the command {command!r}: {e}") from e
+    if not argv:
+        raise FidelityError("--run needs a command: the program to profile and its arguments")
+    return argv
+
+
 def profile(command: str, report: str, ncu: str = "ncu", kernel: Optional[str] = None, launch_skip: int = 0,
             launch_count: Optional[int] = None, timeout: int = 600) -> None:
     """Run ``command`` (a shell-style command line, split with :func:`shlex.split`, never through a shell) under
@@ -595,7 +611,7 @@ def profile(command: str, report: str, ncu: str = "ncu", kernel: Optional[str] =
         argv += ["--launch-skip", str(launch_skip)] + (["--launch-count", str(launch_count)] if launch_count else [])
     else:
         argv += ["--kernel-id", ":::1"]
-    r = _ncu(ncu, argv + ["--", *shlex.split(command)], timeout)
+    r = _ncu(ncu, argv + ["--", *split_command(command)], timeout)
     text = r.stdout + r.stderr
     if "ERR_NVGPUCTRPERM" in text:
         raise FidelityError("profiling is not permitted on this GPU (ERR_NVGPUCTRPERM): see "
@@ -628,29 +644,73 @@ def load_pages(report: str, ncu: str = "ncu", timeout: int = 600) -> tuple[str, 
 
 def compare_pages(source_page: str, launch_page: str, paths: Sequence[str] = (), opts: Any = None,
                   root: Optional[str] = None, synccheck: Optional[str] = None) -> list[Row]:
-    """Parse the pages and join them with cudalint's predictions for ``paths`` (default: the profiled source files
-    that exist here and the ``.cu`` files in their folders, under ``root`` when given); with ``synccheck`` (the
-    output of ``compute-sanitizer --tool synccheck`` on the same program) also :func:`join_barriers`."""
+    """Parse the pages and join them with cudalint's predictions for ``paths`` (folders stand for the ``.cu`` and
+    ``.cuh`` files in them; default: the profiled source files, found where the page says or, for a page made in
+    another checkout, under ``root`` by their names and path tails, and the ``.cu`` files beside them: the includer
+    that launches a kernel file's kernels); with ``synccheck`` (the output of ``compute-sanitizer --tool
+    synccheck`` on the same program) also :func:`join_barriers`.  Raises FidelityError for a page that is not a
+    source page, a source path that does not exist, or sources none of whose files the page measured."""
     launches = parse_source_page(source_page)
+    if not launches and not synccheck:
+        raise FidelityError("not an Nsight Compute source page (no `File Path` and `Function Name` rows): export it "
+                            "with `ncu -i REPORT --page source --csv --print-source cuda,sass`")
     attach_launches(launches, parse_launch_page(launch_page))
-    if not paths:   # the profiled files and the CUDA files beside them (the includer that launches a kernel file's
-        files = {f for la in launches for f in la.files if f}   # kernels)
-        near = {str(g) for f in files if Path(f).is_file() for g in Path(f).parent.glob("*.cu")}
-        paths = sorted(f for f in files | near if Path(f).is_file() and Path(f).suffix in (".cu", ".cuh")
+    profiled = {f for la in launches for f in la.files if f}
+    if paths:
+        paths = sources(paths)
+    else:
+        here = {f: f if Path(f).is_file() else _found_under(f, root) for f in profiled}
+        files = {g for g in here.values() if g}
+        near = {str(g) for f in files for g in Path(f).parent.glob("*.cu")}
+        paths = sorted(f for f in files | near if Path(f).suffix in (".cu", ".cuh")
                        and (root is None or _real(f).startswith(_real(root))))
     barriers: list = []
-    rows = join(predictions(paths, opts, barriers), measured(launches))
+    predicted = predictions(paths, opts, barriers)
+    if profiled and not same_files(profiled, {k[1] for k in predicted}) and predicted:
+        raise FidelityError("none of the profiled files (" + ", ".join(sorted(Path(f).name for f in profiled)[:4])
+                            + ") is among the sources linted: pass them (or their folder) as paths")
+    if profiled and not paths:
+        raise FidelityError("the profiled files (" + ", ".join(sorted(Path(f).name for f in profiled)[:4])
+                            + ") are not here: run from the checkout that built the program, or pass its sources")
+    rows = join(predicted, measured(launches))
     if synccheck is not None:
         from .verify import parse_synccheck
-        rows += join_barriers(barriers, parse_synccheck(synccheck))
+        rows += join_barriers(barriers, parse_synccheck(synccheck), paths)
     return rows
+
+
+def sources(paths: Sequence[str]) -> list[str]:
+    """The files ``paths`` name, a folder standing for its ``.cu`` and ``.cuh`` files. Raises FidelityError for a
+    path that does not exist."""
+    out: list[str] = []
+    for p in paths:
+        q = Path(p)
+        if q.is_dir():
+            out += sorted(str(f) for f in q.rglob("*") if f.suffix in (".cu", ".cuh") and f.is_file()
+                          and not set(f.relative_to(q).parts) & {".git", ".venv", "node_modules"})
+        elif q.is_file():
+            out.append(p)
+        else:
+            raise FidelityError(f"path does not exist: {p}")
+    return out
+
+
+def _found_under(path: str, root: Optional[str]) -> Optional[str]:
+    """The file under ``root`` with ``path``'s name whose path shares the longest tail with it (a page profiled in
+    another checkout), None when there is none."""
+    if root is None:
+        return None
+    name = Path(path).name
+    found = [str(f) for f in Path(root).rglob(name) if f.is_file() and not set(f.relative_to(root).parts) & {
+        ".git", ".venv", "node_modules"}]
+    return same_files([path], found).get(path)
 
 
 def run_synccheck(command: str, sanitizer: str = "compute-sanitizer", timeout: int = 600) -> str:
     """compute-sanitizer's synccheck output for ``command`` (split with :func:`shlex.split`, never through a
     shell).  Raises FidelityError when the tool is missing or the run outlasts ``timeout``."""
     try:
-        r = subprocess.run([sanitizer, "--tool", "synccheck", *shlex.split(command)], capture_output=True, text=True,
+        r = subprocess.run([sanitizer, "--tool", "synccheck", *split_command(command)], capture_output=True, text=True,
                            timeout=timeout, errors="replace")
     except FileNotFoundError as e:
         raise FidelityError(f"compute-sanitizer not found ({sanitizer}): pass --compute-sanitizer PATH") from e
@@ -664,13 +724,21 @@ def run(args: Any, out: Any) -> int:
     stderr when the program cannot be profiled or the report read."""
     import sys
     try:
+        misplaced = [opt for opt, on in (("--kernel", args.kernel), ("--launch-skip", args.launch_skip),
+                                         ("--launch-count", args.launch_count),
+                                         ("--synccheck", getattr(args, "synccheck", False))) if on and args.run is None]
+        misplaced += ["--synccheck-log"] if getattr(args, "synccheck_log", None) and args.report is None else []
+        if misplaced:
+            raise FidelityError(f"{misplaced[0]} goes with " + ("--report" if misplaced[0] == "--synccheck-log"
+                                                                else "--run"))
         sync = None
         if getattr(args, "synccheck_log", None):
             try:
                 sync = Path(args.synccheck_log).read_text(errors="replace")
             except OSError as e:
                 raise FidelityError(f"cannot read {args.synccheck_log}: {e.strerror}") from e
-        if args.run:
+        if args.run is not None:
+            split_command(args.run)
             if getattr(args, "synccheck", False):
                 sync = run_synccheck(args.run, args.compute_sanitizer or "compute-sanitizer", args.timeout)
             with tempfile.TemporaryDirectory() as tmp:

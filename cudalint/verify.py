@@ -702,7 +702,7 @@ def run_verify(args: argparse.Namespace, out=sys.stdout) -> int:
     """``cudalint verify``: measure, write the JSON files, print the comparison; 1 on any disagreement, 2 when
     something could not be measured. With ``args.measure_only`` nothing is compared.  With ``--run`` or
     ``--report``: :func:`cudalint.fidelity.run` (the user's own program)."""
-    if getattr(args, "run", None) or getattr(args, "report", None):
+    if getattr(args, "run", None) is not None or getattr(args, "report", None) is not None:
         from .fidelity import run
         return run(args, out)
     try:

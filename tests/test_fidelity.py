@@ -70,7 +70,8 @@ def test_launches_of_one_kernel_are_summed_and_listed():
     m = measured(launches)
     key = next(k for k in m if k[0] == "scaled" and k[3:] == ("global", "load"))
     s = m[key]
-    assert (s.requests, s.cost, s.ideal, s.sass) == (60075, 240299, 240299, {"LDG.E": 3})
+    # one LDG.E instruction, run by three launches
+    assert (s.requests, s.cost, s.ideal, s.sass) == (60075, 240299, 240299, {"LDG.E": 1})
     assert s.launches == ["<<<(4096, 1, 1), (256, 1, 1)>>>", "<<<(2048, 1, 1), (256, 1, 1)>>>",
                           "<<<(1366, 1, 1), (256, 1, 1)>>>"]
 
@@ -215,7 +216,7 @@ def test_cli_report_text_and_json(tmp_path):
                    "=========     at tileColumn(const float *, float *)+0x40 in several.cu:24\n"
                    "=========     by thread (0,0,0) in block (0,0,0)\n")
     s = subprocess.run(cmd + ["--synccheck-log", str(log)], capture_output=True, text=True, cwd=ROOT)
-    assert ["several.cu:24", "tileColumn", "barrier", "sync", "-", "-", "-", "1", "missed"] in \
+    assert ["tests/data/fidelity/several.cu:24", "tileColumn", "barrier", "sync", "-", "-", "-", "1", "missed"] in \
         [ln.split() for ln in s.stdout.splitlines()], s.stdout
     bad = subprocess.run([sys.executable, "-m", "cudalint", "verify", "--report", str(tmp_path / "x.ncu-rep")],
                          capture_output=True, text=True, cwd=ROOT)
@@ -257,3 +258,49 @@ def test_synccheck_errors_beside_barrier_findings():
         (1, 7, 1, 0)
     assert "barriers (compute-sanitizer synccheck): 1 CL301/CL302 confirmed, 7 not seen in this run, 1 reported " \
            "and not flagged" in fidelity.format_text(rows)
+
+
+def test_a_page_from_another_checkout_finds_its_files_here(tmp_path):
+    """No paths given, the page's absolute paths (/work/main/...) absent: the files under the current folder with the
+    same names and path tails are linted (a new user's clone in another folder got an empty table)."""
+    import shutil
+    here = tmp_path / "clone" / "tests" / "data" / "fidelity"
+    here.mkdir(parents=True)
+    for f in ("several.cu", "fidelity_helper.cuh"):
+        shutil.copy(DATA / f, here / f)
+    page = pages("several")[0].replace("/work/main/", "/nowhere/else/")
+    rows = compare_pages(page, pages("several")[1], root=str(tmp_path / "clone"))
+    assert len(rows) == 14 and sum(r.verdict == "confirmed" for r in rows) == 4
+    assert {Path(r.file).parent for r in rows} == {here}
+
+
+def test_paths_folders_and_wrong_input(tmp_path):
+    rows = compare_pages(*pages("several"), paths=[str(DATA)])      # a folder: its .cu and .cuh files
+    assert len(rows) == 14
+    with pytest.raises(FidelityError, match="path does not exist: nope.cu"):
+        compare_pages(*pages("several"), paths=["nope.cu"])
+    with pytest.raises(FidelityError, match="not an Nsight Compute source page"):
+        compare_pages(pages("several")[1], "", paths=[str(DATA / "several.cu")])   # the raw page given as source
+    with pytest.raises(FidelityError, match=r"none of the profiled files \(fidelity_helper.cuh, several.cu\) is "
+                                            "among the sources linted"):
+        compare_pages(*pages("several"), paths=[str(ROOT / "fixtures/global/aos_soa.cu")])
+    with pytest.raises(FidelityError, match="the profiled files .* are not here"):
+        compare_pages(pages("several")[0].replace("/work/main/", "/nowhere/"), "", root=str(tmp_path))
+
+
+def test_command_lines_and_misplaced_options(tmp_path):
+    with pytest.raises(FidelityError, match="cannot split the command"):
+        fidelity.split_command("./a 'unterminated")
+    with pytest.raises(FidelityError, match="--run needs a command"):
+        fidelity.split_command("  ")
+
+    def cli(*argv):
+        r = subprocess.run([sys.executable, "-m", "cudalint", "verify", *argv], capture_output=True, text=True,
+                           cwd=ROOT)
+        return r.returncode, r.stderr
+    assert cli("--run", "") == (2, "cudalint: error: --run needs a command: the program to profile and its "
+                                   "arguments\n")
+    assert cli("--report", str(DATA / "several.source.csv"), "--kernel", "x") == \
+        (2, "cudalint: error: --kernel goes with --run\n")
+    assert cli("--run", "./x", "--synccheck-log", "f.txt") == \
+        (2, "cudalint: error: --synccheck-log goes with --report\n")
