@@ -795,7 +795,7 @@ def host_instances(tu: ir.TranslationUnit, launches: list[LaunchSite]) -> list[L
     """A launch in a host function template whose template arguments name the function's own type parameters
     (``testKernel<TData><<<64, 256>>>`` in ``template <class TData> int runTest(..)``) is a launch of each
     instantiation the file's calls of that function name (``runTest<RGBA8_misaligned>(4, size)``: cuda-samples'
-    alignedTypes, whose nine structs the kernel moves at two to four times the ideal sectors, measured in
+    alignedTypes, whose misaligned structs the kernel moves at two to four times the ideal sectors, measured in
     benchmarks/fidelity): one launch site per distinct set of arguments, the parameter replaced by the call's type.
     A launch whose function no call instantiates keeps its parameter (a picture with the type left open)."""
     calls: dict[str, list] = {}
@@ -807,7 +807,8 @@ def host_instances(tu: ir.TranslationUnit, launches: list[LaunchSite]) -> list[L
     out = []
     for site in launches:
         made = calls.get(site.function, [])
-        names = {tp.name: i for tp, _ in made[:1] for i, tp in enumerate(made[0][0]) if tp.is_type}
+        params = made[0][0] if made else []
+        names = {tp.name: i for i, tp in enumerate(params) if tp.is_type}
         if not any(isinstance(a, str) and a in names for a in site.template_args):
             out.append(site)
             continue

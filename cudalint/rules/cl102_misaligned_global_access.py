@@ -9,7 +9,7 @@ a block index / loop counter times a row that is not (their values taken equally
 bytes start odd blocks 16 bytes into a sector, 4.5 sectors per request on average).  A run-time
 parameter may well be a multiple of 32 bytes: taken as one (listed in ``assumptions``), never a finding.
 A pointer that the code shows is not an allocation's start (the first thread reads before it:
-``p[tid - 1]`` with no guard) has an unknown alignment: no finding.
+``*(p + tid - 1)`` with no guard) has an unknown alignment: no finding.
 Severity: info.
 """
 
@@ -26,7 +26,7 @@ from .cl101_uncoalesced_global_access import sector_metrics, share_of
 
 def reaches_below_base(acc: Access) -> bool:
     """Whether the first thread of the first block, in the first trip of each loop, reads before the pointer it
-    indexes (``g_s[i + threadIdx.x - 1]`` from ``i = 0``) with no guard keeping it out: the pointer then points
+    indexes (``*(g_s + i + threadIdx.x - 1)`` from ``i = 0``) with no guard keeping it out: the pointer then points
     into its allocation, not at its start (cuda-samples' eigenvalues passes ``g_b_raw + 1``; measured on an H100,
     benchmarks/fidelity: 1.0 of the ideal sectors where a 32-byte-aligned base would give 1.25), so the
     allocation's alignment says nothing of the pointer's.  A stencil's ``if (i > 0) .. in[i - 1]`` keeps thread 0
