@@ -965,6 +965,11 @@ class KernelInterpreter:
         esize, inner = base.elem_size, math.prod(d or 1 for d in base.dims)  # elements per step of idx
         ptr = Pointer(base.array, base.offset + idx * inner * esize, esize, base.dims[1:], base.subscripts + (idx,),
                       base.pointee)
+        if mode != "addr" and not base.dims and e.type is not None and e.type.kind == TypeKind.ARRAY \
+                and e.type.pointee is not None and (row := self.size_of(e.type.pointee)):
+            # a row of a member array (`a[t].e[i]` of `Complx e[3][3]`) is no load: it decays to a pointer to its
+            # first element, which `[j]` then indexes (HeCBench's dslash: the row was read as one 48-byte access)
+            return Pointer(base.array, ptr.offset, row, (), ptr.subscripts, e.type.pointee)
         return ptr if mode == "addr" or base.dims and e.type.kind == TypeKind.ARRAY else self.load(e, ptr, mode, record)
 
     def copy_in(self, e: ir.Call, env: Env, record: bool) -> Value:
