@@ -27,11 +27,13 @@ import json
 import os
 import re
 import shlex
-import subprocess
+import shutil
 import tempfile
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Optional, Sequence
+
+from .verify import Timeout, VerifyError, _number, _run, kernel_key, parse_ncu_csv
 
 #: an access whose measured cost is more than this factor above its ideal is wasteful in hardware; a prediction
 #: agrees when it is within this share of the measured factor (the issue's "within 10 %")
@@ -91,25 +93,11 @@ class Launch:
 def kernel_label(name: str) -> str:
     """ncu's ``void strided<(int)8>(const float *, float *)`` -> ``strided<8>``, the label cudalint gives the
     instantiation (``reduceInterleaved<int, (unsigned int)256>`` -> ``reduceInterleaved<int, 256>``, ``(bool)1`` ->
-    ``1``); a plain
-    kernel's ``scaled(const float *, float *, int)`` -> ``scaled``; a namespace is dropped."""
-    depth, cut = 0, len(name)
-    for i, ch in enumerate(name):
-        depth += (ch == "<") - (ch == ">")
-        if ch == "(" and depth == 0:
-            cut = i
-            break
-    head = re.sub(r"^(?:void\s+)", "", name[:cut].strip())
-    head = re.sub(r"\((?:unsigned |signed |long |short )*(?:int|long|char|short|bool|unsigned)\)\s*", "", head)
+    ``1``): :func:`cudalint.verify.kernel_key` without ncu's casts of integral arguments and without a namespace."""
+    head = re.sub(r"\((?:unsigned |signed |long |short )*(?:int|long|char|short|bool|unsigned)\)\s*", "",
+                  kernel_key(name))
     base, sep, args = head.partition("<")
     return base.split("::")[-1] + sep + args
-
-
-def _number(text: str) -> Optional[float]:
-    try:
-        return float(text.replace(",", ""))
-    except ValueError:
-        return None
 
 
 def parse_source_page(text: str) -> list[Launch]:
@@ -170,16 +158,9 @@ def _instruction(row: list[str], header: dict[str, int], address: str, path: str
 
 
 def parse_launch_page(text: str) -> list[dict[str, str]]:
-    """Kernel name, grid and block of each launch, in order, from ``ncu --page raw --csv`` (its ``Grid Size`` and
-    ``Block Size`` columns); lines that are not CSV rows are skipped."""
-    lines = [ln for ln in text.splitlines() if ln.startswith('"')]
-    start = next((i for i, ln in enumerate(lines) if ln.startswith('"ID"')), None)
-    if start is None:
-        return []
-    header, *body = csv.reader(lines[start:])
-    recs = [dict(zip(header, row)) for row in body]
-    return [{"name": r["Kernel Name"], "grid": r.get("Grid Size", ""), "block": r.get("Block Size", "")}
-            for r in recs if r.get("Kernel Name")]
+    """Kernel name, grid and block of each launch, in order, from ``ncu --page raw --csv``
+    (:func:`cudalint.verify.parse_ncu_csv`)."""
+    return [{"name": la["name"], "grid": la["grid"], "block": la["block"]} for la in parse_ncu_csv(text)]
 
 
 def attach_launches(launches: list[Launch], config: list[dict[str, str]]) -> None:
@@ -285,7 +266,7 @@ def predictions(paths: Sequence[str], opts: Any = None, barriers: Optional[list]
     that sees a launch of its kernel.  ``barriers``, when given, receives each CL301/CL302 finding (once per site)."""
     from .analysis.context import AnalysisContext
     from .analysis.launches import template_arg_text
-    from .analysis.warp import shared_cost
+    from .analysis.warp import counted_ideal, shared_cost
     from .config import Overrides, Resolver
     from .ir.types import TypeKind
     from .model import AddressSpace
@@ -302,6 +283,10 @@ def predictions(paths: Sequence[str], opts: Any = None, barriers: Optional[list]
         if barriers is not None:
             barriers += [d for d in diags if d.code in _BARRIER_CODES and not any(
                 (b.path, b.line, b.code) == (d.path, d.line, d.code) for b in barriers)]
+        at: dict[tuple, list] = {}   # (real path, line, column) -> the access findings there
+        for d in diags:
+            if d.code in _FLAGS["global"] + _FLAGS["shared"]:
+                at.setdefault((_real(d.path), d.line, d.column), []).append(d)
         for k in model.kernels:
             label = k.label if k.template_args else k.name
             pattern = tuple(None if isinstance(a, str) or getattr(a, "kind", None) == TypeKind.PARAM
@@ -317,13 +302,12 @@ def predictions(paths: Sequence[str], opts: Any = None, barriers: Optional[list]
                 cost = ideal = None
                 if pic is not None and space == "global" and (c := ctx.global_cost(k, acc)) is not None:
                     cost = c.sectors_per_request if pic.exact_residue else c.aligned_sectors_per_request
-                    ideal = c.unique_ideal
                 elif pic is not None and space == "shared":
-                    c = shared_cost(pic, acc.size)
-                    cost, ideal = c.wavefronts_per_request, c.ideal_per_request
-                hits = [d for d in diags if d.code in _FLAGS[space] and d.line == acc.span.line
-                        and d.column == acc.span.column and _real(d.path) == _real(acc.span.path)
-                        and d.kernel == k.name and label in _instances(d.message, label)]
+                    cost = shared_cost(pic, acc.size).wavefronts_per_request
+                if cost is not None:
+                    ideal = counted_ideal(pic, acc.size, shared=space == "shared")
+                hits = [d for d in at.get(site[1:4], []) if d.code in _FLAGS[space] and d.kernel == k.name
+                        and label in _instances(d.message, label)]
                 stated = [d.metrics.get("sectors_per_request", d.metrics.get("wavefronts_per_request")) for d in hits]
                 if stated and all(isinstance(v, (int, float)) for v in stated) and ideal:
                     cost = max(stated)   # the number the finding states (CL102's worst residue, say)
@@ -577,13 +561,21 @@ PROFILE_ARGS = ["--clock-control", "none", "--section", "SourceCounters", "--sec
                 "--kernel-name-base", "mangled"]
 
 
-def _ncu(ncu: str, argv: list[str], timeout: int) -> subprocess.CompletedProcess:
+def _tool(path: str, argv: list[str], timeout: int, what: str, option: str):
+    """Run a profiling tool through :func:`cudalint.verify._run` (its own process group, the whole group killed on
+    timeout: a hung kernel must not keep the GPU). Raises FidelityError."""
     try:
-        return subprocess.run([ncu, *argv], capture_output=True, text=True, timeout=timeout, errors="replace")
-    except FileNotFoundError as e:
-        raise FidelityError(f"Nsight Compute not found ({ncu}): install it or pass --ncu PATH") from e
-    except subprocess.TimeoutExpired as e:
-        raise FidelityError(f"ncu ran past {timeout} s (--timeout)") from e
+        return _run([path, *argv], timeout)
+    except Timeout as e:
+        raise FidelityError(f"{Path(path).name} ran past {timeout} s (--timeout)") from e
+    except VerifyError as e:
+        if shutil.which(path) is None:
+            raise FidelityError(f"{what} not found ({path}): install it or pass {option} PATH") from e
+        raise FidelityError(str(e)) from e
+
+
+def _ncu(ncu: str, argv: list[str], timeout: int):
+    return _tool(ncu, argv, timeout, "Nsight Compute", "--ncu")
 
 
 def split_command(command: str) -> list[str]:
@@ -709,13 +701,8 @@ def _found_under(path: str, root: Optional[str]) -> Optional[str]:
 def run_synccheck(command: str, sanitizer: str = "compute-sanitizer", timeout: int = 600) -> str:
     """compute-sanitizer's synccheck output for ``command`` (split with :func:`shlex.split`, never through a
     shell).  Raises FidelityError when the tool is missing or the run outlasts ``timeout``."""
-    try:
-        r = subprocess.run([sanitizer, "--tool", "synccheck", *split_command(command)], capture_output=True, text=True,
-                           timeout=timeout, errors="replace")
-    except FileNotFoundError as e:
-        raise FidelityError(f"compute-sanitizer not found ({sanitizer}): pass --compute-sanitizer PATH") from e
-    except subprocess.TimeoutExpired as e:
-        raise FidelityError(f"synccheck ran past {timeout} s (--timeout)") from e
+    r = _tool(sanitizer, ["--tool", "synccheck", *split_command(command)], timeout, "compute-sanitizer",
+              "--compute-sanitizer")
     return r.stdout + r.stderr
 
 

@@ -506,10 +506,6 @@ class GlobalCost:
     efficiency: float                   # requested bytes / (sectors * 32), capped at 1
     worst_residue: int
     worst_trip_sectors: Optional[float] = None  # the costliest loop trip (pictures with ``trips``)
-    #: the ideal as Nsight Compute counts it (``memory_l2_theoretical_sectors_global_ideal``): the sectors the
-    #: lanes' distinct bytes fill, so a broadcast load's is 1, not 4 (Rodinia gaussian's ``a_cuda[Size*t+t]``,
-    #: benchmarks/fidelity)
-    unique_ideal: float = 0.0
 
 
 def global_cost(pic: WarpPicture, size: int) -> GlobalCost:
@@ -526,14 +522,29 @@ def global_cost(pic: WarpPicture, size: int) -> GlobalCost:
     worst_r = pic.residues[per.index(worst)]
     eff = min(1.0, mean(lambda w: len(w) * size) / (worst * SECTOR))  # requested bytes / moved bytes
     trip = max((global_cost(t, size).sectors_per_request for t in pic.trips if any(t.warps)), default=None)
-    unique = mean(lambda w: unique_units(w, size, SECTOR))
-    return GlobalCost(worst, aligned, ideal, eff, worst_r, trip, unique)
+    return GlobalCost(worst, aligned, ideal, eff, worst_r, trip)
 
 
 def unique_units(lanes: list[int], size: int, unit: int) -> int:
     """The ``unit``-byte units (sectors, 128-byte wavefronts) the lanes' distinct bytes fill, at least one: the ideal
     Nsight Compute's source counters state, for which lanes that read the same bytes count once."""
     return max(1, -(-len({a + b for a in lanes for b in range(size)}) // unit))
+
+
+def counted_ideal(pic: WarpPicture, size: int, shared: bool) -> float:
+    """The ideal per request as Nsight Compute's source counters count it, averaged over the block's warps as the
+    cost is (:func:`global_cost`, :func:`shared_cost`): the sectors (global) or 128-byte wavefronts (shared) the
+    active lanes' distinct bytes fill (``memory_l2_theoretical_sectors_global_ideal``,
+    ``memory_l1_wavefronts_shared_ideal``). A broadcast load's is 1, not 4 (Rodinia gaussian's ``a_cuda[Size*t+t]``),
+    a lone lane's 8-byte shared load 1, not 2 (tests/data/fidelity/template_instances.source.csv). Used by
+    ``cudalint verify --report`` to compare with the hardware; 0.0 when no lane makes the access."""
+    if shared and pic.lane_ids and phases(size) > 1:
+        groups = [(w, 1) for w in pic.warps if w]
+    else:
+        groups = _distinct_warps(pic, BANK_WIDTH if shared else SECTOR)
+    unit = BANKS * BANK_WIDTH if shared else SECTOR
+    n = sum(k for _, k in groups)
+    return sum(unique_units(w, size, unit) * k for w, k in groups) / n if n else 0.0
 
 
 # --- shared memory -------------------------------------------------------------------------------
@@ -570,23 +581,18 @@ class SharedCost:
     wavefronts_per_request: float     # averaged over the block's warps
     worst_wavefronts: int = 0         # the worst warp's wavefronts, summed over its phases
     ideal_wavefronts: int = 1         # one per phase: 1, 2 for 8-byte accesses, 4 for 16-byte
-    #: the ideal averaged like ``wavefronts_per_request``: one wavefront per 128 distinct bytes the active lanes
-    #: move, at least one (a lone lane's 8-byte load is 1; Nsight Compute's ``memory_l1_wavefronts_shared_ideal``,
-    #: tests/data/fidelity/template_instances.source.csv)
-    ideal_per_request: float = 1.0
 
 
 def shared_cost(pic: WarpPicture, size: int) -> SharedCost:
     if pic.lane_ids and phases(size) > 1:  # lanes left out: each warp's phases by lane number
-        res = [(bank_ways(w, size, ids), 1, w) for w, ids in zip(pic.warps, pic.lane_ids) if w]
+        res = [(bank_ways(w, size, ids), 1) for w, ids in zip(pic.warps, pic.lane_ids) if w]
     else:
-        res = [(bank_ways(w, size), k, w) for w, k in _distinct_warps(pic, BANK_WIDTH)]
-    n = sum(k for _, k, _ in res)
+        res = [(bank_ways(w, size), k) for w, k in _distinct_warps(pic, BANK_WIDTH)]
+    n = sum(k for _, k in res)
     if not n:  # no lane makes the access: no request
         return SharedCost(0, 0.0, 0, phases(size))
-    ideal = sum(unique_units(w, size, BANKS * BANK_WIDTH) * k for _, k, w in res) / n
-    return SharedCost(max(r[0] for r, _, _ in res), sum(r[1] * k for r, k, _ in res) / n,
-                      max(r[1] for r, _, _ in res), phases(size), ideal)
+    return SharedCost(max(r[0] for r, _ in res), sum(r[1] * k for r, k in res) / n, max(r[1] for r, _ in res),
+                      phases(size))
 
 
 def distinct_addresses(pic: WarpPicture, size: int) -> int:
