@@ -45,6 +45,10 @@ class ArrayDecl:
     dim_texts: tuple[str, ...] = ()
     #: where the array is declared (ptxas lays a kernel's static shared arrays out in declaration order)
     declared_at: Optional[Span] = None
+    #: the alignment in bytes the declaration asks for (``__align__(16)``), None when it asks for none
+    align: Optional[int] = None
+    #: a kernel's ``__restrict__`` pointer parameter: no store or atomic through another pointer reaches its bytes
+    restrict: bool = False
 
 
 @dataclass

@@ -238,7 +238,7 @@ def array_decl(var: ir.Variable, space: AddressSpace, bindings: dict) -> Optiona
     spans = tuple(s for _, s in var.extents) if len(var.extents) == len(dims) else ()
     texts = tuple(t for t, _ in var.extents) if spans else ()
     return ArrayDecl(name=var.name, space=space, elem_type=elem.spelling(), elem_size=esize, dims=dims,
-                     dim_spans=spans, dim_texts=texts, declared_at=var.span)
+                     dim_spans=spans, dim_texts=texts, declared_at=var.span, align=var.align)
 
 
 class KernelInterpreter:
@@ -270,6 +270,7 @@ class KernelInterpreter:
         self.call_chain: list[tuple[str, int]] = []
         self.order = itertools.count(1)   # the visit order of barriers, exits and loops
         self.fence = 0                    # accesses before this index may not serve a later load again
+        self.atomics: list[tuple[int, ArrayDecl]] = []  # (accesses made before it, its array) of each atomic since
         self.region = 0                   # counts the barriers, atomics and loop boundaries passed
         self.constant_pointers: dict = {}  # (constant array, offset, field) -> the pointer loaded there
         self.record_arrays: dict = {}  # `p.out` of a struct parameter -> the global array it points to
@@ -1053,25 +1054,53 @@ class KernelInterpreter:
 
     def reloads(self, arr: ArrayDecl, offset: sympy.Expr, size: int, guards: tuple, store: bool = False) -> bool:
         """Whether a load repeats an earlier load or store of the same thread (same address and size, under
-        guards that enclose this load's: it dominates it) with no other store, barrier, atomic or loop boundary
+        guards that enclose this load's: it dominates it) with no store that may overlap it, barrier or loop boundary
         in between (``(lat - p->lat) * (lat - p->lat)``, a field read again on the next line): nvcc keeps the
-        value in a register.  With ``store``: whether a store repeats such an earlier store (``a[i] = v; if
-        (a[i] >= m) a[i] = 0;``): nvcc selects the value and stores once.  A load of ``__constant__`` memory,
-        which no thread writes, repeats any earlier load of the address whose guards dominate it, across barriers
-        and stores (ispass' AES reads ``posIdx_E[16 + mod4tx*4]`` in each of its rounds; one ``ld.const`` in the
-        PTX: fixtures/constant/reused_index.cu)."""
+        value in a register.  A store between them that provably misses the bytes (:func:`merge.disjoint`:
+        ``b[o + 2] = 5`` between ``b[o] = ..`` and ``.. = b[o]``) does not stop it, nor, for a ``__restrict__``
+        parameter (:attr:`ArrayDecl.restrict`) or two distinct static shared arrays, a store or an atomic through
+        another array (SASS on the H100: fixtures/global/store_reload.cu; HeCBench p4's ``data[k] =
+        box_input[box_offset + k]`` after its ``atomicAdd``: no load at those lines).  With ``store``: whether a
+        store repeats such an earlier store (``a[i] = v; if (a[i] >= m) a[i] = 0;``): nvcc selects the value and
+        stores once.  A load of ``__constant__`` memory, which no thread writes, repeats any earlier load of the
+        address whose guards dominate it, across barriers and stores (ispass' AES reads ``posIdx_E[16 + mod4tx*4]``
+        in each of its rounds; one ``ld.const`` in the PTX: fixtures/constant/reused_index.cu)."""
         if arr.space == AddressSpace.CONSTANT and not store:
             return any(a.array is arr and a.size == size and a.offset == offset and guards[:len(a.guards)] == a.guards
                        for a in self.kernel.accesses)
-        for a in reversed(self.kernel.accesses[self.fence:]):
+        from .merge import disjoint
+        probe = Access(array=arr, offset=offset, size=size, is_read=True, is_write=False,
+                       span=ir.Span("", 0, 0, 0, 0))
+        accs = self.kernel.accesses
+        atomics = [(at, other) for at, other in self.atomics if at > self.fence]
+        for i in range(len(accs) - 1, self.fence - 1, -1):
+            a = accs[i]
+            if any(at > i and not self.separate(arr, other) for at, other in atomics):
+                return False   # an atomic after this access may have written the bytes
             if a.array is arr and a.size == size and a.offset == offset and guards[:len(a.guards)] == a.guards \
                     and (a.is_write or not store) and not a.volatile:
                 # loaded before, or stored by this thread (``d[p] = d[p] + s; t = d[p];``); a global store under the
                 # same guards is the one nvcc makes, the earlier one dead (cudalint.analysis.registers)
                 return not (store and arr.space == AddressSpace.GLOBAL and len(a.guards) == len(guards))
-            if a.is_write or a.volatile:
+            if a.volatile:
+                return False
+            if a.is_write and not store and not (
+                    disjoint(a, probe) if a.array is arr else self.separate(arr, a.array)):
+                return False
+            if a.is_write and store:
                 return False
         return False
+
+    @staticmethod
+    def separate(arr: ArrayDecl, other: ArrayDecl) -> bool:
+        """Whether no access through ``other`` can reach the bytes of ``arr``: ``arr`` is a ``__restrict__`` kernel
+        parameter, or both are distinct shared arrays the kernel declares (not ``extern``, not pointers)."""
+        if other is arr:
+            return False
+        if arr.restrict:
+            return True
+        return all(x.space == AddressSpace.SHARED and x.declared_at is not None and x.dims and x.dims[0] is not None
+                   for x in (arr, other))
 
     def work(self, record: bool, *operands: Value, t: Optional[Type] = None, n: int = 1) -> None:
         """Count ``n`` operations on data (:attr:`Kernel.ops`) when an operand is a value cudalint does not follow
@@ -1315,7 +1344,11 @@ class KernelInterpreter:
         if name == "dim3" or e.type.name in ("dim3", "uint3"):
             return self.opaque("dim3", *vals)
         if (base := _SCOPED.sub("", name or "")) in VARYING_CALLS:  # `atomicAdd_system` is an atomicAdd
-            self.cut()
+            if vals and isinstance(vals[0], Pointer):
+                self.region += 1  # nothing is merged across it; a load of another array may still reuse a value
+                self.atomics.append((len(self.kernel.accesses), vals[0].array))
+            else:
+                self.cut()
             self.epoch += 1
             if _reads_only(base, vals) and isinstance(vals[0], Pointer):
                 # `atomicAdd(p, 0)`, `atomicCAS(p, 0, 0)`: a read of *p (chai's `n_t_local = atomicAdd(n_t, 0)`),
@@ -1470,7 +1503,8 @@ def interpret(fn: ir.Function, kernel: Kernel, symbols: Symbols, globals_: dict,
         t = p.type
         esize = interp.size_of(t.pointee) if t.kind == TypeKind.POINTER else None
         if esize:
-            arr = ArrayDecl(name=p.name, space=AddressSpace.GLOBAL, elem_type=t.pointee.spelling(), elem_size=esize)
+            arr = ArrayDecl(name=p.name, space=AddressSpace.GLOBAL, elem_type=t.pointee.spelling(), elem_size=esize,
+                            restrict=p.restrict)
             env[p] = Pointer(arr, sympy.Integer(0), esize, (), (), t.pointee)
         elif (acc := interp.accessor(p.name, t)) is not None:
             env[p] = acc

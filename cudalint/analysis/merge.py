@@ -17,7 +17,8 @@ Rules, each from nvcc 13 ``-arch=sm_90 -O3`` SASS (``cuobjdump -sass``; fixtures
   ``uchar4`` -> ``LDG.E``; ``float4`` x..w -> ``LDG.E.128``; ``float4`` y, z -> two ``LDG.E``; through a
   ``float *`` ``in[2*i]`` + ``in[2*i+1]`` -> two ``LDG.E``, as a pointer parameter is only 4-byte
   aligned; ``struct {float x, y;}`` (align 4) -> two ``LDG.E``); for shared memory the element alignment,
-  or 16 bytes for the only shared array a kernel uses or an ``extern __shared__`` one, with every term of
+  or 16 bytes for the only shared array a kernel uses (of 2-byte or wider elements: bytes keep their declared
+  alignment, :func:`shared_alignment`) or an ``extern __shared__`` one, with every term of
   the offset a multiple of the chunk (``s[2*t]`` + ``s[2*t+1]`` -> ``LDS.64``; ``s[4*t]`` ..
   ``s[4*t+3]`` -> ``LDS.128``; ``s[r][2*c]`` of ``float s[16][65]`` -> two ``LDS``, the odd row pitch;
   a second shared array in the kernel -> two ``LDS``);
@@ -61,20 +62,30 @@ def disjoint(a: Access, b: Access, positive: frozenset = frozenset()) -> bool:
 
 
 def shared_alignment(accs: list[Access]) -> dict[int, int]:
-    """The alignment in bytes (at most 16) of the start of each shared array the accesses use (by ``id``): 16 for
-    an ``extern __shared__`` array and for a kernel's only one; else ptxas's layout, the static arrays one after
-    another in declaration order from a 16-byte boundary, each at its element's alignment (``float As[1024]``
-    then ``float Bs[1024]``: Bs at byte 4096, 16-byte aligned: the ``LDS.128`` of fixtures/shared/register_tile.cu).
-    Past an array whose size is not known, or without a declaration position, an array gets its element's."""
+    """The alignment in bytes (at most 16) of the start of each shared array the accesses use (by ``id``), as far as
+    the merging of accesses may rely on it: 16 for an ``extern __shared__`` array (the PTX declares it ``.align
+    16``: its bytes are merged into ``st.shared.v4``); for a static array of 2-, 4-, 8- or 16-byte elements, ptxas's
+    layout, which ptxas itself merges into: 16 for a kernel's only one, else the arrays one after another in
+    declaration order from a 16-byte boundary, each at its alignment (``float As[1024]`` then ``float Bs[1024]``: Bs
+    at byte 4096, 16-byte aligned: the ``LDS.128`` of fixtures/shared/register_tile.cu; ``unsigned short`` pairs ->
+    ``STS``: fixtures/shared/byte_tile.cu).  A static array of 1-byte elements keeps the alignment it is declared
+    with (its element's, or ``__align__(16)``): ptxas merges no byte accesses, and NVVM merges only as far as the
+    PTX declaration allows (``unsigned char s[4096]`` is ``.align 1``: sixteen ``STS.U8`` for ``f[i]``, ``i < 16``,
+    where ``__align__(16)`` gives one ``STS.128``: SASS on the H100, fixtures/shared/byte_tile.cu).  Past an array
+    whose size is not known, or without a declaration position, an array gets its declared alignment."""
     arrays: dict[int, tuple] = {}
     for a in accs:
         if a.array.space == AddressSpace.SHARED:
-            arrays.setdefault(id(a.array), (a.array, a.align or a.array.elem_size))
+            arrays.setdefault(id(a.array), (a.array, max(a.array.align or 0, a.align or a.array.elem_size)))
 
     def extern(arr) -> bool:
         return arr.dims[:1] == (None,) and (not arr.dim_texts or not arr.dim_texts[0])
 
-    out = {k: 16 if len(arrays) == 1 or extern(arr) else align for k, (arr, align) in arrays.items()}
+    def laid_out(arr) -> bool:   # ptxas's placement is what merging may rely on
+        return arr.elem_size >= 2
+
+    out = {k: 16 if extern(arr) or len(arrays) == 1 and laid_out(arr) else min(16, align)
+           for k, (arr, align) in arrays.items()}
     static = [(k, arr, align) for k, (arr, align) in arrays.items() if not extern(arr) and arr.declared_at]
     at: Optional[int] = 0
     for k, arr, align in sorted(static, key=lambda p: (p[1].declared_at.path, p[1].declared_at.line,
@@ -82,7 +93,8 @@ def shared_alignment(accs: list[Access]) -> dict[int, int]:
         if at is None:
             break
         at = -(-at // max(align, 1)) * max(align, 1)
-        out[k] = min(16, at & -at) if at else 16
+        if laid_out(arr):
+            out[k] = min(16, at & -at) if at else 16
         at = at + math.prod(arr.dims) * arr.elem_size if arr.dims and None not in arr.dims else None
     return out
 

@@ -27,7 +27,7 @@ import clang.cindex as ci
 
 from ..ir import nodes as ir
 from ..ir import types as irt
-from ..ir.consts import join_tokens
+from ..ir.consts import ALIGN_SPELLING, join_tokens
 from ..ir.nodes import Span
 from .confine import check_includes, check_reads, check_text, project_root, summarise
 from .pragmas import unroll_before
@@ -385,7 +385,9 @@ class Lowering:
             if d.kind == K.VAR_DECL and d.type.is_const_qualified() and t.is_integer else []
         self.vars[key] = v = ir.Variable(name=d.spelling, type=t, span=self.span(d), storage=storage, space=space,
                                          const_value=evaluate_int(init[-1]) if init else None,
-                                         in_main_file=self.in_main(d), extents=self._extents(d, len(t.array_dims()[0])))
+                                         in_main_file=self.in_main(d), extents=self._extents(d, len(t.array_dims()[0])),
+                                         align=self._align(d) if K.ALIGNED_ATTR in attrs else None,
+                                         restrict=d.kind == K.PARM_DECL and d.type.is_restrict_qualified())
         dims = t.array_dims()[0]
         if None in dims and d.kind == K.VAR_DECL:  # `T s[BM * BK]` in a template: the extents, per instantiation
             # clang lists the extents' expressions innermost first (`s[R][C + 1]`: `C + 1`, then `R`)
@@ -399,6 +401,16 @@ class Lowering:
         """The text of the line declaration ``d`` starts on, when that is in the file itself ("" else)."""
         line = d.location.line
         return self.lines[line - 1] if self.in_main(d) and 1 <= line <= len(self.lines) else ""
+
+    def _align(self, d: ci.Cursor) -> Optional[int]:
+        """The alignment declaration ``d`` asks for (``__align__(16)``, ``alignas(16)``, ``aligned(16)``), read from
+        the attribute's own tokens, else from the declaration's line; None when no number is written there."""
+        for ch in d.get_children():
+            if ch.kind == K.ALIGNED_ATTR:
+                text = " ".join(tok.spelling for tok in ch.get_tokens()) or self._line(d)
+                if m := ALIGN_SPELLING.search(text):
+                    return int(next(g for g in m.groups() if g))
+        return None
 
     def _managed(self, d: ci.Cursor) -> bool:
         """``__managed__`` is not exposed as an attribute by libclang: read the declaration's line."""

@@ -270,6 +270,7 @@ def char_value(text: str) -> Optional[int]:
 
 _STRING_NODES = ("string_literal", "char_literal", "raw_string_literal", "system_lib_string")
 _ALIGN = re.compile(rb"__align__\s*\(\s*(\d+)\s*\)|alignas\s*\(\s*(\d+)\s*\)")
+_RESTRICT = re.compile(r"\*[^*]*\b(?:__restrict__|__restrict|restrict)\b")  # `float *__restrict__ p`
 _COMMENT = re.compile(r'("(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\')|//[^\n]*|/\*.*?\*/', re.S)
 _BUILTINS = ("threadIdx", "blockIdx", "blockDim", "gridDim")
 _CASTS = ("static_cast", "reinterpret_cast", "const_cast", "dynamic_cast")
@@ -581,7 +582,8 @@ class Lowering:
                 continue
             if t.kind == TypeKind.ARRAY:  # a parameter declared as an array is a pointer
                 t = irt.pointer_to(t.pointee or irt.UNKNOWN)
-            out.append(ir.Variable(name or "", t, self.span(p), storage=ir.Storage.PARAM))
+            out.append(ir.Variable(name or "", t, self.span(p), storage=ir.Storage.PARAM,
+                                   restrict=t.kind == TypeKind.POINTER and bool(_RESTRICT.search(self.text_of(p)))))
             if name:
                 self.scopes[-1][name] = out[-1]
         return out
@@ -685,7 +687,10 @@ class Lowering:
             start = c if i == 0 or storage == ir.Storage.FILE else name_node
             v = ir.Variable(name, t, self.span(start, d), storage=storage, space=space, init=init,
                             const_value=fold(init) if t.const and t.is_integer else None,
-                            extents=self._extents(extents) if t.kind == TypeKind.ARRAY else ())
+                            extents=self._extents(extents) if t.kind == TypeKind.ARRAY else (),
+                            align=next((a for pos, a in reversed(self.aligns)
+                                        if c.start_byte <= pos < name_node.start_byte), None)
+                            if name_node is not None else None)  # `__shared__ __align__(16) unsigned char s[N]`
             if t.kind == TypeKind.ARRAY and None in (dims := t.array_dims()[0]) and len(extents) == len(dims):
                 v.extent_exprs = tuple(self.expr(size) if c is None and size is not None else None
                                        for (size, _), c in zip(extents, dims))  # `T s[BM * BK]` in a template

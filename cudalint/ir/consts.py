@@ -9,6 +9,9 @@ from typing import Iterable, Optional
 from . import nodes as ir
 from .types import TypeKind
 
+#: an alignment as a declaration spells it: ``__align__(16)``, ``alignas(16)``, ``__attribute__((aligned(16)))``
+ALIGN_SPELLING = re.compile(r"__align__\s*\(\s*(\d+)\s*\)|alignas\s*\(\s*(\d+)\s*\)|aligned\s*\(\s*(\d+)\s*\)")
+
 
 def c_binary(op: str, a: int, b: int) -> Optional[int]:
     """``a op b`` on C integers (``/`` and ``%`` truncate toward zero); None for a division by zero, a

@@ -80,6 +80,11 @@ class Variable:
     #: the extents of an array whose type leaves some to a template's arguments (``T s[BM * BK]``), as
     #: expressions, outermost first, None where ``type`` has the number (empty when not known)
     extent_exprs: tuple = ()
+    #: the alignment in bytes the declaration itself asks for (``__shared__ __align__(16) unsigned char s[N]``,
+    #: ``alignas(16)``, ``__attribute__((aligned(16)))``), None when it asks for none
+    align: Optional[int] = None
+    #: a pointer parameter declared ``__restrict__``: no other pointer of the kernel reaches what it points to
+    restrict: bool = False
 
     def __repr__(self) -> str:
         return f"Variable({self.name}: {self.type.spelling()})"
