@@ -273,6 +273,10 @@ class Kernel:
     #: once per source operation and keyed by the trip counters of the loops around them, outermost first, the
     #: costlier branch of an ``if`` only (:func:`cudalint.rules.compute_bound` weighs them by the loops' trips)
     ops: dict = field(default_factory=dict)
+    #: global memory the kernel may read where cudalint cannot say how many bytes: a call it cannot see into that is
+    #: given a pointer to global memory (``glm::make_vec4(quats)`` whose ``memcpy`` size is a dependent ``sizeof``),
+    #: as (the call described for a message, its loop depth, whether the pointer's offset depends on the thread)
+    unsized_reads: list = field(default_factory=list)
 
 
 @dataclass

@@ -1367,3 +1367,35 @@ int main() { Pair *a; Wide *b; pairs<<<64, 256>>>(a, a); wide<<<64, 256>>>(b, b)
     assert wide and all(x.message.endswith("; each piece is already 16 bytes, the widest a lane can move: only a "
                                            "structure of arrays (lanes reading consecutive 16-byte pieces) removes "
                                            "the extra requests") for x in wide)
+
+
+UNSEEN_LOADS = """
+template <typename T> struct v4 { T x, y, z, w; };
+template <typename T> __device__ v4<T> load4(const T *p) { v4<T> r; memcpy(&r, p, sizeof(v4<T>)); return r; }
+__device__ float opaque(const float *p);
+__global__ void k(const float *q, float *out, unsigned n) {
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  %s
+  out += i * 6;
+  out[0] = a; out[1] = a; out[2] = a; out[3] = a; out[4] = a; out[5] = a;
+}
+void go(const float *q, float *o, unsigned n) { k<<<n / 256, 256>>>(q, o, n); }
+"""
+
+
+def test_stores_beside_loads_cudalint_cannot_count_are_not_claimed_to_dominate(tmp_path):
+    # gsplat's quat_scale_to_covar reads through glm's make_vec4, a memcpy of a dependent sizeof: its 24-byte-stride
+    # stores filled by their siblings cost nothing measurable beside those loads (a judge's replica on an H100), so
+    # CL101 may not say 3x-10x; with only 4 bytes loaded it still does (benchmarks/device/store_share.cu)
+    for line, severity, note in (
+            ("v4<float> v = load4(q + i * 4); float a = v.x;", "info",
+             "; the `memcpy` in `load4`, whose size cudalint cannot evaluate, may load as many bytes a thread, and such "
+             "stores then hide behind the loads' DRAM traffic (measured; with fewer bytes loaded they take 3x the time "
+             "of a coalesced layout); "),
+            ("float a = opaque(q + i * 4);", "info",
+             "; `opaque`, which cudalint cannot see into, may load as many bytes a thread"),
+            ("float a = q[i];", "warning", "above 4x the ideal such stores take 3x-10x the time")):
+        found = [d for d in lint(tmp_path, UNSEEN_LOADS % line) if d.code == "CL101"]
+        assert [(d.line, d.severity.value) for d in found] == [(9, severity)] * 6, line
+        assert found[0].metrics["sectors_per_request"] == 24 and found[0].metrics["sibling_use"] == 1.0
+        assert note in found[0].message, found[0].message

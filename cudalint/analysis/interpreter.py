@@ -987,7 +987,17 @@ class KernelInterpreter:
                 word_ptr = replace(src, offset=sympy.expand(src.offset + k * word), elem_size=word, dims=(),
                                    subscripts=())
                 self.load(e, word_ptr, "read", record)
+        elif isinstance(src, Pointer) and record:
+            where = f" in `{self.call_chain[-1][0]}`" if self.call_chain else ""
+            self.unsized(f"the `{e.name}`{where}, whose size cudalint cannot evaluate,", [src])
         return dst
+
+    def unsized(self, what: str, vals: list) -> None:
+        """Note the global memory a call cudalint cannot follow may read (:attr:`Kernel.unsized_reads`): each pointer
+        among ``vals`` into global memory; ``what`` names the call for a message."""
+        for v in vals:
+            if isinstance(v, Pointer) and v.array.space == AddressSpace.GLOBAL and v.array.elem_type != "texture":
+                self.kernel.unsized_reads.append((what, len(self.loops), self.symbols.is_varying(v.offset)))
 
     def load(self, e: ir.Expr, ptr: Pointer, mode: str, record: bool, field_offset: int = 0,
              elem_size: int = 0, align: int = 0, hint: str = "load") -> Value:
@@ -1362,6 +1372,8 @@ class KernelInterpreter:
             self.cut()  # nothing is merged with, or served again to, an access on the other side
         if name in FENCES or any(isinstance(v, (Pointer, Alias)) for v in vals):
             self.epoch += 1  # a fence, or a function cudalint cannot see into that may read or write memory
+        if record and name not in FENCES:
+            self.unsized(f"`{name or 'a call'}`, which cudalint cannot see into,", vals)
         return self.opaque(name or "call", *vals)
 
     def inline(self, fn: ir.Function, args: list[ir.Expr], env: Env, line: int, record: bool,

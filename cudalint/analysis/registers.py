@@ -19,7 +19,9 @@ load-and-stores such as ``b[i] ^= x``):
 Nothing is kept across a barrier, an atomic, a fence, ``__syncwarp()``, inline assembly or a call of a function
 whose body cudalint cannot see (:attr:`cudalint.model.Access.epoch`); no store is dropped past a ``return``,
 ``break``, ``continue`` or ``goto`` (:attr:`~cudalint.model.Access.exits`: conservative, nvcc may still store once a
-value selected by the branch); a volatile access is never removed and ends every window.  Shared memory keeps the interpreter's straight-line rule only (its measured fixtures do not
+value selected by the branch); a volatile access is never removed and ends every window.  (The interpreter's
+straight-line rule also sees past an atomic or a store through another pointer when the array is a ``__restrict__``
+parameter: fixtures/global/store_reload.cu.)  Shared memory keeps the interpreter's straight-line rule only (its measured fixtures do not
 cover these windows yet).
 """
 

@@ -39,9 +39,12 @@ STORE_AMPLIFICATION = 4
 STORE_AMPLIFICATION_BESIDE_LOADS = 6
 
 
-def loaded_bytes(kernel: Kernel, acc: Access) -> int:
+def loaded_bytes(kernel: Kernel, acc: Access) -> Optional[int]:
     """Bytes of global data each thread loads at ``acc``'s loop depth at an address that depends on the thread (a
-    warp-uniform load is one sector for the whole warp)."""
+    warp-uniform load is one sector for the whole warp); None when the kernel hands a thread's global pointer at that
+    depth to a call cudalint cannot follow (:attr:`Kernel.unsized_reads`): how much it loads is not known."""
+    if any(depth == acc.loop_depth and varying for _, depth, varying in kernel.unsized_reads):
+        return None
     return sum(b.size for b in kernel.accesses
                if b.array.space == AddressSpace.GLOBAL and b.is_read and not b.is_write and b.size
                and b.loop_depth == acc.loop_depth and b.offset is not None and b.offset.free_symbols & set(TID))
@@ -303,7 +306,8 @@ class UncoalescedGlobalAccess(Rule):
             # ideal sectors a request (4-byte words 16 bytes apart), 3x-10x the time from 6x up
             # (benchmarks/device/neighbour_cost.cu, measured on an H100 in session 37)
             element = abs(stride) if isinstance(stride, int) else None  # the bytes of the element a lane writes
-            limit = STORE_AMPLIFICATION_BESIDE_LOADS if element and loaded_bytes(kernel, acc) >= element \
+            loaded = loaded_bytes(kernel, acc)   # None: a call cudalint cannot follow may load them
+            limit = STORE_AMPLIFICATION_BESIDE_LOADS if element and (loaded is None or loaded >= element) \
                 else STORE_AMPLIFICATION
             amplified, costly = acc.is_write and sectors > limit * cost.ideal_sectors_per_request, False
             earlier = set(map(id, kernel.accesses[:next(i for i, x in enumerate(kernel.accesses) if x is acc)]))
@@ -342,6 +346,11 @@ class UncoalescedGlobalAccess(Rule):
                 else:
                     note = (f"; the thread's {who} use {use * 100:.0f}% of those sectors, so the waste is requests, "
                             "not DRAM bytes")
+                    if acc.is_write and loaded is None and sectors > STORE_AMPLIFICATION * cost.ideal_sectors_per_request:
+                        calls = sorted({n for n, d, v in kernel.unsized_reads if d == acc.loop_depth and v})
+                        note += (f"; {' and '.join(calls)} may load as many bytes a thread, and such stores then hide "
+                                 "behind the loads' DRAM traffic (measured; with fewer bytes loaded they take 3x the "
+                                 "time of a coalesced layout)")
             elif (row := own_row(acc, pic, ctx) if eff < 0.5 and acc.is_write else None) is not None:
                 step, names = row
                 costly = True  # a representative large row, as for every run-time pitch; the note says when it is not
