@@ -94,6 +94,8 @@ class Access:
     exits: int = 0
     #: made through a volatile-qualified lvalue: never kept in a register
     volatile: bool = False
+    #: one byte of a device ``memcpy``, which nvcc copies a byte at a time
+    copied: bool = False
 
     @property
     def run_time_loops(self) -> int:

@@ -37,6 +37,27 @@ FIXTURES = sorted(p for p in (ROOT / "fixtures").rglob("*.cu"))
 
 # (case, kernel) -> (the quantities that disagree, why); keep in step with fixtures/measured/NOTES.md
 KNOWN = {
+    ("global__store_reload", "reloadAfterAtomic"): (
+        {"global_st_sectors_per_request"},
+        "two store sites: `box[o]` at 8 sectors a request, as predicted, and `out[r % 2^20]` at the atomic's results, "
+        "which nvcc aggregates per warp (consecutive values: 4 sectors, not a CL101 pattern): (8 + 4) / 2 = 6 measured "
+        "(H100, session 41); the loads are the point: 2 requests a warp here, 1 in forwardAfterAtomic"),
+    ("global__store_reload", "forwardAfterAtomic"): (
+        {"global_st_sectors_per_request"},
+        "as reloadAfterAtomic: (8 + 4) / 2 = 6 store sectors a request; 1 load request a warp, the reload forwarded"),
+    ("global__store_reload", "forwardPastOtherBytes"): (
+        {"global_st_sectors_per_request"},
+        "three store sites: `box[o]` and `box[o + 1]` at 8 sectors each, as predicted, and the coalesced `out[o / 2]` "
+        "at 4: 20 / 3 = 6.67 measured; 1 load request a warp (the reload forwarded past the store to other bytes)"),
+    ("global__store_reload", "reloadPastOtherPointer"): (
+        {"global_st_sectors_per_request"},
+        "three store sites: `box[o]` at 8 sectors, as predicted, `other[o / 2]` and `out[o / 2]` at 4: 16 / 3 = 5.33 "
+        "measured; 2 load requests a warp (the other pointer may alias)"),
+    ("global__unseen_loads", "covariance"): (
+        {"global_ld_sectors_per_request"},
+        "the quaternion and scale copies are `memcpy`s of a dependent `sizeof`, which cudalint cannot evaluate (the "
+        "point of the fixture: it names them and holds the stores to the 6x limit); the SASS has LDG.E.U8 x16 and x12, "
+        "16 and 12 bytes apart across lanes: (16 x 16 + 12 x 12) / 28 = 14.29 sectors a request, measured"),
     ("sync__traits_class", "finalize"): (
         {"global_ld_sectors_per_request"},
         "finalize<Traits<400, ..>>: COLS = 100 in 4 blocks of 32 columns, so the last block runs 4 active lanes (1 "

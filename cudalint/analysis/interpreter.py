@@ -975,18 +975,20 @@ class KernelInterpreter:
 
     def copy_in(self, e: ir.Call, env: Env, record: bool) -> Value:
         """``memcpy(dst, src, n)`` in device code with ``src`` in global, shared or constant memory and ``n`` a constant
-        of at most 64 bytes: ``n / 4`` loads of 4-byte words (bytes when ``n`` is not a multiple of 4), which is what
-        nvcc emits for a source aligned to its element (glm's ``make_vec4(ptr)`` copies 16 bytes from a ``float *``:
-        gsplat's kernels read every quaternion and scale so); the words merge into vector loads where the alignment
-        allows (:mod:`cudalint.analysis.merge`).  Returns ``dst``."""
+        of at most 64 bytes: ``n`` loads of one byte, which is what nvcc emits whatever the pointers' types (PTX
+        ``ld.global.u8`` x16 for a 16-byte copy from a ``const float *``, a ``const float4 *`` or a struct pointer; SASS
+        ``LDG.E.U8`` x16 + x12 for the quaternion and scale copies of fixtures/global/unseen_loads.cu on the H100).
+        glm's ``make_vec4(ptr)`` copies so: gsplat's kernels read every quaternion and scale a byte at a time.  A copy
+        whose size cudalint cannot evaluate is noted as one it cannot follow (:meth:`unsized`).  Returns ``dst``."""
         dst, src, n = (self.expr(x, env, record=record) for x in e.args)
         if isinstance(src, Pointer) and src.array.space != AddressSpace.LOCAL and isinstance(n, sympy.Basic) \
                 and n.is_Integer and 0 < n <= 64:
-            word = 4 if n % 4 == 0 else 1
-            for k in range(int(n) // word):
-                word_ptr = replace(src, offset=sympy.expand(src.offset + k * word), elem_size=word, dims=(),
-                                   subscripts=())
-                self.load(e, word_ptr, "read", record)
+            for k in range(int(n)):
+                byte_ptr = replace(src, offset=sympy.expand(src.offset + k), elem_size=1, dims=(), subscripts=())
+                before = len(self.kernel.accesses)
+                self.load(e, byte_ptr, "read", record, align=1)
+                for acc in self.kernel.accesses[before:]:
+                    acc.copied = True
         elif isinstance(src, Pointer) and record:
             where = f" in `{self.call_chain[-1][0]}`" if self.call_chain else ""
             self.unsized(f"the `{e.name}`{where}, whose size cudalint cannot evaluate,", [src])

@@ -217,7 +217,12 @@ def whole_element_fix(acc: Access) -> str:
     """The advice for an element a thread moves in several pieces: an alignment that lets nvcc move it in pieces as
     wide as the element (at most 16 bytes: `__align__(8)` for an 8-byte struct of two floats), or, when each piece
     is already 16 bytes, the widest a lane can move, a layout across lanes (cuda-samples' alignedTypes `RGBA32_2`,
-    32 bytes `__align__(16)`: two 16-byte requests per element, as a judge checked in its PTX)."""
+    32 bytes `__align__(16)`: two 16-byte requests per element, as a judge checked in its PTX); for the bytes of a
+    device `memcpy` (nvcc copies them one by one: fixtures/global/unseen_loads.cu's SASS), a load of the element's
+    type."""
+    if acc.copied:
+        return ("nvcc copies a device `memcpy` a byte at a time: read the element through a pointer of its own type "
+                "instead (one `float4` load where the address is 16-byte aligned)")
     if acc.size >= 16:
         return ("each piece is already 16 bytes, the widest a lane can move: only a structure of arrays (lanes reading "
                 "consecutive 16-byte pieces) removes the extra requests")
