@@ -1404,3 +1404,15 @@ def test_stores_beside_loads_cudalint_cannot_count_are_not_claimed_to_dominate(t
         assert [(d.line, d.severity.value) for d in found] == [(9, severity)] * 6, line
         assert found[0].metrics["sectors_per_request"] == 24 and found[0].metrics["sibling_use"] == 1.0
         assert note in found[0].message, found[0].message
+
+
+def test_a_two_dimensional_kernel_of_unknown_block_says_both_shapes():
+    # Kaldi's `cuda_*` launchers take `dim3 Bl` from C++ callers cudalint does not read; its transposed reads were
+    # warnings counted for 32-wide warps, judged with the 16 x 16 blocks the callers use (census 41: 16 sectors)
+    path = str(Path(__file__).parent.parent / "fixtures" / "global" / "unknown_2d_block.cu")
+    found = {d.line: d for d in lint_file(path, RunOptions()) if d.code == "CL101"}
+    assert (found[14].severity.value, found[14].metrics["sectors_per_request"]) == ("info", 32)
+    assert ("; the kernel is two-dimensional and its block is not known, so a warp was taken as 32 threads along x: "
+            "in 16 x 16 blocks it touches 16 sectors per request instead of 4; a block 1 thread wide in x makes the "
+            "warp run along y; make consecutive threads") in found[14].message
+    assert found[20].severity.value == "warning" and "two-dimensional" not in found[20].message

@@ -224,6 +224,18 @@ class AnalysisContext:
                 self._pictures[key] = None
         return self._pictures[key]
 
+    def cost_in(self, kernel: Kernel, access: Access, block: tuple[int, int, int]):
+        """:func:`~cudalint.analysis.warp.global_cost` of ``access`` were the kernel launched with ``block`` (a shape the
+        launch may have where cudalint does not know it), None when not modelled."""
+        try:
+            run = self.run_time(kernel)
+            guards = tuple(g.xreplace(run) if run and hasattr(g, "xreplace") else g for g in access.guards)
+            pic = picture(access.offset.xreplace(run), LaunchShape(block, f"blockDim = {block}"), self.symbols,
+                          access.array.space.value, guards) if access.offset is not None else None
+        except NotModelled:
+            return None
+        return global_cost(pic, access.size) if pic is not None and any(pic.warps) else None
+
     def _bound_args(self, kernel: Kernel, access: Access) -> list[str]:
         """The parameters of the access's address or guards that the launches bind to a constant, as
         assumptions: ``["`height` = 777 from the launch at k.cu:31"]``."""
