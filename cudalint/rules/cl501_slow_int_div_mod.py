@@ -57,6 +57,8 @@ the loop is ``#pragma unroll 1``.  Else None."""
             return values if holds is sympy.false and values else None
         values.append(x)
         x = x * 2 if factor > 0 else x // 2
+    if values and x == 0 and len(values) <= UNROLLED_TRIPS and cond.xreplace({v: 0}) is sympy.false:
+        return values  # halved down to 0, where the loop ends (`while (half >= 1) { .. half >>= 1; }`)
     return None
 
 
