@@ -804,9 +804,12 @@ class KernelInterpreter:
             return v
         if isinstance(e, ir.Cond):
             cond = self.expr(e.cond, env, record=record)
-            self.push_guard(cond, SourceLine.of(e.span))
-            a, b = (self.expr(x, env, record=record) for x in (e.then, e.else_))
-            self.guards.pop()
+            vals = []
+            for guard, x in zip((cond, negate(cond)), (e.then, e.else_)):
+                self.push_guard(guard, SourceLine.of(e.span))  # the else operand where the condition fails
+                vals.append(self.expr(x, env, record=record))
+                self.guards.pop()
+            a, b = vals
             if isinstance(a, sympy.Basic) and a == b:
                 return a
             return picked if (picked := min_max(cond, a, b)) is not None else self.opaque("select", cond, a, b)

@@ -788,7 +788,34 @@ def collect_launches(tu: ir.TranslationUnit, external: Optional[dict] = None) ->
     # outside a program's main file a helper's callers may be in the program's other files: only the helpers with
     # internal linkage (`static`, an unnamed namespace), whose every call is in this file, are seeded by them
     every = any(f.name == "main" and f.body is not None for f in tu.functions)
-    return host_instances(tu, _settled(tu, fixed, every).out)
+    return through_pointers(tu, host_instances(tu, _settled(tu, fixed, every).out))
+
+
+def through_pointers(tu: ir.TranslationUnit, launches: list[LaunchSite]) -> list[LaunchSite]:
+    """A launch through a function-pointer variable (``kernel<<<grid, threads>>>(..)`` after ``kernel =
+    &transposeNaive;`` in a `switch` over the variants: cuda-samples' transpose, whose seven kernels had no launch
+    and so no block) is a launch of each kernel the function assigns to that variable, with the launch's shape.  A
+    launch through a variable nothing in its function assigns a kernel to is kept as it is."""
+    kernels = {f.name for f in tu.functions if f.kind == ir.FunctionKind.KERNEL}
+    targets: dict[tuple, list[str]] = {}   # (function, variable name) -> the kernels assigned to it, in order
+    for fn in tu.functions:
+        if fn.body is None or fn.kind == ir.FunctionKind.KERNEL:
+            continue
+        for n in ir.walk(fn.body):
+            pairs = [(n.target.var if isinstance(n.target, ir.Ref) else None, n.value)] \
+                if isinstance(n, ir.Assign) and n.op == "=" else [(n.var, n.init)] if isinstance(n, ir.Decl) else []
+            for var, value in pairs:
+                v = strip_casts(value) if value is not None else None
+                v = strip_casts(v.operand) if isinstance(v, ir.Unary) and v.op == "&" else v
+                if var is not None and isinstance(v, ir.Ref) and v.var.name in kernels:
+                    names = targets.setdefault((fn.name, var.name), [])
+                    if v.var.name not in names:
+                        names.append(v.var.name)
+    out = []
+    for site in launches:
+        names = targets.get((site.function, site.kernel)) if site.kernel not in kernels else None
+        out += [dataclasses.replace(site, kernel=k) for k in names] if names else [site]
+    return out
 
 
 def host_instances(tu: ir.TranslationUnit, launches: list[LaunchSite]) -> list[LaunchSite]:
