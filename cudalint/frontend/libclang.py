@@ -27,7 +27,7 @@ import clang.cindex as ci
 
 from ..ir import nodes as ir
 from ..ir import types as irt
-from ..ir.consts import ALIGN_SPELLING, join_tokens
+from ..ir.consts import ALIGN_SPELLING, EXPLICIT_INSTANCE, join_tokens, template_arg_texts
 from ..ir.nodes import Span
 from .confine import check_includes, check_reads, check_text, project_root, summarise
 from .pragmas import unroll_before
@@ -283,7 +283,42 @@ class Lowering:
         unit.functions = sorted((f for f in self.funcs.values() if f.body is not None),
                                 key=lambda f: (not f.in_main_file, f.span.path, f.span.line, f.span.column))
         _resolve_dependent(unit.functions)
+        unit.instances = self._instances()
         return unit
+
+    def _instances(self) -> list[tuple[str, tuple]]:
+        """The file's explicit instantiations of function templates (:attr:`ir.TranslationUnit.instances`), read
+        from its text (libclang shows no cursor for them); an argument that names no scalar, typedef or record
+        cudalint can find, or is not an integer literal, leaves that instantiation out."""
+        found = list(EXPLICIT_INSTANCE.finditer("\n".join(self.lines)))
+        if not found:
+            return []
+        named: dict[str, ci.Type] = {}
+
+        def scan(root: ci.Cursor) -> None:   # file and namespace scope only: typedefs, aliases, records
+            for c in root.get_children():
+                if c.kind in (K.NAMESPACE, K.LINKAGE_SPEC):
+                    scan(c)
+                elif c.kind in (K.TYPEDEF_DECL, K.TYPE_ALIAS_DECL):
+                    named.setdefault(c.spelling, c.underlying_typedef_type)
+                elif c.kind in (K.STRUCT_DECL, K.CLASS_DECL) and c.is_definition():
+                    named.setdefault(c.spelling, c.type)
+        scan(self.ctu.cursor)
+        out = []
+        for m in found:
+            args: list = []
+            for text in template_arg_texts(m.group(2)):
+                if re.fullmatch(r"\d+[uUlL]*", text):
+                    args.append(int(re.sub(r"[uUlL]+$", "", text)))
+                elif (t := irt.scalar_named(text)) is not None:
+                    args.append(t)
+                elif (ct := named.get(text.split("::")[-1])) is not None:
+                    args.append(self.type(ct))
+                else:
+                    break
+            else:
+                out.append((m.group(1), tuple(args)))
+        return out
 
     def _collect(self, root: ci.Cursor, unit: ir.TranslationUnit, top: bool) -> None:
         for c in root.get_children():

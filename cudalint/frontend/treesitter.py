@@ -31,7 +31,7 @@ import tree_sitter_cuda
 
 from ..ir import nodes as ir
 from ..ir import types as irt
-from ..ir.consts import c_binary, fold, join_tokens
+from ..ir.consts import EXPLICIT_INSTANCE, c_binary, fold, join_tokens, template_arg_texts
 from ..ir.nodes import Span
 from ..ir.types import Type, TypeKind
 from .pragmas import unroll_before
@@ -420,7 +420,26 @@ class Lowering:
         # errors inside a kernel make it CL000; a host-side misparse does not matter here
         kernels = [f.span for f in unit.functions if f.kind == ir.FunctionKind.KERNEL]
         unit.errors = [(ln, SYNTAX_ERROR) for ln in errors if any(s.line <= ln <= s.end_line for s in kernels)]
+        unit.instances = self._instances()
         return unit
+
+    def _instances(self) -> list[tuple[str, tuple]]:
+        """The file's explicit instantiations of function templates (:attr:`ir.TranslationUnit.instances`); an
+        argument that names no type the file declares, or is not an integer literal, leaves that one out."""
+        out = []
+        for m in EXPLICIT_INSTANCE.finditer("\n".join(self.lines)):
+            args: list = []
+            for text in template_arg_texts(m.group(2)):
+                t = self.types.get(text) if not re.fullmatch(r"\d+[uUlL]*", text) else None
+                if t is None:
+                    args.append(int(re.sub(r"[uUlL]+$", "", text)))
+                elif t.kind not in (TypeKind.UNKNOWN, TypeKind.PARAM):
+                    args.append(t)
+                else:
+                    break
+            else:
+                out.append((m.group(1), tuple(args)))
+        return out
 
     # -- pass 1: declarations
     def _macro(self, n: N) -> None:

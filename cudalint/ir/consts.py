@@ -10,6 +10,26 @@ from . import nodes as ir
 from .types import TypeKind
 
 #: an alignment as a declaration spells it: ``__align__(16)``, ``alignas(16)``, ``__attribute__((aligned(16)))``
+#: an explicit instantiation of a function template: ``template void prefix<float, double>(const float *, ..);``
+#: (the function's name, its template arguments' text)
+EXPLICIT_INSTANCE = re.compile(r"^[ \t]*template[ \t]+(?!<)(?:[\w:*& \t]|<[^;{}()<>]*>)*?\b(\w+)[ \t]*<([^;{}()<>]*(?:<[^;{}()<>]*>[^;{}()<>]*)*)>[ \t]*\(",
+                               re.M)
+
+
+def template_arg_texts(text: str) -> list[str]:
+    """``"label_t, std::pair<int, int>, 4"`` -> ``["label_t", "std::pair<int, int>", "4"]``: split at the commas
+    outside angle brackets."""
+    out, depth, cur = [], 0, ""
+    for ch in text:
+        depth += (ch == "<") - (ch == ">")
+        if ch == "," and depth == 0:
+            out.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    return out + [cur.strip()] if cur.strip() else out
+
+
 ALIGN_SPELLING = re.compile(r"__align__\s*\(\s*(\d+)\s*\)|alignas\s*\(\s*(\d+)\s*\)|aligned\s*\(\s*(\d+)\s*\)")
 
 

@@ -427,6 +427,9 @@ class TranslationUnit:
     errors: list[tuple[int, str]] = field(default_factory=list)
     missing_includes: list[str] = field(default_factory=list)
     dependencies: list[str] = field(default_factory=list)
+    #: the file's explicit instantiations of function templates (``template void prefix<float, double>(..);``):
+    #: (the function's name, its template arguments: Types and ints), as a call with those arguments would give
+    instances: list[tuple[str, tuple]] = field(default_factory=list)
 
     @property
     def kernels(self) -> list[Function]:

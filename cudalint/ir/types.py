@@ -118,6 +118,28 @@ def scalar(name: str, size: int, kind: TypeKind = TypeKind.INT, signed: bool = F
     return Type(kind, name, size, min(size, 16), signed, const=const)
 
 
+#: the scalar types a template argument may name without a declaration cudalint can see (and the fixed-width aliases
+#: of <cstdint> and CUDA's half types, as clang resolves them on x86-64 Linux): name -> (bytes, kind, signed)
+SCALAR_NAMES = {
+    **{n: (sz, TypeKind.INT, sg) for n, sz, sg in (
+        ("char", 1, True), ("signed char", 1, True), ("unsigned char", 1, False), ("short", 2, True),
+        ("unsigned short", 2, False), ("int", 4, True), ("unsigned", 4, False), ("unsigned int", 4, False),
+        ("long", 8, True), ("unsigned long", 8, False), ("long long", 8, True), ("unsigned long long", 8, False),
+        ("int8_t", 1, True), ("uint8_t", 1, False), ("int16_t", 2, True), ("uint16_t", 2, False),
+        ("int32_t", 4, True), ("uint32_t", 4, False), ("int64_t", 8, True), ("uint64_t", 8, False),
+        ("size_t", 8, False), ("ptrdiff_t", 8, True))},
+    "float": (4, TypeKind.FLOAT, True), "double": (8, TypeKind.FLOAT, True), "bool": (1, TypeKind.BOOL, False)}
+
+
+def scalar_named(name: str) -> Optional[Type]:
+    """The scalar type ``name`` spells (:data:`SCALAR_NAMES`; ``std::`` dropped), None for any other name."""
+    name = " ".join(name.replace("std::", "").split())
+    if name not in SCALAR_NAMES:
+        return None
+    size, kind, signed = SCALAR_NAMES[name]
+    return scalar(name, size, kind, signed=signed and kind == TypeKind.INT)
+
+
 def pointer_to(t: Type, const: bool = False) -> Type:
     return Type(TypeKind.POINTER, t.name + "*", 8, 8, pointee=t, const=const)
 
