@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import itertools
 import math
 import re
 from collections import Counter
@@ -148,7 +149,9 @@ def thread_coords(shape: LaunchShape) -> list[tuple[int, int, int]]:
 
 def _active_lanes(guards: tuple, shape: LaunchShape, symbols: Optional[Symbols] = None) -> Optional[list[bool]]:
     """Which threads of a block (by linear id) take every guard that can be decided per lane: a guard of
-    threadIdx (and of blockDim once known; only threadIdx.x when blockDim is not known), a negated one (the
+    threadIdx (and of blockDim once known; only threadIdx.x when blockDim is not known), one that also reads a loop's
+    trip counter or an unknown blockDim.x but selects the same lanes for every sampled value of them
+    (``(threadIdx.x + k * blockDim.x) % 2 == 0``: CTranslate2's interleaved rotary), a negated one (the
     else branch), an integer used as a truth value (``tid % 2``, ``tid & 1``), or one that also reads
     blockIdx when it selects the same lanes in every sampled block; an equality of a value distinct in every
     lane of a warp with a block-uniform one (``threadIdx.x + blockDim.x * blockIdx.x == total - 1``, the last
@@ -172,12 +175,19 @@ def _active_lanes(guards: tuple, shape: LaunchShape, symbols: Optional[Symbols] 
             active = one if active is None else [a and m for a, m in zip(active, one)]
             continue
         fs = g.free_symbols
-        if not isinstance(g, sympy.logic.boolalg.Boolean) or not fs & tids or fs - tids - set(BID):
+        # sampled besides blockIdx: a loop's trip counter, and blockDim.x where the block is not known (taken as a
+        # multiple of 32): `(threadIdx.x + k * blockDim.x) % 2 == 0` selects the even lanes whatever k and blockDim.x
+        counters = sorted(fs & (symbols.trip_counters if symbols is not None else set()), key=str)
+        width = [BDIM[0]] if BDIM[0] in fs and not shape.block else []
+        if not isinstance(g, sympy.logic.boolalg.Boolean) or not fs & tids \
+                or fs - tids - set(BID) - set(counters) - set(width):
             continue
+        extra = counters + width
+        grid = [tuple(b) + tuple(v) for b in (_SAMPLE_BLOCKS if fs & set(BID) else _SAMPLE_BLOCKS[:1])
+                for v in itertools.product(*([(0, 1, 2, 5)] * len(counters) + [(WARP * 8, WARP * 3)] * len(width)))]
         try:
-            fn = int_function(TID + BID, g)
-            masks = {tuple(bool(fn(x, y, z, *b)) for x, y, z in coords)
-                     for b in (_SAMPLE_BLOCKS if fs & set(BID) else _SAMPLE_BLOCKS[:1])}
+            fn = int_function(TID + BID + tuple(extra), g)
+            masks = {tuple(bool(fn(x, y, z, *b)) for x, y, z in coords) for b in grid}
         except (TypeError, ValueError, ZeroDivisionError, NameError):
             continue
         if len(masks) != 1:
