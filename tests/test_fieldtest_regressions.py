@@ -1443,3 +1443,30 @@ def test_an_explicit_instantiation_of_the_launcher_is_a_launch_of_that_type(tmp_
             assert [(d.line, d.metrics["sectors_per_request"], d.metrics["ideal_sectors_per_request"])
                     for d in found] == [(5, want[0], want[1])], (front, line)
             assert any(want[2] in a for a in found[0].assumptions), found[0].assumptions
+
+
+UNSEEN_BOUND = """
+__device__ long roundDown(long a, long b);
+__global__ void tiles(float *out, const float *in, long dim) {
+  __shared__ float tile[32][33];
+  long limit = %s;
+  for (long k = threadIdx.x; k < limit; k += 32) {
+    tile[threadIdx.y][threadIdx.x] = in[k];
+    __syncthreads();
+    out[k] = tile[threadIdx.x][threadIdx.y];
+    __syncthreads();
+  }
+}
+void go(float *o, const float *i, long d) { tiles<<<dim3(4, 4), dim3(32, 32)>>>(o, i, d); }
+"""
+
+
+def test_a_barrier_bound_from_a_call_cudalint_cannot_see_into_is_info(tmp_path):
+    # faiss' generalDistance loops to `utils::roundDown(query.getSize(1), 32)`, a dependent call cudalint could not
+    # resolve: "unless `roundDown` is a multiple of 32" held by construction, and a judge found the warnings false
+    found = [d for d in lint(tmp_path, UNSEEN_BOUND % "roundDown(dim, 32)") if d.code == "CL301"]
+    assert [(d.line, d.severity.value) for d in found] == [(8, "info"), (10, "info")]
+    assert ("unless `roundDown` is a multiple of `32`; the bound comes from `roundDown`, which cudalint cannot see "
+            "into, so whether it is such a multiple is not known; step the loop") in found[0].message
+    plain = [d for d in lint(tmp_path, UNSEEN_BOUND % "dim") if d.code == "CL301"]
+    assert [(d.line, d.severity.value) for d in plain] == [(8, "warning"), (10, "warning")]

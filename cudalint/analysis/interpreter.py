@@ -270,6 +270,7 @@ class KernelInterpreter:
         self.call_chain: list[tuple[str, int]] = []
         self.order = itertools.count(1)   # the visit order of barriers, exits and loops
         self.fence = 0                    # accesses before this index may not serve a later load again
+        self.zero_tests: set[int] = set()  # ids of `x % c` nodes compared with 0 (`t % 16 == 0`)
         self.atomics: list[tuple[int, ArrayDecl]] = []  # (accesses made before it, its array) of each atomic since
         self.region = 0                   # counts the barriers, atomics and loop boundaries passed
         self.constant_pointers: dict = {}  # (constant array, offset, field) -> the pointer loaded there
@@ -1133,6 +1134,10 @@ class KernelInterpreter:
         if e.op == ",":
             self.expr(e.lhs, env, record=record)
             return self.expr(e.rhs, env, record=record)
+        if e.op in ("==", "!=") and record:  # `t % 16 == 0`: the low bits' test, whatever the sign (no fix-up)
+            for x, y in ((e.lhs, e.rhs), (e.rhs, e.lhs)):
+                if isinstance(x, ir.Binary) and x.op == "%" and fold(y) == 0:
+                    self.zero_tests.add(id(x))
         a, b = (self.expr(x, env, record=record) for x in (e.lhs, e.rhs))
         if e.op not in ("&&", "||"):
             self.work(record, a, b, t=e.type)
@@ -1187,6 +1192,8 @@ class KernelInterpreter:
     def division(self, op: str, e: ir.Expr, divisor: ir.Expr, b: Value, a: Value) -> None:
         if e.type.kind != TypeKind.INT or isinstance(a, sympy.Basic) and a.is_Integer:
             return  # not an integer division, or one the compiler folds
+        if op == "%" and id(e) in self.zero_tests and isinstance(b, sympy.Integer) and self.symbols.is_pow2(b):
+            return  # `t % 16 == 0` is `(t & 15) == 0` for any sign: one AND (SASS: LOP3; exllamav2, a judge)
         pow2 = isinstance(b, sympy.Basic) and self.symbols.is_pow2(b)
         varying = not isinstance(a, sympy.Basic) or self.symbols.is_varying(a)
         signed = e.type.signed and not self.known_nonnegative(a)  # a known range: nvcc drops the sign fix-up
@@ -1379,6 +1386,12 @@ class KernelInterpreter:
             self.epoch += 1  # a fence, or a function cudalint cannot see into that may read or write memory
         if record and name not in FENCES:
             self.unsized(f"`{name or 'a call'}`, which cudalint cannot see into,", vals)
+        if fn is None and name and not name.startswith(("__", "operator")) and name not in FENCES:
+            # a function defined nowhere cudalint reads (not an intrinsic: those start with `__`, nor an operator)
+            values = [v.offset if isinstance(v, Pointer) else v for v in vals]
+            return self.symbols.unseen_call(name, any(isinstance(v, sympy.Basic) and self.symbols.is_varying(v)
+                                                      for v in values),
+                                            sources=tuple(v for v in values if isinstance(v, sympy.Basic)))
         return self.opaque(name or "call", *vals)
 
     def inline(self, fn: ir.Function, args: list[ir.Expr], env: Env, line: int, record: bool,

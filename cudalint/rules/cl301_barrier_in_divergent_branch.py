@@ -177,6 +177,15 @@ class BarrierInDivergentBranch(Rule):
                     values = ctx.bound_values(kernel, [g for g in b.guards if g[1] in lines])
                     values += ctx.multiple_values(kernel, [g for g in b.guards if g[1] in lines]) if today else []
                     named = ", ".join(v.split(" from ")[0].split(" at all ")[0] for v in values) or "values"
+                    unseen = sorted({str(x).split("#")[0] for v, line in b.guards if line in lines
+                                     for x in getattr(v, "free_symbols", ()) if x in ctx.symbols.unseen})
+                    if today is not False and unseen:
+                        calls = ", ".join(f"`{n}`" for n in unseen)
+                        yield self.diagnostic(
+                            kernel, b, msg.replace("; " + fix, f"; the bound comes from {calls}, which cudalint cannot "
+                                                   f"see into, so whether it is such a multiple is not known; {fix}"),
+                            severity=Severity.INFO, assumptions=[f"condition on {where} is thread-dependent"])
+                        continue
                     if today is False:
                         msg = msg.replace("; " + fix, f"; with the launch's {named} a block straddles it; {fix}")
                     elif covered:
