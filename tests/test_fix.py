@@ -83,7 +83,8 @@ def test_fix_reports_what_remains(tmp_path, capsys):
     lines = out.splitlines()
     assert lines[0] == "Fixed 1 finding in 1 file."
     assert [ln.split()[1] for ln in lines[1:-1]] == ["CL101"]
-    assert lines[-1] == "Found 1 finding (0 error, 1 warning, 0 info) in 1 file."
+    # the transposed store of a 2-D kernel no launch shapes: info, with the 16 x 16 count (session 41)
+    assert lines[-1] == "Found 1 finding (0 error, 0 warning, 1 info) in 1 file."
     assert code == 1 and "tile[32][33]" in f.read_text()
 
 

@@ -62,6 +62,9 @@ print("ok")
 # Device-side IR lines where the two lowerings differ, fixture -> {line: why}.  Everything else a kernel or
 # device function lowers to must print identically (`cudalint dump-ir`).
 KNOWN_IR_DIFFERENCES = {
+    "global/unseen_loads.cu": dict.fromkeys(
+        range(21, 27), "the fields of `vec4t<T>`, a class template's member read through a dependent type: clang "
+        "names them (`q.x`), tree-sitter leaves the member unnamed; the stores' addresses and findings are the same"),
     "sync/traits_class.cu": dict.fromkeys(
         (37, 38, 39, 40, 42, 43, 47, 58, 59),
         "a traits class's member `K::COLS`: clang keeps it a template argument each instantiation binds "
