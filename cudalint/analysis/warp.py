@@ -179,7 +179,7 @@ def _active_lanes(guards: tuple, shape: LaunchShape, symbols: Optional[Symbols] 
         # multiple of 32): `(threadIdx.x + k * blockDim.x) % 2 == 0` selects the even lanes whatever k and blockDim.x
         counters = sorted(fs & (symbols.trip_counters if symbols is not None else set()), key=str)
         width = [BDIM[0]] if BDIM[0] in fs and not shape.block else []
-        if not isinstance(g, sympy.logic.boolalg.Boolean) or not fs & tids \
+        if not isinstance(g, sympy.logic.boolalg.Boolean) or not fs & tids or len(counters) > 2 \
                 or fs - tids - set(BID) - set(counters) - set(width):
             continue
         extra = counters + width
