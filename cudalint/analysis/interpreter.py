@@ -33,6 +33,7 @@ from ..ir import nodes as ir
 from ..ir.consts import fold
 from ..ir.types import Type, TypeKind
 from ..model import Access, AddressSpace, ArrayDecl, Barrier, Division, Exit, ExitKind, Kernel, SourceLine
+from .merge import disjoint
 from .symbols import BDIM, BID, BUILTINS, GDIM, TID, WARP_SIZE, Symbols, recombine_divmod
 
 MAX_INLINE_DEPTH = 4
@@ -306,13 +307,14 @@ class KernelInterpreter:
             return  # leaves a switch, not a loop
         self.kernel.exits.append(Exit(kind, node.span, self.branch_guards(), tuple(self.loops), next(self.order)))
 
-    def opaque(self, hint: str, *deps: Value) -> sympy.Symbol:
+    def opaque(self, hint: str, *deps: Value, unseen: bool = False) -> sympy.Symbol:
         """A fresh opaque value, thread-varying when any of ``deps`` is proven to be (an unknown dependency
-        is not)."""
+        is not); ``unseen``: the result of a call cudalint cannot see into (:meth:`Symbols.opaque`)."""
         deps = tuple(x for d in deps for x in (d if isinstance(d, Dim3) else (d,)))
         values = [d.ptr.offset if isinstance(d, Alias) else d.offset if isinstance(d, Pointer) else d for d in deps]
         varying = any(isinstance(v, sympy.Basic) and self.symbols.is_varying(v) for v in values)
-        return self.symbols.opaque(hint, varying, sources=tuple(v for v in values if isinstance(v, sympy.Basic)))
+        return self.symbols.opaque(hint, varying, sources=tuple(v for v in values if isinstance(v, sympy.Basic)),
+                                   unseen=unseen)
 
     def size_of(self, t: Optional[Type]) -> Optional[int]:
         return t.size_with(self.bindings) if t is not None else None
@@ -989,10 +991,7 @@ class KernelInterpreter:
                 and n.is_Integer and 0 < n <= 64:
             for k in range(int(n)):
                 byte_ptr = replace(src, offset=sympy.expand(src.offset + k), elem_size=1, dims=(), subscripts=())
-                before = len(self.kernel.accesses)
-                self.load(e, byte_ptr, "read", record, align=1)
-                for acc in self.kernel.accesses[before:]:
-                    acc.copied = True
+                self.load(e, byte_ptr, "read", record, align=1, copied=True)
         elif isinstance(src, Pointer) and record:
             where = f" in `{self.call_chain[-1][0]}`" if self.call_chain else ""
             self.unsized(f"the `{e.name}`{where}, whose size cudalint cannot evaluate,", [src])
@@ -1006,8 +1005,9 @@ class KernelInterpreter:
                 self.kernel.unsized_reads.append((what, len(self.loops), self.symbols.is_varying(v.offset)))
 
     def load(self, e: ir.Expr, ptr: Pointer, mode: str, record: bool, field_offset: int = 0,
-             elem_size: int = 0, align: int = 0, hint: str = "load") -> Value:
-        """Record the access at ``ptr`` (a load unless ``mode`` says store) and return the loaded value.
+             elem_size: int = 0, align: int = 0, hint: str = "load", copied: bool = False) -> Value:
+        """Record the access at ``ptr`` (a load unless ``mode`` says store) and return the loaded value
+        (``copied``: a byte of a device ``memcpy``, :attr:`Access.copied`).
 
         A struct whose alignment is smaller than its size (``struct {float x, y;}``) is moved by nvcc as
         separate field accesses: one :class:`Access` per field, ``split`` = their count."""
@@ -1031,7 +1031,7 @@ class KernelInterpreter:
                     subscripts=ptr.subscripts, field_offset=field_offset + off,
                     elem_size=elem_size or ptr.elem_size, split=len(parts), guards=guards, region=self.region,
                     loop_depth=len(self.loops), loop_trips=tuple(self.trips), epoch=self.epoch, exits=self.jumps,
-                    volatile=t is not None and t.volatile,
+                    volatile=t is not None and t.volatile, copied=copied,
                     align=align or ((ptr.pointee.align or 0) if ptr.pointee is not None else 0)))
         if ptr.array.space == AddressSpace.LOCAL and (own := self.private(
                 id(ptr.array), ptr.offset if isinstance(ptr.offset, sympy.Integer) else None, mode)) is not None:
@@ -1084,7 +1084,6 @@ class KernelInterpreter:
         if arr.space == AddressSpace.CONSTANT and not store:
             return any(a.array is arr and a.size == size and a.offset == offset and guards[:len(a.guards)] == a.guards
                        for a in self.kernel.accesses)
-        from .merge import disjoint
         probe = Access(array=arr, offset=offset, size=size, is_read=True, is_write=False,
                        span=ir.Span("", 0, 0, 0, 0))
         accs = self.kernel.accesses
@@ -1386,13 +1385,9 @@ class KernelInterpreter:
             self.epoch += 1  # a fence, or a function cudalint cannot see into that may read or write memory
         if record and name not in FENCES:
             self.unsized(f"`{name or 'a call'}`, which cudalint cannot see into,", vals)
-        if fn is None and name and not name.startswith(("__", "operator")) and name not in FENCES:
-            # a function defined nowhere cudalint reads (not an intrinsic: those start with `__`, nor an operator)
-            values = [v.offset if isinstance(v, Pointer) else v for v in vals]
-            return self.symbols.unseen_call(name, any(isinstance(v, sympy.Basic) and self.symbols.is_varying(v)
-                                                      for v in values),
-                                            sources=tuple(v for v in values if isinstance(v, sympy.Basic)))
-        return self.opaque(name or "call", *vals)
+        # a function defined nowhere cudalint reads (not an intrinsic: those start with `__`, nor an operator)
+        unseen = fn is None and bool(name) and not name.startswith(("__", "operator")) and name not in FENCES
+        return self.opaque(name or "call", *vals, unseen=unseen)
 
     def inline(self, fn: ir.Function, args: list[ir.Expr], env: Env, line: int, record: bool,
                targs: tuple = ()) -> Value:

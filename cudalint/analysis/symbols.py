@@ -49,7 +49,7 @@ class Symbols:
         #: power-of-two loop variables with a constant start: symbol -> (start, 2 or -2 for doubling or
         #: halving each trip, the loop condition); their values are enumerable once blockDim is known
         self.pow2_loops: dict[sympy.Symbol, tuple[int, int, object]] = {}
-        self.unseen: set[sympy.Symbol] = set()  # results of calls cudalint cannot see into (:meth:`unseen_call`)
+        self.unseen: set[sympy.Symbol] = set()  # results of calls cudalint cannot see into (:meth:`opaque`)
         self.loop_spans: dict = {}  # power-of-two loop variable -> its loop's span (for `#pragma unroll`)
         #: varying opaque value -> the values it was made from (a load: its address), to decide it again for a
         #: launch's block (:meth:`varies_in_block`); a varying value without sources (an atomic, a lane id) stays so
@@ -83,16 +83,14 @@ class Symbols:
         syms = getattr(value, "free_symbols", set()) & self.trip_counters
         return any(self.loop_conds.get(t) == value for t in syms)
 
-    def unseen_call(self, hint: str, varying: bool, sources: Optional[tuple] = None) -> sympy.Symbol:
-        """The result of a call cudalint cannot see into (its body is not in the translation unit, or a dependent
-        call it could not resolve), remembered in :attr:`unseen`: a value nothing is known about, not even that it is
-        not a multiple of 32."""
-        s = self.opaque(hint, varying, sources=sources)
-        self.unseen.add(s)
-        return s
-
-    def opaque(self, hint: str, varying: bool, pow2: bool = False, sources: Optional[tuple] = None) -> sympy.Symbol:
+    def opaque(self, hint: str, varying: bool, pow2: bool = False, sources: Optional[tuple] = None,
+               unseen: bool = False) -> sympy.Symbol:
+        """A fresh value; ``unseen``: the result of a call cudalint cannot see into (its body is not in the
+        translation unit, or a dependent call it could not resolve), remembered in :attr:`unseen`: nothing is known
+        of it, not even that it is not a multiple of 32."""
         s = sympy.Symbol(f"{hint}#{next(self._counter)}", integer=True)
+        if unseen:
+            self.unseen.add(s)
         if varying:
             self.varying.add(s)
             if sources is not None:

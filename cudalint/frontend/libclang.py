@@ -27,7 +27,7 @@ import clang.cindex as ci
 
 from ..ir import nodes as ir
 from ..ir import types as irt
-from ..ir.consts import ALIGN_SPELLING, EXPLICIT_INSTANCE, join_tokens, template_arg_texts
+from ..ir.consts import ALIGN_SPELLING, EXPLICIT_INSTANCE, explicit_instances, join_tokens
 from ..ir.nodes import Span
 from .confine import check_includes, check_reads, check_text, project_root, summarise
 from .pragmas import unroll_before
@@ -290,8 +290,8 @@ class Lowering:
         """The file's explicit instantiations of function templates (:attr:`ir.TranslationUnit.instances`), read
         from its text (libclang shows no cursor for them); an argument that names no scalar, typedef or record
         cudalint can find, or is not an integer literal, leaves that instantiation out."""
-        found = list(EXPLICIT_INSTANCE.finditer("\n".join(self.lines)))
-        if not found:
+        text = "\n".join(self.lines)
+        if not EXPLICIT_INSTANCE.search(text):
             return []
         named: dict[str, ci.Type] = {}
 
@@ -304,21 +304,8 @@ class Lowering:
                 elif c.kind in (K.STRUCT_DECL, K.CLASS_DECL) and c.is_definition():
                     named.setdefault(c.spelling, c.type)
         scan(self.ctu.cursor)
-        out = []
-        for m in found:
-            args: list = []
-            for text in template_arg_texts(m.group(2)):
-                if re.fullmatch(r"\d+[uUlL]*", text):
-                    args.append(int(re.sub(r"[uUlL]+$", "", text)))
-                elif (t := irt.scalar_named(text)) is not None:
-                    args.append(t)
-                elif (ct := named.get(text.split("::")[-1])) is not None:
-                    args.append(self.type(ct))
-                else:
-                    break
-            else:
-                out.append((m.group(1), tuple(args)))
-        return out
+        return explicit_instances(text, lambda arg: irt.scalar_named(arg) or (
+            self.type(ct) if (ct := named.get(arg.split("::")[-1])) is not None else None))
 
     def _collect(self, root: ci.Cursor, unit: ir.TranslationUnit, top: bool) -> None:
         for c in root.get_children():

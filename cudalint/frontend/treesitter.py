@@ -31,7 +31,7 @@ import tree_sitter_cuda
 
 from ..ir import nodes as ir
 from ..ir import types as irt
-from ..ir.consts import EXPLICIT_INSTANCE, c_binary, fold, join_tokens, template_arg_texts
+from ..ir.consts import c_binary, explicit_instances, fold, join_tokens
 from ..ir.nodes import Span
 from ..ir.types import Type, TypeKind
 from .pragmas import unroll_before
@@ -51,26 +51,10 @@ def parse(src: bytes) -> tree_sitter.Tree:
 
 # --- types ---------------------------------------------------------------------------------------
 
-#: canonical integer types -> (size, signed)
-_INTS = {"char": (1, True), "signed char": (1, True), "unsigned char": (1, False), "short": (2, True),
-         "unsigned short": (2, False), "int": (4, True), "unsigned int": (4, False), "long": (8, True),
-         "unsigned long": (8, False), "long long": (8, True), "unsigned long long": (8, False),
-         "wchar_t": (4, True), "char16_t": (2, False), "char32_t": (4, False), "__int128": (16, True),
-         "unsigned __int128": (16, False)}
-_FLOATS = {"float": 4, "double": 8, "long double": 16}
-_SCALARS = {**{n: irt.scalar(n, size, signed=signed) for n, (size, signed) in _INTS.items()},
-            **{n: irt.scalar(n, size, TypeKind.FLOAT) for n, size in _FLOATS.items()},
-            "bool": irt.scalar("bool", 1, TypeKind.BOOL), "void": irt.VOID}
+_INTS, _FLOATS, _SCALARS = irt.INT_TYPES, irt.FLOAT_TYPES, irt.SCALARS  # (shared with the clang front-end)
 _BOOL, _INT, _UINT, _LONG, _ULONG, _CHAR = (_SCALARS[n] for n in ("bool", "int", "unsigned int", "long",
                                                                    "unsigned long", "char"))
-#: typedefs of the C/C++ and CUDA headers -> the canonical type clang resolves them to (x86-64 Linux)
-_ALIASES = {"size_t": "unsigned long", "ssize_t": "long", "ptrdiff_t": "long", "intptr_t": "long",
-            "uintptr_t": "unsigned long", "int8_t": "signed char", "uint8_t": "unsigned char", "int16_t": "short",
-            "uint16_t": "unsigned short", "int32_t": "int", "uint32_t": "unsigned int", "int64_t": "long",
-            "uint64_t": "unsigned long", "half": "__half", "half2": "__half2", "nv_bfloat16": "__nv_bfloat16",
-            "nv_bfloat162": "__nv_bfloat162", "cudaError_t": "cudaError", "cudaStream_t": "CUstream_st*",
-            "cudaEvent_t": "CUevent_st*", "cudaTextureObject_t": "unsigned long long",
-            "cudaSurfaceObject_t": "unsigned long long", "clock_t": "long", "time_t": "long"}
+_ALIASES = irt.TYPE_ALIASES
 #: CUDA runtime enums (driver_types.h) tree-sitter cannot read: name -> (value, enum type)
 _CUDA_ENUMS = {**{f"{p}Memcpy{k}": (v, p + "MemcpyKind") for p in ("cuda", "hip")
                   for v, k in enumerate(("HostToHost", "HostToDevice", "DeviceToHost", "DeviceToDevice", "Default"))},
@@ -425,21 +409,9 @@ class Lowering:
 
     def _instances(self) -> list[tuple[str, tuple]]:
         """The file's explicit instantiations of function templates (:attr:`ir.TranslationUnit.instances`); an
-        argument that names no type the file declares, or is not an integer literal, leaves that one out."""
-        out = []
-        for m in EXPLICIT_INSTANCE.finditer("\n".join(self.lines)):
-            args: list = []
-            for text in template_arg_texts(m.group(2)):
-                t = self.types.get(text) if not re.fullmatch(r"\d+[uUlL]*", text) else None
-                if t is None:
-                    args.append(int(re.sub(r"[uUlL]+$", "", text)))
-                elif t.kind not in (TypeKind.UNKNOWN, TypeKind.PARAM):
-                    args.append(t)
-                else:
-                    break
-            else:
-                out.append((m.group(1), tuple(args)))
-        return out
+        argument that names no type the file declares leaves that one out."""
+        return explicit_instances("\n".join(self.lines), lambda text: t if (t := self.types.get(text)).kind not in (
+            TypeKind.UNKNOWN, TypeKind.PARAM) else None)
 
     # -- pass 1: declarations
     def _macro(self, n: N) -> None:

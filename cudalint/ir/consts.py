@@ -30,6 +30,23 @@ def template_arg_texts(text: str) -> list[str]:
     return out + [cur.strip()] if cur.strip() else out
 
 
+def explicit_instances(text: str, resolve) -> list[tuple[str, tuple]]:
+    """The explicit instantiations of function templates in a file's ``text`` (:data:`EXPLICIT_INSTANCE`), as
+    (the function's name, its template arguments): an integer literal as an int, any other argument as
+    ``resolve(spelling)`` (a Type, or None when the front-end cannot name it: that instantiation is left out)."""
+    out = []
+    for m in EXPLICIT_INSTANCE.finditer(text):
+        args: list = []
+        for arg in template_arg_texts(m.group(2)):
+            v = int(re.sub(r"[uUlL]+$", "", arg)) if re.fullmatch(r"\d+[uUlL]*", arg) else resolve(arg)
+            if v is None:
+                break
+            args.append(v)
+        else:
+            out.append((m.group(1), tuple(args)))
+    return out
+
+
 ALIGN_SPELLING = re.compile(r"__align__\s*\(\s*(\d+)\s*\)|alignas\s*\(\s*(\d+)\s*\)|aligned\s*\(\s*(\d+)\s*\)")
 
 

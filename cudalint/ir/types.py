@@ -118,26 +118,33 @@ def scalar(name: str, size: int, kind: TypeKind = TypeKind.INT, signed: bool = F
     return Type(kind, name, size, min(size, 16), signed, const=const)
 
 
-#: the scalar types a template argument may name without a declaration cudalint can see (and the fixed-width aliases
-#: of <cstdint> and CUDA's half types, as clang resolves them on x86-64 Linux): name -> (bytes, kind, signed)
-SCALAR_NAMES = {
-    **{n: (sz, TypeKind.INT, sg) for n, sz, sg in (
-        ("char", 1, True), ("signed char", 1, True), ("unsigned char", 1, False), ("short", 2, True),
-        ("unsigned short", 2, False), ("int", 4, True), ("unsigned", 4, False), ("unsigned int", 4, False),
-        ("long", 8, True), ("unsigned long", 8, False), ("long long", 8, True), ("unsigned long long", 8, False),
-        ("int8_t", 1, True), ("uint8_t", 1, False), ("int16_t", 2, True), ("uint16_t", 2, False),
-        ("int32_t", 4, True), ("uint32_t", 4, False), ("int64_t", 8, True), ("uint64_t", 8, False),
-        ("size_t", 8, False), ("ptrdiff_t", 8, True))},
-    "float": (4, TypeKind.FLOAT, True), "double": (8, TypeKind.FLOAT, True), "bool": (1, TypeKind.BOOL, False)}
+#: canonical integer types -> (size, signed), as clang names them on x86-64 Linux
+INT_TYPES = {"char": (1, True), "signed char": (1, True), "unsigned char": (1, False), "short": (2, True),
+             "unsigned short": (2, False), "int": (4, True), "unsigned int": (4, False), "long": (8, True),
+             "unsigned long": (8, False), "long long": (8, True), "unsigned long long": (8, False),
+             "wchar_t": (4, True), "char16_t": (2, False), "char32_t": (4, False), "__int128": (16, True),
+             "unsigned __int128": (16, False)}
+FLOAT_TYPES = {"float": 4, "double": 8, "long double": 16}
+#: the canonical scalar types by name
+SCALARS = {**{n: scalar(n, size, signed=signed) for n, (size, signed) in INT_TYPES.items()},
+           **{n: scalar(n, size, TypeKind.FLOAT) for n, size in FLOAT_TYPES.items()},
+           "bool": scalar("bool", 1, TypeKind.BOOL), "void": VOID}
+#: typedefs of the C/C++ and CUDA headers -> the canonical type clang resolves them to (x86-64 Linux)
+TYPE_ALIASES = {"size_t": "unsigned long", "ssize_t": "long", "ptrdiff_t": "long", "intptr_t": "long",
+                "uintptr_t": "unsigned long", "int8_t": "signed char", "uint8_t": "unsigned char", "int16_t": "short",
+                "uint16_t": "unsigned short", "int32_t": "int", "uint32_t": "unsigned int", "int64_t": "long",
+                "uint64_t": "unsigned long", "half": "__half", "half2": "__half2", "nv_bfloat16": "__nv_bfloat16",
+                "nv_bfloat162": "__nv_bfloat162", "cudaError_t": "cudaError", "cudaStream_t": "CUstream_st*",
+                "cudaEvent_t": "CUevent_st*", "cudaTextureObject_t": "unsigned long long",
+                "cudaSurfaceObject_t": "unsigned long long", "clock_t": "long", "time_t": "long"}
 
 
 def scalar_named(name: str) -> Optional[Type]:
-    """The scalar type ``name`` spells (:data:`SCALAR_NAMES`; ``std::`` dropped), None for any other name."""
+    """The canonical scalar type ``name`` spells (``uint32_t`` -> ``unsigned int``; ``std::`` dropped, ``unsigned``
+    alone is ``unsigned int``), None for any other name (a typedef of the program, a record, ``void``)."""
     name = " ".join(name.replace("std::", "").split())
-    if name not in SCALAR_NAMES:
-        return None
-    size, kind, signed = SCALAR_NAMES[name]
-    return scalar(name, size, kind, signed=signed and kind == TypeKind.INT)
+    name = TYPE_ALIASES.get({"unsigned": "unsigned int", "signed": "int"}.get(name, name), name)
+    return SCALARS.get(name) if name != "void" else None
 
 
 def pointer_to(t: Type, const: bool = False) -> Type:
