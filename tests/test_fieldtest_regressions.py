@@ -1470,3 +1470,50 @@ def test_a_barrier_bound_from_a_call_cudalint_cannot_see_into_is_info(tmp_path):
             "into, so whether it is such a multiple is not known; step the loop") in found[0].message
     plain = [d for d in lint(tmp_path, UNSEEN_BOUND % "dim") if d.code == "CL301"]
     assert [(d.line, d.severity.value) for d in plain] == [(8, "warning"), (10, "warning")]
+
+
+def test_the_torch_stand_in_declares_tensor_info_and_index_to_offset(tmp_path):
+    # rusty1s/pytorch_scatter: `at::cuda::detail::TensorInfo<int64_t, int>` and `IndexToOffset<..>::get(i, info)` from
+    # ATen/cuda/detail/{TensorInfo,IndexUtils}.cuh (12 kernels CL000 without torch's headers). The offset is computed
+    # from run-time sizes and strides: an access through it is not judged; the kernel's other accesses are
+    src = """#include <ATen/cuda/detail/IndexUtils.cuh>
+#include <ATen/cuda/detail/TensorInfo.cuh>
+template <typename scalar_t> __global__ void scatter(const scalar_t *src, at::cuda::detail::TensorInfo<int64_t, int> index,
+                                                      scalar_t *out, scalar_t *rows, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    int offset = at::cuda::detail::IndexToOffset<int64_t, int, -1>::get(i, index);
+    out[index.data[offset]] = src[i];
+    rows[i * 33] = src[i];
+  }
+}
+void run(const at::Tensor &s, const at::Tensor &idx, at::Tensor &o, at::Tensor &r, int n) {
+  auto info = at::cuda::detail::getTensorInfo<int64_t, int>(idx);
+  scatter<float><<<(n + 255) / 256, 256>>>(s.data_ptr<float>(), info, o.data_ptr<float>(), r.data_ptr<float>(), n);
+}
+"""
+    found = [(d.code, d.line, d.metrics.get("sectors_per_request")) for d in lint(tmp_path, src)]
+    assert found == [("CL101", 9, 32)]
+
+
+def test_a_cub_collective_of_a_struct_with_member_initializers_lives_in_shared_memory(tmp_path):
+    # NVIDIA/FasterTransformer's top-k kernels: `__shared__ typename cub::BlockReduce<TopK_2<T>, 256>::TempStorage`
+    # where TopK_2 has default member initializers (CUB keeps raw bytes: Uninitialized<>), and FLT_MAX, which CUB's
+    # headers bring to the includer: 8 kernels CL000 ("initialization is not supported for __shared__ variables",
+    # "use of undeclared identifier 'FLT_MAX'")
+    src = """#include <cub/cub.cuh>
+struct Best { int p = -1; float u = -FLT_MAX; };
+struct BestOp { __device__ Best operator()(const Best &a, const Best &b) const { return a.u > b.u ? a : b; } };
+__global__ void top1(const float *x, int *out, int n) {
+  typedef cub::BlockReduce<Best, 256> Reduce;
+  __shared__ typename Reduce::TempStorage storage;
+  Best b;
+  for (int i = threadIdx.x; i < n; i += 256) if (x[blockIdx.x * n + i] > b.u) { b.u = x[blockIdx.x * n + i]; b.p = i; }
+  Best total = Reduce(storage).Reduce(b, BestOp());
+  if (threadIdx.x == 0) out[blockIdx.x] = total.p;
+  out[gridDim.x + threadIdx.x * 64] = b.p;
+}
+void run(const float *x, int *o, int n) { top1<<<128, 256>>>(x, o, n); }
+"""
+    found = [(d.code, d.line, d.metrics.get("sectors_per_request")) for d in lint(tmp_path, src)]
+    assert found == [("CL101", 11, 32)]

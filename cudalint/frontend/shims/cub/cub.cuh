@@ -9,6 +9,8 @@
 #define CUDALINT_CUB_CUH
 
 #include <cuda_runtime_api.h>
+#include <cfloat>   /* CUB's util_type.cuh brings FLT_MAX and the like to every includer */
+#include <climits>
 
 namespace cub {
 struct Sum { template <class T> __host__ __device__ T operator()(const T &a, const T &b) const; };
@@ -26,9 +28,11 @@ enum BlockLoadAlgorithm { BLOCK_LOAD_DIRECT, BLOCK_LOAD_STRIPED, BLOCK_LOAD_VECT
 enum BlockStoreAlgorithm { BLOCK_STORE_DIRECT, BLOCK_STORE_STRIPED, BLOCK_STORE_VECTORIZE, BLOCK_STORE_TRANSPOSE,
                            BLOCK_STORE_WARP_TRANSPOSE, BLOCK_STORE_WARP_TRANSPOSE_TIMESLICED };
 
-/* the scratch a collective keeps in shared memory: one word per warp is a lower bound of CUB's */
+/* the scratch a collective keeps in shared memory: one T per warp is a lower bound of CUB's.  Raw bytes, as
+ * CUB's Uninitialized<> is: a T with a constructor (default member initializers) may be a __shared__ collective's
+ * item type, and a __shared__ variable cannot have a non-trivial constructor. */
 template <class T, int THREADS> struct __cudalint_temp_storage {
-  T words[(THREADS + 31) / 32 + 1];
+  alignas(T) unsigned char bytes[sizeof(T) * ((THREADS + 31) / 32 + 1)];
 };
 
 template <class T, int BLOCK_DIM_X, BlockReduceAlgorithm ALGORITHM = BLOCK_REDUCE_WARP_REDUCTIONS,

@@ -229,6 +229,29 @@ cudaDeviceProp *getCurrentDeviceProperties();
 int getNumGPUs();
 /* ATen/cuda/CUDAApplyUtils.cuh */
 template <typename T> __host__ __device__ inline T ATenCeilDiv(T a, T b) { return (a + b - 1) / b; }
+/* ATen/cuda/detail/TensorInfo.cuh and IndexUtils.cuh: a strided view of a tensor; the offset of a linear index is
+ * computed at run time from the sizes and strides (declared, not defined: cudalint reads it as a value it cannot
+ * see, not as a thread-dependent one) */
+namespace detail {
+#define MAX_TENSORINFO_DIMS 25
+template <typename T, typename IndexType> struct TensorInfo {
+  TensorInfo();
+  TensorInfo(T *p, int dim, IndexType sz[MAX_TENSORINFO_DIMS], IndexType st[MAX_TENSORINFO_DIMS]);
+  void reduceDim(int dim);
+  int collapseDims(const int excludeDim = -1);
+  __host__ __device__ bool isContiguous() const;
+  T *data;
+  IndexType sizes[MAX_TENSORINFO_DIMS];
+  IndexType strides[MAX_TENSORINFO_DIMS];
+  int dims;
+};
+template <typename T, typename IndexType, int Dims> struct IndexToOffset {
+  static __host__ __device__ IndexType get(IndexType linearId, const TensorInfo<T, IndexType> &info);
+};
+template <typename scalar, typename IndexType> TensorInfo<scalar, IndexType> getTensorInfo(const Tensor &t);
+bool canUse32BitIndexMath(const Tensor &t, int64_t max_elem = 2147483647);
+bool maybeOverlappingIndices(const Tensor &t);
+}  // namespace detail
 }  // namespace cuda
 /* ATen/ceil_div.h */
 template <typename T> __host__ __device__ inline T ceil_div(T a, T b) { return (a + b - 1) / b; }
