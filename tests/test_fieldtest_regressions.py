@@ -1445,6 +1445,30 @@ def test_an_explicit_instantiation_of_the_launcher_is_a_launch_of_that_type(tmp_
             assert any(want[2] in a for a in found[0].assumptions), found[0].assumptions
 
 
+
+def test_an_explicit_instantiation_across_lines_binds_the_arguments_cudalint_can_name(tmp_path):
+    # NVIDIA/MinkowskiEngine: `template void\nConvolutionForwardKernelGPU<double, uint32_t,
+    # detail::default_allocator<char>>(..);` (the name on the next line; an allocator type the file does not declare):
+    # the kernel's Dtype was left "assumed 4 bytes"; it is 8 in the double instantiation
+    src = """namespace detail { template <class T> struct pool; }
+template <typename T>
+__global__ void strided(T *a, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) a[i * 4] *= 2;
+}
+template <typename T, typename Alloc>
+void scaleEvery(T *a, int n) { strided<T><<<(n + 255) / 256, 256>>>(a, n); }
+template void
+scaleEvery<double, detail::pool<char>>(double *, int);
+"""
+    for front in ("clang", "tree-sitter"):
+        p = tmp_path / "k.cu"
+        p.write_text(src)
+        found = [d for d in lint_file(str(p), RunOptions(frontend=front)) if d.code == "CL101"]
+        assert [(d.line, d.metrics["sectors_per_request"], d.metrics["ideal_sectors_per_request"])
+                for d in found] == [(5, 32, 8)], front
+        assert any("strided<double>" in a for a in found[0].assumptions), found[0].assumptions
+
 UNSEEN_BOUND = """
 __device__ long roundDown(long a, long b);
 __global__ void tiles(float *out, const float *in, long dim) {

@@ -825,8 +825,9 @@ def host_instances(tu: ir.TranslationUnit, launches: list[LaunchSite]) -> list[L
     alignedTypes, whose misaligned structs the kernel moves at two to four times the ideal sectors, measured in
     benchmarks/fidelity): one launch site per distinct set of arguments, the parameter replaced by the call's type.
     An explicit instantiation (``template void GlobalInclusiveArgPrefixSum<label_t, double, data_size_t>(..);``,
-    LightGBM's, :attr:`ir.TranslationUnit.instances`) counts as such a call.  A launch whose function no call
-    instantiates keeps its parameter (a picture with the type left open)."""
+    LightGBM's, :attr:`ir.TranslationUnit.instances`) counts as such a call; an argument it could not name (None)
+    leaves that parameter open.  A launch whose function no call instantiates keeps its parameter (a picture with
+    the type left open)."""
     calls: dict[str, list] = {}
     for fn in tu.functions:
         for n in ir.walk(fn.body) if fn.body is not None else ():
@@ -847,7 +848,8 @@ def host_instances(tu: ir.TranslationUnit, launches: list[LaunchSite]) -> list[L
             continue
         seen = set()
         for _, args in made:
-            targs = tuple(args[names[a]] if isinstance(a, str) and a in names else a for a in site.template_args)
+            targs = tuple(args[names[a]] if isinstance(a, str) and a in names and args[names[a]] is not None else a
+                          for a in site.template_args)
             if (key := tuple(map(template_arg_text, targs))) not in seen:
                 seen.add(key)
                 out.append(dataclasses.replace(site, template_args=targs))

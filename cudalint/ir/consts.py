@@ -9,11 +9,11 @@ from typing import Iterable, Optional
 from . import nodes as ir
 from .types import TypeKind
 
-#: an alignment as a declaration spells it: ``__align__(16)``, ``alignas(16)``, ``__attribute__((aligned(16)))``
-#: an explicit instantiation of a function template: ``template void prefix<float, double>(const float *, ..);``
+#: an explicit instantiation of a function template: ``template void prefix<float, double>(const float *, ..);``,
+#: also across lines (``template void\nConvolutionForwardKernelGPU<float, uint32_t, ..>(``: MinkowskiEngine's)
 #: (the function's name, its template arguments' text)
-EXPLICIT_INSTANCE = re.compile(r"^[ \t]*template[ \t]+(?!<)(?:[\w:*& \t]|<[^;{}()<>]*>)*?\b(\w+)[ \t]*<([^;{}()<>]*(?:<[^;{}()<>]*>[^;{}()<>]*)*)>[ \t]*\(",
-                               re.M)
+EXPLICIT_INSTANCE = re.compile(r"^[ \t]*template\s+(?=[\w:])(?:[\w:*&\s]|<[^;{}()<>]*>)*?\b(\w+)\s*"
+                               r"<([^;{}()<>]*(?:<[^;{}()<>]*>[^;{}()<>]*)*)>\s*\(", re.M)
 
 
 def template_arg_texts(text: str) -> list[str]:
@@ -33,20 +33,15 @@ def template_arg_texts(text: str) -> list[str]:
 def explicit_instances(text: str, resolve) -> list[tuple[str, tuple]]:
     """The explicit instantiations of function templates in a file's ``text`` (:data:`EXPLICIT_INSTANCE`), as
     (the function's name, its template arguments): an integer literal as an int, any other argument as
-    ``resolve(spelling)`` (a Type, or None when the front-end cannot name it: that instantiation is left out)."""
-    out = []
-    for m in EXPLICIT_INSTANCE.finditer(text):
-        args: list = []
-        for arg in template_arg_texts(m.group(2)):
-            v = int(re.sub(r"[uUlL]+$", "", arg)) if re.fullmatch(r"\d+[uUlL]*", arg) else resolve(arg)
-            if v is None:
-                break
-            args.append(v)
-        else:
-            out.append((m.group(1), tuple(args)))
-    return out
+    ``resolve(spelling)`` (a Type, or None when the front-end cannot name it: a parameter that instantiation
+    leaves open, as MinkowskiEngine's allocator argument ``detail::default_allocator<char>``, while its ``float``
+    binds)."""
+    return [(m.group(1), tuple(int(re.sub(r"[uUlL]+$", "", arg)) if re.fullmatch(r"\d+[uUlL]*", arg) else resolve(arg)
+                               for arg in template_arg_texts(m.group(2))))
+            for m in EXPLICIT_INSTANCE.finditer(text)]
 
 
+#: an alignment as a declaration spells it: ``__align__(16)``, ``alignas(16)``, ``__attribute__((aligned(16)))``
 ALIGN_SPELLING = re.compile(r"__align__\s*\(\s*(\d+)\s*\)|alignas\s*\(\s*(\d+)\s*\)|aligned\s*\(\s*(\d+)\s*\)")
 
 
