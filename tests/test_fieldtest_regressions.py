@@ -1541,3 +1541,23 @@ void run(const float *x, int *o, int n) { top1<<<128, 256>>>(x, o, n); }
 """
     found = [(d.code, d.line, d.metrics.get("sectors_per_request")) for d in lint(tmp_path, src)]
     assert found == [("CL101", 11, 32)]
+
+
+def test_the_torch_stand_in_has_pytorchs_atomics_for_every_dispatched_type(tmp_path):
+    # NVIDIAGameWorks/kaolin: `atomicAdd(&grad[i], v)` on a scalar_t its own dispatch macro instantiates with uint8_t,
+    # int16_t and at::Half (PyTorch's ATen/cuda/Atomic.cuh overloads atomicAdd for them), `gpuAtomicMul`: CL000 "no
+    # matching function for call to 'atomicAdd'" without torch's headers
+    src = """#include <ATen/cuda/Atomic.cuh>
+template <typename scalar_t> __global__ void grad(scalar_t *g, const scalar_t *v, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) { atomicAdd(&g[i % 7], v[i]); gpuAtomicMul(&g[7], v[i]); }
+  g[i * 64 + 8] = v[i];
+}
+void run(void *g, const void *v, int n) {
+  grad<uint8_t><<<64, 256>>>((uint8_t *)g, (const uint8_t *)v, n);
+  grad<int16_t><<<64, 256>>>((int16_t *)g, (const int16_t *)v, n);
+  grad<at::Half><<<64, 256>>>((at::Half *)g, (const at::Half *)v, n);
+}
+"""
+    found = sorted({(d.code, d.line) for d in lint(tmp_path, src)})
+    assert found == [("CL101", 5)]

@@ -38,6 +38,11 @@ CUDALINT_MATH2(fdim) CUDALINT_MATH2(copysign) CUDALINT_MATH2(remainder)
 CUDALINT_MATH2(nextafter)
 #undef CUDALINT_MATH1
 #undef CUDALINT_MATH2
+/* pow with an integer exponent (math_functions.hpp's float/double overloads; an int base is promoted to double as
+ * <cmath>'s template does: `pow(2, level)` must not be ambiguous) */
+__device__ float pow(float, int);
+__device__ double pow(double, int);
+__device__ double pow(int, int);
 
 extern "C" {
 __device__ float fmaf(float, float, float);

@@ -301,10 +301,22 @@ __device__ inline unsigned int WARP_BALLOT(int predicate, unsigned int mask = 0x
   return __ballot_sync(mask, predicate);
 }
 
-/* ATen/cuda/Atomic.cuh: PyTorch's atomic add for its types (an atomicAdd for float and double) */
+/* ATen/cuda/Atomic.cuh: PyTorch's atomics for its types.  It overloads atomicAdd for the integer and 16-bit types the
+ * hardware has no add for (extensions call atomicAdd on a dispatched scalar_t: kaolin's uint8_t ... at::Half), and
+ * gives gpuAtomicAdd/Mul/Max/Min for every type (declared only: each is a compare-and-swap loop in PyTorch) */
+__device__ void atomicAdd(uint8_t *address, uint8_t val);
+__device__ void atomicAdd(int8_t *address, int8_t val);
+__device__ void atomicAdd(int16_t *address, int16_t val);
+__device__ void atomicAdd(int64_t *address, int64_t val);
+__device__ void atomicAdd(bool *address, bool val);
+__device__ c10::Half atomicAdd(c10::Half *address, c10::Half val);
+__device__ c10::BFloat16 atomicAdd(c10::BFloat16 *address, c10::BFloat16 val);
 template <typename T> __device__ inline T gpuAtomicAdd(T *address, T val) { return atomicAdd(address, val); }
 template <typename T> __device__ inline void gpuAtomicAddNoReturn(T *address, T val) { atomicAdd(address, val); }
 template <typename T> __device__ inline T fastAtomicAdd(T *address, T val) { return atomicAdd(address, val); }
+template <typename T> __device__ T gpuAtomicMul(T *address, T val);
+template <typename T> __device__ T gpuAtomicMax(T *address, T val);
+template <typename T> __device__ T gpuAtomicMin(T *address, T val);
 
 namespace torch {
 using namespace at;
