@@ -38,11 +38,24 @@ CUDALINT_MATH2(fdim) CUDALINT_MATH2(copysign) CUDALINT_MATH2(remainder)
 CUDALINT_MATH2(nextafter)
 #undef CUDALINT_MATH1
 #undef CUDALINT_MATH2
-/* pow with an integer exponent (math_functions.hpp's float/double overloads; an int base is promoted to double as
- * <cmath>'s template does: `pow(2, level)` must not be ambiguous) */
+/* pow with an integer exponent (math_functions.hpp's float/double overloads), and for any other mix of arithmetic
+ * types the double one, as <cmath>'s template promotes them (`pow(2, level)`, `pow(10000, x)` with a float x: an
+ * exact-match template, so neither is ambiguous) */
 __device__ float pow(float, int);
 __device__ double pow(double, int);
-__device__ double pow(int, int);
+template <class T> struct __cudalint_arithmetic { enum { value = 0 }; };
+#define CUDALINT_ARITHMETIC(T) template <> struct __cudalint_arithmetic<T> { enum { value = 1 }; };
+CUDALINT_ARITHMETIC(bool) CUDALINT_ARITHMETIC(char) CUDALINT_ARITHMETIC(signed char)
+CUDALINT_ARITHMETIC(unsigned char) CUDALINT_ARITHMETIC(short) CUDALINT_ARITHMETIC(unsigned short)
+CUDALINT_ARITHMETIC(int) CUDALINT_ARITHMETIC(unsigned) CUDALINT_ARITHMETIC(long) CUDALINT_ARITHMETIC(unsigned long)
+CUDALINT_ARITHMETIC(long long) CUDALINT_ARITHMETIC(unsigned long long) CUDALINT_ARITHMETIC(float)
+CUDALINT_ARITHMETIC(double)
+#undef CUDALINT_ARITHMETIC
+template <bool B, class T> struct __cudalint_enable_if {};
+template <class T> struct __cudalint_enable_if<true, T> { typedef T type; };
+template <class A, class B>
+__device__ typename __cudalint_enable_if<__cudalint_arithmetic<A>::value && __cudalint_arithmetic<B>::value,
+                                         double>::type pow(A, B);
 
 extern "C" {
 __device__ float fmaf(float, float, float);

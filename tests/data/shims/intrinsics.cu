@@ -54,7 +54,7 @@ __global__ void intrinsics(const float *__restrict__ in, float *out, int *counts
   s += fminf(s, 1.0f) + fmaxf(s, 0.0f) + floorf(s) + ceilf(s) + tanhf(s) + erff(s);
   s += min(1.5f, s) + max(0.5f, s) + (float)min(lane, 3) + (float)max(2u, uv);
   s += sqrt(s) + exp(s) + fabs(-s) + (float)sqrt(2.0) + (float)pow(2.0, 3.0) + (float)fmin(1.0, 2.0);
-  s += (float)(1.0 / pow(2, lane)) + pow(s, 2) + (float)pow((double)s, 3);  // kaolin's `1.0f / pow(2, miplevel)`
+  s += (float)(1.0 / pow(2, lane)) + pow(s, 2) + (float)pow((double)s, 3) + (float)pow(10000, s);  // kaolin's `1.0f / pow(2, miplevel)`, FasterTransformer's `pow(10000, f)`
   double d = (double)s;
   d = ::max(d, 1.0) + ::min(d, 2.0) + floor(d) + erf(d);
   long long t0 = clock64();
