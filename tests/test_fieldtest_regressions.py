@@ -345,6 +345,32 @@ extern "C" void runFloat(int n) { float* o; flt<<<n / 256, 256>>>(o); }
     assert [x.severity.value for x in lint(tmp_path, src)] == ["warning", "warning"]
 
 
+def test_a_kernel_launched_only_from_a_function_no_file_of_the_library_names_is_info(tmp_path):
+    # NVIDIAGameWorks/kaolin (a Python extension, no main): coords_to_trilinear_jacobian_cuda_impl, the only launcher
+    # of its kernel, is named by no other file of the checkout (its binding raises "not implemented"): 7 CL101
+    # judged false. A launcher a Python file names (ctypes, a binding) or a header declares stays a warning
+    lib = tmp_path / "lib"
+    (lib / ".git").mkdir(parents=True)
+    (lib / "src").mkdir()
+    (lib / "python").mkdir()
+    (lib / "python" / "ops.py").write_text("import ctypes\n_lib = ctypes.CDLL('libops.so')\n"
+                                           "def rgba(n):\n    _lib.runRgba(n)\n")
+    src = """__global__ void rgba(float* out) { out[32 * (blockIdx.x * blockDim.x + threadIdx.x)] = 0.0f; }
+__global__ void flt(float* out) { out[32 * (blockIdx.x * blockDim.x + threadIdx.x)] = 0.0f; }
+extern "C" void runRgba(int n) { float* o; rgba<<<n / 256, 256>>>(o); }
+extern "C" void runFloat(int n) { float* o; flt<<<n / 256, 256>>>(o); }
+"""
+    d = lint(lib / "src", src)
+    assert [(x.code, x.line, x.kernel, x.severity.value) for x in d] == [
+        ("CL101", 1, "rgba", "warning"), ("CL101", 2, "flt", "info")]
+    assert d[1].assumptions[-1] == ("`flt` is launched only from `runFloat()`, which no other file of the project "
+                                    "(`lib/`, 2 files searched, headers and bindings included) names: it may never run")
+    (lib / "src" / "ops.h").write_text('extern "C" void runFloat(int n);\n')
+    from cudalint.analysis import launches
+    launches._project_names.cache_clear()  # a new reading of the project's names, as after _NAMES_FOR seconds
+    assert [x.severity.value for x in lint(lib / "src", src)] == ["warning", "warning"]
+
+
 def test_a_kernel_launched_once_beside_a_loop_of_launches_with_its_grid_is_a_small_share():
     path = Path(__file__).resolve().parents[1] / "fixtures" / "global" / "launched_once.cu"
     d = lint_file(str(path), RunOptions())

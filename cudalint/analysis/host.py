@@ -45,13 +45,15 @@ class Provenance:
     ``malloc``, ``new[]``, ``std::vector``, ``stack array``, ``cudaMallocHost``, ...), ``site`` (the allocation
     call or the declaration; it identifies the allocation for ``cudaHostRegister``), ``name`` (the variable the
     memory was first stored in or declared as), ``via`` (the helper function of the file that allocated it),
-    ``registered`` (the ``cudaHostRegister`` call that pinned pageable memory)."""
+    ``registered`` (the ``cudaHostRegister`` call that pinned pageable memory), ``bytes`` (the memory's size where
+    its declaration gives it: a stack array's ``sizeof``, an upper bound on what a copy can move)."""
     kind: str
     how: str = ""
     site: Optional[Span] = None
     name: str = ""
     via: str = ""
     registered: Optional[Span] = None
+    bytes: Optional[int] = None
 
 
 UNKNOWN_P = Provenance(UNKNOWN)
@@ -553,7 +555,11 @@ class HostAnalysis:
             return None
         how = {ir.Storage.STATIC: ("static array", "static variable"),
                ir.Storage.LOCAL: ("stack array", "local variable")}.get(v.storage, ("global array", "global variable"))
-        return Provenance(PAGEABLE, how=how[v.type.kind != TypeKind.ARRAY], site=v.span, name=v.name)
+        size = v.type.size
+        if size is None and v.type.kind == TypeKind.ARRAY and isinstance(v.init, ir.InitList) and v.type.pointee \
+                and v.type.pointee.size is not None:  # `const T *h[]{a, b, c}` in a template: as many as it lists
+            size = v.type.pointee.size * len(v.init.items)
+        return Provenance(PAGEABLE, how=how[v.type.kind != TypeKind.ARRAY], site=v.span, name=v.name, bytes=size)
 
     def _object_storage(self, e: ir.Expr) -> Optional[Provenance]:
         """``&x``, ``&s.field``, ``s.arr``: the storage of the root object when it is a variable."""

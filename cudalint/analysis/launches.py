@@ -21,6 +21,7 @@ import math
 import operator
 import os
 import re
+import time
 from dataclasses import dataclass
 from typing import Optional
 
@@ -1039,6 +1040,61 @@ def _called_elsewhere(path: str, names: set) -> Optional[bool]:
     return False if main else None
 
 
+#: files that can call a host function by its name besides C and C++ sources: Python (ctypes, cffi, a binding's
+#: string), Cython, SWIG, and the other languages' foreign-function declarations
+_BINDINGS = (".py", ".pyx", ".pxd", ".pxi", ".i", ".swg", ".cs", ".java", ".rs", ".go", ".jl", ".m", ".mm")
+_IDENTIFIER = re.compile(rb"[A-Za-z_][A-Za-z_0-9]*")
+#: how long one reading of a project's names is kept, in seconds
+_NAMES_FOR = 30
+
+
+@functools.lru_cache(maxsize=4)
+def _project_names(root: str, epoch: int) -> Optional[tuple[dict, int]]:
+    """The identifiers of the source and binding files under ``root`` (hidden folders left out), each with the
+    number of files that name it, and the number of files read; None past :data:`_MAX_SOURCES` files (a project too
+    large to search: nothing is concluded).  Read once per ``epoch`` (:data:`_NAMES_FOR` seconds: a language
+    server sees a call the user adds within that time)."""
+    counts: dict = {}
+    files = 0
+    for root_dir, dirs, names in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for p in (os.path.join(root_dir, f) for f in sorted(names) if f.endswith(_SOURCES + _BINDINGS)):
+            files += 1
+            if files > _MAX_SOURCES:
+                return None
+            if not os.path.isfile(p):
+                continue
+            try:
+                with open(p, "rb") as fh:
+                    text = fh.read(1 << 21)
+            except OSError:
+                continue
+            for name in set(_IDENTIFIER.findall(text)):
+                counts[name] = counts.get(name, 0) + 1
+    return counts, files
+
+
+def _named_in_project(path: str, names: set) -> Optional[tuple[bool, str, int]]:
+    """Whether a file of ``path``'s project other than ``path`` names one of ``names`` (host functions that
+    nothing in ``path``'s translation unit calls): a header declaring one, a source calling it, a Python binding or
+    ``ctypes`` call naming it.  ``(named, project folder, files searched)``; None when ``path`` is in no git
+    checkout (:func:`cudalint.frontend.confine.project_root` would be a guess) or the project has more than
+    :data:`_MAX_SOURCES` source files."""
+    from ..frontend.confine import project_root
+    root = project_root(path)
+    if not os.path.isdir(os.path.join(root, ".git")) or \
+            (found := _project_names(root, int(time.monotonic() // _NAMES_FOR))) is None:
+        return None
+    counts, files = found
+    try:
+        with open(path, "rb") as fh:
+            own = set(_IDENTIFIER.findall(fh.read(1 << 21)))
+    except OSError:
+        return None
+    named = any(counts.get(n.encode(), 0) > (n.encode() in own) for n in names)
+    return named, os.path.basename(root), files
+
+
 _INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.M)
 _HEADERS = (".h", ".hpp", ".cuh", ".hh", ".hxx")
 
@@ -1067,8 +1123,9 @@ def unlaunched_kernels(tu: ir.TranslationUnit) -> dict[str, str]:
     launches or names them (``k<<<..>>>``, ``cudaLaunchKernel((void *)k, ..)``, a function pointer, a template
     argument: a leftover, or another file's), or only host functions launch them that nothing in the translation
     unit or under the directory above its own calls, though a ``main`` is there (boxFilter's ``boxFilter()``,
-    which its ``.cpp`` declares but never calls; a library without ``main`` is not judged).  Their findings are
-    only info."""
+    which its ``.cpp`` declares but never calls); in a library without ``main``, only host functions that no other
+    file of its git checkout names (no header declares them, no source or Python binding calls them: kaolin's
+    ``coords_to_trilinear_jacobian_cuda_impl``, :func:`_named_in_project`).  Their findings are only info."""
     used = {fn.name: {x for n in ir.walk(fn.body) for x in _names(n)} - {fn.name} for fn in tu.functions}
     if not any(isinstance(n, ir.Launch) for fn in tu.functions for n in ir.walk(fn.body)):
         return {}
@@ -1080,10 +1137,15 @@ def unlaunched_kernels(tu: ir.TranslationUnit) -> dict[str, str]:
                            "kernels: it may never run")
         elif "main" not in by and not any(f in names for f in by for g, names in used.items() if g != f):
             called = _called_elsewhere(tu.path, set(by))
+            callers = ", ".join(f"`{f}()`" for f in by)
             if called is False or called is None and "main" in used:
                 top = os.path.basename(_program_root(tu.path))
-                out[k.name] = (f"`{k.name}` is launched only from {', '.join(f'`{f}()`' for f in by)}, which nothing "
-                               f"in this translation unit or under `{top}/` calls: it may never run")
+                out[k.name] = (f"`{k.name}` is launched only from {callers}, which nothing in this translation unit or "
+                               f"under `{top}/` calls: it may never run")
+            elif called is None and (project := _named_in_project(tu.path, set(by))) and not project[0]:
+                out[k.name] = (f"`{k.name}` is launched only from {callers}, which no other file of the project "
+                               f"(`{project[1]}/`, {project[2]} files searched, headers and bindings included) names: "
+                               f"it may never run")
     out.update(_unlaunched_overloads(tu))
     return out
 

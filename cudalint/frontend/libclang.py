@@ -257,6 +257,8 @@ class Lowering:
             if canon.spelling.startswith("const ") and not elem.const:  # `const float a[5]`: const elements,
                 elem = dataclasses.replace(elem, const=True)  # which libclang's element type drops
             count = canon.element_count if k == TK.CONSTANTARRAY else None
+            if size is None and count is not None and count >= 0 and elem.size is not None:
+                size = elem.size * count  # `const T *h[4]` in a template: clang sizes no dependent type
             return irt.Type(irt.TypeKind.ARRAY, name, size, align, pointee=elem,
                             count=count if count is not None and count >= 0 else None, const=const)
         if k == TK.RECORD:
@@ -705,6 +707,8 @@ class Lowering:
                              self.block(body) if body is not None else None)
         if k == K.CXX_NEW_EXPR:
             return self.new(c, sp)
+        if k == K.CXX_DELETE_EXPR:
+            return ir.Opaque(sp, "delete", [self.expr(x) for x in c.get_children() if x.kind.is_expression()])
         if k.is_expression() and (v := evaluate_int(c)) is not None:
             return ir.IntLit(sp, v, type=self.type(c.type))
         return ir.Opaque(sp, "value", [self.expr(x) for x in c.get_children() if x.kind.is_expression()],

@@ -909,7 +909,7 @@ class Lowering:
             return ir.New(sp, decl is not None, c.child_by_field_name("placement") is not None, args,
                           type=irt.pointer_to(t))
         kids = [x for x in _named_kids(c) if x.type in _EXPRS or x.type.endswith("_expression")]
-        return ir.Opaque(sp, "value", [self.expr(x) for x in kids])
+        return ir.Opaque(sp, "delete" if k == "delete_expression" else "value", [self.expr(x) for x in kids])
 
     def number(self, c: N, sp: Span) -> ir.Expr:
         text = self.text_of(c)

@@ -29,16 +29,21 @@ def _where(span: Optional[Span]) -> str:
     return f"{os.path.basename(span.path)}:{span.line}" if span is not None else "an unknown place"
 
 
-def _cost(copy: AsyncCopy) -> tuple[str, bool]:
-    """The measured host cost for the message, and whether it is small (below a pinned call's 0.05 ms)."""
+def _cost(copy: AsyncCopy, roles: list) -> tuple[str, bool]:
+    """The measured host cost for the message, and whether it is small (below a pinned call's 0.05 ms).  A copy
+    whose size does not fold moves at most the declared size of its host memory (a stack array's ``sizeof``)."""
     measured = "H200, measured: 1 MiB 0.11 ms, 64 MiB 11 ms, 256 MiB 36-37 ms from pageable memory"
-    if copy.bytes is None:
+    bound = min((b for r in roles if (b := copy.pointers[r].bytes) is not None), default=None)
+    n = copy.bytes if copy.bytes is not None else bound
+    if n is None:
         return f"{measured}, vs 0.01-0.05 ms from cudaMallocHost memory", False
-    lo, hi = copy.bytes / 1e7, copy.bytes / 5e6   # ms at 10 and 5 GB/s
+    lo, hi = n / 1e7, n / 5e6   # ms at 10 and 5 GB/s
     est = f"{lo:.2g}-{hi:.2g} ms" if hi >= 0.01 else "under 0.01 ms"
-    size = next(f"{copy.bytes / u:g} {name}" for u, name in ((1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB"),
-                                                             (1, "B")) if copy.bytes >= u or u == 1)
-    return (f"{measured}, i.e. 5-10 GB/s: {est} for these {size}, vs 0.01-0.05 ms for a "
+    size = next(f"{n / u:g} {name}" for u, name in ((1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB"),
+                                                    (1, "B")) if n >= u or u == 1)
+    size = f"these {size}" if copy.bytes is not None else \
+        f"at most {size}, the size of `{next(copy.pointers[r].name for r in roles if copy.pointers[r].bytes == n)}`"
+    return (f"{measured}, i.e. 5-10 GB/s: {est} for {size}, vs 0.01-0.05 ms for a "
             f"cudaMallocHost call"), hi < 0.05
 
 
@@ -185,15 +190,50 @@ def _classify(st: ir.Stmt, stream: str, bound: set, elsewhere: set, in_loop: boo
     return _WORK if _WORK in kinds else _QUEUE
 
 
-def waited_at(unit: Optional[ir.TranslationUnit], copy: AsyncCopy) -> Optional[Span]:
+#: calls that release host memory
+_FREES = ("free", "std::free", "cudaFreeHost")
+
+
+def _refs(e, name: str) -> bool:
+    return any(isinstance(n, ir.Ref) and n.var.name == name for n in ir.walk(e))
+
+
+def needs_done(st: ir.Stmt, copy: AsyncCopy, roles: list) -> Optional[str]:
+    """What ``st`` does that needs the pageable copy finished, so that a pinned buffer would need the host to wait
+    at the same place: it reads the memory a device-to-host copy wrote (any use of the variable outside a CUDA call:
+    FasterTransformer's T5 plugin hands the values on at once), or frees or overwrites the memory a host-to-device
+    copy read (``delete[] arr`` after a staged copy is safe only because the copy is staged: the Runtime API's "API
+    synchronization behavior", pageable source).  None when it does neither."""
+    for r in roles:
+        name = _root(copy, r)
+        if not name.isidentifier() or not _refs(st, name):
+            continue
+        outside = [n for n in ir.walk(st) if isinstance(n, ir.Ref) and n.var.name == name
+                   and not any(isinstance(c, ir.Call) and c.name.startswith(("cuda", "hip")) and
+                               any(n is m for a in c.args for m in ir.walk(a)) for c in ir.walk(st))]
+        if r == "dst" and outside:
+            return f"reads `{name}`"
+        if r == "src" and any(isinstance(n, ir.Opaque) and n.what == "delete" and _refs(n, name)
+                              or isinstance(n, ir.Call) and n.name in _FREES and n.args and _refs(n.args[0], name)
+                              for n in ir.walk(st)):
+            return f"frees `{name}`"
+        if r == "src" and any(isinstance(n, ir.Assign) and _refs(n.target, name) for n in ir.walk(st)):
+            return f"overwrites `{name}`"
+    return None
+
+
+def waited_at(unit: Optional[ir.TranslationUnit], copy: AsyncCopy,
+              roles: tuple = ()) -> Optional[tuple[Span, Optional[str]]]:
     """Where the host waits for the copy right after issuing it: the statements that follow it (in its block, then
     past the end of an enclosing loop over more such copies) reach a synchronize of its stream or of the device,
     or a blocking call (:data:`_BLOCKING`: ``cudaMemcpy``, ``cudaFree``), with nothing on the way that could have
     run while the staged copy held the host (:func:`_classify`: work on other streams, the user's own host
     functions, host loops), past the end of an ``if`` branch too.  Nothing could overlap the copy then, so the
-    staging costs only its slower bandwidth.  Library handles count as bound to the stream their last
-    ``...SetStream`` before the copy names (``cublasSetStream(cublasH, stream)``: cuBLAS, cuSOLVER, cuSPARSE,
-    cuFFT, cuRAND)."""
+    staging costs only its slower bandwidth.  So is a statement that needs the copy finished
+    (:func:`needs_done`, for the pageable ``roles``): a pinned buffer would need a wait there.  Library handles count
+    as bound to the stream their last ``...SetStream`` before the copy names (``cublasSetStream(cublasH, stream)``:
+    cuBLAS, cuSOLVER, cuSPARSE, cuFFT, cuRAND).  ``(where, what the statement does)``: the second None for a
+    wait."""
     stream = _stream(copy.stream)
     for f in (f for f in (unit.functions if unit else ()) if f.name == copy.function):
         # a copy in a lambda (`auto reset = [&](cudaStream_t s) { cudaMemcpyAsync(..); .. }`) is followed by
@@ -214,7 +254,9 @@ def waited_at(unit: Optional[ir.TranslationUnit], copy: AsyncCopy) -> Optional[S
             for st in b.body[at + 1:]:
                 kind = _classify(st, stream, bound, elsewhere)
                 if kind == _WAIT:
-                    return st.span
+                    return st.span, None
+                if (needs := needs_done(st, copy, list(roles))) is not None:
+                    return st.span, needs
                 if kind == _WORK:
                     return None
             if i == 0 or not isinstance(path[i - 1][0].body[path[i - 1][1]], (ir.Loop, ir.Block, ir.If)):
@@ -263,11 +305,14 @@ class PageableMemcpyAsync(Rule):
                      f"or cudaHostRegister the existing range" if copy.pointers[r].how in _ALLOCATED else
                      f"copy through a buffer allocated with cudaMallocHost or cudaHostAlloc, or cudaHostRegister "
                      f"the range of `{_root(copy, r)}` before the copy" for r in roles]
-            cost, small = _cost(copy)
-            wait = waited_at(model.unit, copy)
+            cost, small = _cost(copy, roles)
+            waits = waited_at(model.unit, copy, tuple(roles))
+            wait = waits[0] if waits else None
             blocks = ("the call blocks the host until it is done, so it overlaps neither kernels nor other copies"
-                      if wait is None else f"the host waits for it anyway at line {wait.line}, so only the "
-                      "staging's lower bandwidth is lost")
+                      if waits is None else f"the host waits for it anyway at line {wait.line}, so only the "
+                      "staging's lower bandwidth is lost" if waits[1] is None else
+                      f"the host {waits[1]} at line {wait.line}, which needs the copy done (from a pinned buffer "
+                      f"it would need a synchronize there), so only the staging's lower bandwidth is lost")
             msg = (f"{copy.api} {direction} pageable host memory: {what}. The copy is staged through a driver "
                    f"buffer and {blocks} ({cost}); " + "; ".join(dict.fromkeys(fixes)))
             assumptions = []
