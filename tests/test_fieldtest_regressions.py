@@ -1587,3 +1587,39 @@ void run(void *g, const void *v, int n) {
 """
     found = sorted({(d.code, d.line) for d in lint(tmp_path, src)})
     assert found == [("CL101", 5)]
+
+
+def test_a_kernel_passed_to_a_launching_helper_is_launched_with_the_helpers_shape(tmp_path):
+    # NVlabs/tiny-cuda-nn: `linear_kernel(eval_image<n_output_dims>, 0, stream, n, ..)` where the helper launches
+    # `kernel<<<n_blocks_linear(n), N_THREADS_LINEAR, shmem, stream>>>(n, args..)`: the kernel had no launch, its
+    # `stride` template parameter read as a representative 4096 and the loop `for (i = 3; i < stride; ++i)` that
+    # never runs for stride 3 was a 32-sector warning (judged false)
+    src = """#include <cstdint>
+constexpr uint32_t N_THREADS_LINEAR = 128;
+inline uint32_t n_blocks_linear(uint32_t n) { return (n + N_THREADS_LINEAR - 1) / N_THREADS_LINEAR; }
+template <typename K, typename T, typename... Types>
+inline void linear_kernel(K kernel, uint32_t shmem, cudaStream_t stream, T n, Types... args) {
+  if (n <= 0) return;
+  kernel<<<n_blocks_linear(n), N_THREADS_LINEAR, shmem, stream>>>(n, args...);
+}
+template <uint32_t stride>
+__global__ void eval(uint32_t n, float *__restrict__ result) {
+  uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  for (uint32_t j = 3; j < stride; ++j) result[i * stride + j] = 1.0f;
+}
+template <typename T>
+__global__ void fill(uint32_t n, T *out) { out[(blockIdx.x * blockDim.x + threadIdx.x) * 16] = T(0); }
+int main() {
+  const uint32_t n_output_dims = 3;
+  float *r;
+  double *d;
+  linear_kernel(eval<n_output_dims>, 0, nullptr, 1u << 20, r);
+  linear_kernel(eval<8>, 0, nullptr, 1u << 20, r);
+  linear_kernel(fill<double>, 0, nullptr, 1u << 20, d);
+}
+"""
+    found = [(d.code, d.line, d.metrics.get("sectors_per_request"), d.metrics.get("ideal_sectors_per_request"),
+              next((a for a in d.assumptions if a.startswith("blockDim")), None)) for d in lint(tmp_path, src)]
+    assert found == [("CL101", 13, 32, 4, f"blockDim = (128, 1, 1) from launch at {tmp_path / 'k.cu'}:7"),
+                     ("CL101", 16, 32, 8, f"blockDim = (128, 1, 1) from launch at {tmp_path / 'k.cu'}:7")]

@@ -28,9 +28,9 @@ from typing import Optional
 import sympy
 
 from ..ir import nodes as ir
-from ..ir.consts import c_binary, fold
+from ..ir.consts import c_binary, fold, template_arg_texts
 from ..ir.printer import expr_text
-from ..ir.types import Type, TypeKind
+from ..ir.types import Type, TypeKind, scalar_named
 from ..model import LaunchSite
 from .host import strip_casts
 
@@ -789,7 +789,7 @@ def collect_launches(tu: ir.TranslationUnit, external: Optional[dict] = None) ->
     # outside a program's main file a helper's callers may be in the program's other files: only the helpers with
     # internal linkage (`static`, an unnamed namespace), whose every call is in this file, are seeded by them
     every = any(f.name == "main" and f.body is not None for f in tu.functions)
-    return through_pointers(tu, host_instances(tu, _settled(tu, fixed, every).out))
+    return through_parameters(tu, through_pointers(tu, host_instances(tu, _settled(tu, fixed, every).out)))
 
 
 def through_pointers(tu: ir.TranslationUnit, launches: list[LaunchSite]) -> list[LaunchSite]:
@@ -816,6 +816,44 @@ def through_pointers(tu: ir.TranslationUnit, launches: list[LaunchSite]) -> list
     for site in launches:
         names = targets.get((site.function, site.kernel)) if site.kernel not in kernels else None
         out += [dataclasses.replace(site, kernel=k) for k in names] if names else [site]
+    return out
+
+
+def through_parameters(tu: ir.TranslationUnit, launches: list[LaunchSite]) -> list[LaunchSite]:
+    """A launch through a parameter of a host helper (``kernel<<<n_blocks_linear(n), N_THREADS_LINEAR>>>(n, args..)``
+    in tiny-cuda-nn's ``template <typename K, ..> void linear_kernel(K kernel, ..)``) is a launch of each kernel the
+    file's calls pass that parameter (``linear_kernel(eval_image<3>, 0, stream, n, ..)``), with the helper's shape and
+    the template arguments the call spells: an integer literal, a constant of the calling function
+    (``eval_image<n_output_dims>`` after ``const uint32_t n_output_dims = 3;``) or a scalar type; any other argument
+    left open.  A
+    launch through a parameter no call passes a kernel is kept as it is."""
+    kernels = {f.name for f in tu.functions if f.kind == ir.FunctionKind.KERNEL}
+    helpers = {f.name: f for f in tu.functions if f.body is not None and f.kind != ir.FunctionKind.KERNEL}
+    passed: dict[tuple, list] = {}   # (helper, parameter name) -> [(kernel, template arguments)], in order
+    for fn in tu.functions:
+        consts = None
+        for n in ir.walk(fn.body) if fn.body is not None else ():
+            if not isinstance(n, ir.Call) or (helper := helpers.get(n.name)) is None:
+                continue
+            for p, a in zip(helper.params, n.args):
+                v = strip_casts(a)
+                v = strip_casts(v.operand) if isinstance(v, ir.Unary) and v.op == "&" else v
+                if not (isinstance(v, ir.Ref) and v.var.name in kernels):
+                    continue
+                if consts is None:
+                    consts = {d.var.name: c for d in ir.walk(fn.body) if isinstance(d, ir.Decl)
+                              and d.var.type.const and isinstance(c := fold(d.init), int)}
+                m = re.fullmatch(r"\s*[\w:]+\s*<(.*)>\s*", v.text or "", re.S)
+                texts = template_arg_texts(m.group(1)) if m else []
+                targs = tuple(int(re.sub(r"[uUlL]+$", "", t)) if re.fullmatch(r"\d+[uUlL]*", t) else
+                              consts.get(t) if t in consts else scalar_named(t) or t for t in texts)
+                entry = passed.setdefault((helper.name, p.name), [])
+                if (v.var.name, targs) not in entry:
+                    entry.append((v.var.name, targs))
+    out = []
+    for site in launches:
+        names = passed.get((site.function, site.kernel)) if site.kernel not in kernels else None
+        out += [dataclasses.replace(site, kernel=k, template_args=t) for k, t in names] if names else [site]
     return out
 
 
