@@ -1623,3 +1623,41 @@ int main() {
               next((a for a in d.assumptions if a.startswith("blockDim")), None)) for d in lint(tmp_path, src)]
     assert found == [("CL101", 13, 32, 4, f"blockDim = (128, 1, 1) from launch at {tmp_path / 'k.cu'}:7"),
                      ("CL101", 16, 32, 8, f"blockDim = (128, 1, 1) from launch at {tmp_path / 'k.cu'}:7")]
+
+
+def test_a_helper_templates_parameter_is_deduced_from_its_argument_not_taken_from_the_kernel(tmp_path):
+    # NVIDIA/FasterTransformer: `template <typename T> T ldg(const T *val) { return __ldg(val); }` called as
+    # `ldg(attn_mask + i)` in a kernel `template <typename T2, typename T>` instantiated <float2, float>: the helper's T
+    # is float2 (deduced), not the kernel's T; the coalesced 8-byte loads were read as 4-byte ones (judged false)
+    src = """template <typename T> __device__ T ldg(const T *val) { return __ldg(val); }
+template <typename T2, typename T>
+__global__ void mask(const T2 *attn_mask, T2 *out, int base) {
+  const T2 m = ldg(attn_mask + (base + 2 * threadIdx.x) / 2);
+  const T2 w = ldg(attn_mask + 64 * threadIdx.x);
+  out[blockIdx.x * blockDim.x + threadIdx.x] = m;
+  out[blockIdx.x * blockDim.x + threadIdx.x + 32] = w;
+}
+void run(const float2 *m, float2 *o) { mask<float2, float><<<1024, 256>>>(m, o, 4096); }
+"""
+    found = [(d.code, d.line, d.metrics.get("sectors_per_request"), d.metrics.get("ideal_sectors_per_request"))
+             for d in lint(tmp_path, src)]
+    assert found == [("CL101", 1, 32, 8)]
+    assert "lanes are 512 bytes apart" in lint(tmp_path, src)[0].message
+
+
+def test_a_launch_written_by_a_macro_quotes_no_more_than_its_block(tmp_path):
+    # NVIDIA/FasterTransformer's `ADD_BIAS_GELU(256, 1)` switch cases: the run-time block's text ran to the end of the
+    # function ("has a run-time block `block , 0 , stream >>> ( ( T2 * ) out , ...`", 2,000 characters)
+    src = """#define LAUNCH(N) case N: k<N><<<grid, block, 0, s>>>(x, n); break;
+template <int N> __global__ void k(float *x, int n) { x[(blockIdx.x * blockDim.x + threadIdx.x) * N * 8] = 0.0f; }
+void go(float *x, int n, int m, cudaStream_t s) {
+  dim3 block, grid;
+  block.x = n < 512 ? n : 512;
+  grid.x = 4096;
+  switch (m) { LAUNCH(1) LAUNCH(2) }
+}
+"""
+    found = lint(tmp_path, src)
+    assert found and all(d.code == "CL101" for d in found)
+    shape = {a for d in found for a in d.assumptions if a.startswith("blockDim")}
+    assert all("<<<" not in a and ">>>" not in a and len(a) < 300 for a in shape), shape

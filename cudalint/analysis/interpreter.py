@@ -31,7 +31,7 @@ import sympy
 
 from ..ir import nodes as ir
 from ..ir.consts import fold
-from ..ir.types import Type, TypeKind
+from ..ir.types import Type, TypeKind, pointer_to
 from ..model import Access, AddressSpace, ArrayDecl, Barrier, Division, Exit, ExitKind, Kernel, SourceLine
 from .merge import disjoint
 from .symbols import BDIM, BID, BUILTINS, GDIM, TID, WARP_SIZE, Symbols, recombine_divmod
@@ -1395,8 +1395,11 @@ class KernelInterpreter:
         (``mix<8>(s)``: ``ROUNDS`` = 8 in its loops); a reference parameter bound to a local is copied in and written
         back (out-parameters), one bound to memory aliases it."""
         saved_values, saved_bindings, saved_types = self.values, self.bindings, self.types
-        if targs and fn.template_params:
-            pairs = list(zip(fn.template_params, targs))
+        if fn.template_params:
+            given = list(zip(fn.template_params, targs))
+            named = {tp.name for tp, _ in given}
+            pairs = given + [(tp, t) for tp in fn.template_params if tp.name not in named
+                             and (t := self.deduced(fn, args, tp.name)) is not None]
             self.types = {**self.types, **{tp.name: a for tp, a in pairs if isinstance(a, Type)
                                            and a.kind != TypeKind.PARAM}}
             self.values = {**self.values, **{tp.name: a for tp, a in pairs
@@ -1406,6 +1409,25 @@ class KernelInterpreter:
         out = self._inline(fn, args, env, line, record)  # an exception ends the kernel's interpretation
         self.values, self.bindings, self.types = saved_values, saved_bindings, saved_types
         return out
+
+    def deduced(self, fn: ir.Function, args: list[ir.Expr], name: str) -> Optional[Type]:
+        """The type a call's arguments deduce for ``fn``'s template type parameter ``name`` (C++ [temp.deduct.call],
+        the pointer and reference cases): a parameter ``const T *val`` given a ``__half2 *`` is ``T`` = ``__half2``,
+        the argument's own template parameters read as the caller binds them.  None when no parameter deduces it
+        (the caller's binding of the same name, if any, stays: FasterTransformer's ``ldg<T>(const T *)`` called with a
+        ``const T2 *`` in a kernel whose own ``T`` is ``__half`` was read as a 2-byte load)."""
+        for p, a in zip(fn.params, args):
+            pt, at = p.type, _written_type(a)
+            while pt.kind in (TypeKind.POINTER, TypeKind.REFERENCE) and pt.pointee is not None:
+                if pt.kind == TypeKind.POINTER:
+                    if at.kind not in (TypeKind.POINTER, TypeKind.ARRAY) or at.pointee is None:
+                        break
+                    at = at.pointee
+                pt = pt.pointee
+            if pt.kind == TypeKind.PARAM and pt.name == name:
+                at = self.types.get(at.name, at) if at.kind == TypeKind.PARAM else at
+                return at if at.kind not in (TypeKind.PARAM, TypeKind.UNKNOWN) and at.size else None
+        return None
 
     def _inline(self, fn: ir.Function, args: list[ir.Expr], env: Env, line: int, record: bool) -> Value:
         callee_env: Env = {}
@@ -1513,6 +1535,20 @@ def negate(v: Value) -> Value:
 def refs(e: Optional[ir.Node]) -> set:
     """The variables an expression reads."""
     return {n.var for n in ir.walk(e) if isinstance(n, ir.Ref)}
+
+
+def _written_type(e: ir.Expr) -> Type:
+    """An argument's type where a template leaves it dependent: ``attn_mask + i`` is ``attn_mask``'s pointer type
+    (pointer arithmetic), ``c ? p : q`` the first branch's, ``&x`` a pointer to ``x``'s."""
+    if e.type.kind != TypeKind.UNKNOWN:
+        return e.type
+    if isinstance(e, ir.Binary) and e.op in ("+", "-"):
+        return next((t for t in (_written_type(e.lhs), _written_type(e.rhs)) if t.kind == TypeKind.POINTER), e.type)
+    if isinstance(e, ir.Cond):
+        return _written_type(e.then)
+    if isinstance(e, ir.Unary) and e.op == "&":
+        return pointer_to(_written_type(e.operand))
+    return e.type
 
 
 def interpret(fn: ir.Function, kernel: Kernel, symbols: Symbols, globals_: dict, bindings: dict, values: dict,

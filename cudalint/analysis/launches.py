@@ -491,8 +491,8 @@ class _Walker:
             passed = env.vals.get(("from", r.var)) if isinstance(r := _copied(e.block), ir.Ref) else None
             self.out.append(LaunchSite(kernel=e.kernel, grid=env.dims(e.grid), block=env.dims(e.block), span=e.span,
                                        block_from=passed, block_sym=_x(env.sym(e.block)) if e.block else None,
-                                       template_args=targs, block_text=e.block.text if e.block is not None else "",
-                                       grid_text=e.grid.text if e.grid is not None else "", function=self.fn,
+                                       template_args=targs, block_text=_as_written(e.block),
+                                       grid_text=_as_written(e.grid), function=self.fn,
                                        loops=self.loops, threads=env.threads(e.grid, e.block),
                                        args=tuple(_argument(a, env) for a in e.args),
                                        arg_values=tuple(v if isinstance(v := env.sym(a), sympy.Expr) and
@@ -533,7 +533,7 @@ class _Walker:
                 k = k.children[0]
             if isinstance(k, ir.Ref) and k.var.name:  # cudaLaunchKernel((void *)kernel, grid, block, args, ...)
                 self.out.append(LaunchSite(kernel=k.var.name, grid=env.dims(e.args[1]), block=env.dims(e.args[2]),
-                                           span=e.span, block_text=e.args[2].text, function=self.fn,
+                                           span=e.span, block_text=_as_written(e.args[2]), function=self.fn,
                                            loops=self.loops, threads=env.threads(e.args[1], e.args[2]),
                                            defaults=_launch_defaults(env, e.args[1], e.args[2], ())))
             params = e.func.params if e.func is not None else []
@@ -817,6 +817,13 @@ def through_pointers(tu: ir.TranslationUnit, launches: list[LaunchSite]) -> list
         names = targets.get((site.function, site.kernel)) if site.kernel not in kernels else None
         out += [dataclasses.replace(site, kernel=k) for k in names] if names else [site]
     return out
+
+
+def _as_written(e: Optional[ir.Expr]) -> str:
+    """A launch argument's text for a message, "" where the front-end's token range runs past the argument (a launch
+    written by a macro: FasterTransformer's ``ADD_BIAS_GELU(256, 1)`` cases quoted the rest of the function)."""
+    text = e.text if e is not None else ""
+    return "" if len(text) > 80 or any(t in text for t in (";", "<<<", ">>>", "{", "}")) else text
 
 
 def through_parameters(tu: ir.TranslationUnit, launches: list[LaunchSite]) -> list[LaunchSite]:
