@@ -38,8 +38,20 @@ __host__ __device__ __half __low2half(__half2 a);
 __host__ __device__ __half __high2half(__half2 a);
 __host__ __device__ __half2 __halves2half2(__half a, __half b);
 __host__ __device__ __half2 __half2half2(__half a);
-__device__ __half __int2half_rn(int i);
-__device__ int __half2int_rn(__half h);
+/* the integer conversions in every rounding mode (cuda_fp16.h: __int2half_rn/rz/rd/ru, __half2ll_rz, ...) */
+#define CUDALINT_HALF_CONVERSIONS(T, NAME)                                   \
+  __device__ __half __##NAME##2half_rn(T i); __device__ __half __##NAME##2half_rz(T i); \
+  __device__ __half __##NAME##2half_rd(T i); __device__ __half __##NAME##2half_ru(T i); \
+  __device__ T __half2##NAME##_rn(__half h); __device__ T __half2##NAME##_rz(__half h);  \
+  __device__ T __half2##NAME##_rd(__half h); __device__ T __half2##NAME##_ru(__half h);
+CUDALINT_HALF_CONVERSIONS(int, int) CUDALINT_HALF_CONVERSIONS(unsigned int, uint)
+CUDALINT_HALF_CONVERSIONS(short, short) CUDALINT_HALF_CONVERSIONS(unsigned short, ushort)
+CUDALINT_HALF_CONVERSIONS(long long, ll) CUDALINT_HALF_CONVERSIONS(unsigned long long, ull)
+#undef CUDALINT_HALF_CONVERSIONS
+__host__ __device__ __half __float2half_rz(float a);
+__host__ __device__ __half __float2half_rd(float a);
+__host__ __device__ __half __float2half_ru(float a);
+__host__ __device__ __half __double2half(double a);
 __device__ short __half_as_short(__half h);
 __device__ unsigned short __half_as_ushort(__half h);
 __device__ __half __ushort_as_half(unsigned short i);

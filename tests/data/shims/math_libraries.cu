@@ -20,6 +20,10 @@ __global__ void stream(const __nv_bfloat16 *in, __nv_bfloat16 *out, const __half
   __nv_bfloat16_raw r = v;
   __stcg(ho + i, __ldlu(h + i));
   out[i + 1] = __nv_bfloat16(r);
+  // mmdeploy's deformable attention: the rounding-mode integer conversions
+  ho[i + 2] = __hadd(__int2half_rz(i), __int2half_rd(-i));
+  ho[i + 3] = __hadd(__ll2half_ru((long long)i), __float2half_rz(0.5f));
+  out[i + 2] = __nv_bfloat16((float)__half2int_rd(h[i]) + (float)__half2ushort_rn(h[i]));
 }
 
 void run(cufftComplex *d, cufftReal *w, float *A, cudaStream_t s) {
