@@ -667,6 +667,16 @@ class KernelInterpreter:
                 loop_env[s.var] = self.opaque(s.var.name, cond_val)
         else:  # for (;;): exits only through break/return
             cond_val = self.expr(s.cond, loop_env) if s.cond is not None else sympy.Integer(1)
+        if is_condition(cond_val) and cond_val.free_symbols == {trip} and constant_trips(trip, cond_val) == 1:
+            # one trip (`for (i = 0; i < channels; ++i)` in `crop<float, 1>`): nvcc leaves straight-line code, the
+            # counters at their first values
+            once = {trip: sympy.Integer(0)}
+            for var, v in list(loop_env.items()):
+                if isinstance(v, sympy.Basic):
+                    loop_env[var] = v.xreplace(once)
+                elif isinstance(v, Pointer) and isinstance(v.offset, sympy.Basic):
+                    loop_env[var] = replace(v, offset=v.offset.xreplace(once))
+            cond_val = cond_val.xreplace(once)
         for sym, v0, factor in pow2_loop_vars:
             if isinstance(v0, sympy.Integer) and is_condition(cond_val):
                 # the trips' values are known once blockDim is (enumerated by the warp model)

@@ -486,8 +486,10 @@ class _Walker:
         if isinstance(e, ir.Launch):
             for a in (e.grid, e.block, e.shared_mem, e.stream, *e.args):
                 self.expr(a, env)
-            targs = tuple(a if not isinstance(a, ir.Expr) else v if isinstance(v := env.value(a), int) else "?"
-                          for a in e.template_args)
+            # a non-type parameter of the launching function template keeps its name (`crop<T, channels>`), for
+            # its instantiations to replace (:func:`host_instances`)
+            targs = tuple(a if not isinstance(a, ir.Expr) else v if isinstance(v := env.value(a), int) else
+                          a.name if isinstance(a, ir.TemplateArg) else "?" for a in e.template_args)
             passed = env.vals.get(("from", r.var)) if isinstance(r := _copied(e.block), ir.Ref) else None
             self.out.append(LaunchSite(kernel=e.kernel, grid=env.dims(e.grid), block=env.dims(e.block), span=e.span,
                                        block_from=passed, block_sym=_x(env.sym(e.block)) if e.block else None,
@@ -866,7 +868,8 @@ def through_parameters(tu: ir.TranslationUnit, launches: list[LaunchSite]) -> li
 
 def host_instances(tu: ir.TranslationUnit, launches: list[LaunchSite]) -> list[LaunchSite]:
     """A launch in a host function template whose template arguments name the function's own type parameters
-    (``testKernel<TData><<<64, 256>>>`` in ``template <class TData> int runTest(..)``) is a launch of each
+    or non-type parameters (``testKernel<TData><<<64, 256>>>`` in ``template <class TData> int runTest(..)``;
+    ``crop<T, channels>`` in mmdeploy's ``template <typename T, int channels> void Crop(..)``) is a launch of each
     instantiation the file's calls of that function name (``runTest<RGBA8_misaligned>(4, size)``: cuda-samples'
     alignedTypes, whose misaligned structs the kernel moves at two to four times the ideal sectors, measured in
     benchmarks/fidelity): one launch site per distinct set of arguments, the parameter replaced by the call's type.
@@ -888,7 +891,7 @@ def host_instances(tu: ir.TranslationUnit, launches: list[LaunchSite]) -> list[L
     for site in launches:
         made = calls.get(site.function, [])
         params = made[0][0] if made else []
-        names = {tp.name: i for i, tp in enumerate(params) if tp.is_type}
+        names = {tp.name: i for i, tp in enumerate(params)}
         if not any(isinstance(a, str) and a in names for a in site.template_args):
             out.append(site)
             continue

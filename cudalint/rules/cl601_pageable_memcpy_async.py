@@ -106,7 +106,9 @@ def _split(text: str) -> list[str]:
 
 
 def _stream(text: Optional[str]) -> str:
-    """A stream argument's text, the default stream's spellings as ``0``."""
+    """A stream argument's text without spaces (a launch's is written token by token: ``context_ -> GetStream ( )``),
+    the default stream's spellings as ``0``."""
+    text = re.sub(r"\s+", "", text or "")
     return "0" if not text or text in ("NULL", "__null", "nullptr", "cudaStreamLegacy", "(cudaStream_t)0") else text
 
 
@@ -222,6 +224,25 @@ def needs_done(st: ir.Stmt, copy: AsyncCopy, roles: list) -> Optional[str]:
     return None
 
 
+#: the host memory whose life ends with the block that declares it
+_SCOPED = ("stack array", "std::vector", "std::array", "local variable")
+
+
+def _scope_ends(block: ir.Block, at: int, copy: AsyncCopy, roles) -> Optional[tuple[Span, str]]:
+    """Where the block holding the copy (its statement ``at``) ends, when it declares the host memory a
+    host-to-device copy reads (a stack array, a local ``std::vector``): the memory dies there, which a staged copy
+    allows and a pinned one would not without a synchronize first (TNN's layers copy a local ``dims`` vector, whose
+    scope ends two lines later)."""
+    for r in roles:
+        p = copy.pointers[r]
+        if r == "src" and p.how in _SCOPED and p.name and any(
+                isinstance(st, ir.Decl) and st.var.name == p.name for st in block.body[:at]):
+            end = block.span
+            return Span(end.path, end.end_line, end.end_column, end.end_line, end.end_column), \
+                f"destroys `{p.name}` (its scope ends)"
+    return None
+
+
 def waited_at(unit: Optional[ir.TranslationUnit], copy: AsyncCopy,
               roles: tuple = ()) -> Optional[tuple[Span, Optional[str]]]:
     """Where the host waits for the copy right after issuing it: the statements that follow it (in its block, then
@@ -259,6 +280,8 @@ def waited_at(unit: Optional[ir.TranslationUnit], copy: AsyncCopy,
                     return st.span, needs
                 if kind == _WORK:
                     return None
+            if (dies := _scope_ends(b, at, copy, roles)) is not None:
+                return dies
             if i == 0 or not isinstance(path[i - 1][0].body[path[i - 1][1]], (ir.Loop, ir.Block, ir.If)):
                 return None  # past the end of a switch's case: the next case may follow
     return None
