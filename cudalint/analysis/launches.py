@@ -1047,14 +1047,15 @@ def _program_root(path: str) -> str:
 _MAX_SOURCES = 2000
 
 
-def _sources(top: str, here: str, deep: bool = True):
-    """``(folder, path, text)`` of the source files under ``top`` (only ``top`` itself unless ``deep``), in sorted
-    order, ``here`` and hidden folders left out, the first 2 MiB of each; regular files only (a FIFO named ``x.cu``
-    in a pull request must not block the run).  Past :data:`_MAX_SOURCES` files it yields ``None`` and stops."""
+def _sources(top: str, here: str, deep: bool = True, extensions: tuple = _SOURCES):
+    """``(folder, path, text)`` of the source files (named with one of ``extensions``) under ``top`` (only ``top``
+    itself unless ``deep``), in sorted order, ``here`` and hidden folders left out, the first 2 MiB of each; regular
+    files only (a FIFO named ``x.cu`` in a pull request must not block the run).  Past :data:`_MAX_SOURCES` files it
+    yields ``None`` and stops."""
     seen = 0
     for root, dirs, files in os.walk(top):
         dirs[:] = sorted(d for d in dirs if not d.startswith(".")) if deep else []
-        for p in (os.path.join(root, f) for f in sorted(files) if os.path.splitext(f)[1] in _SOURCES):
+        for p in (os.path.join(root, f) for f in sorted(files) if os.path.splitext(f)[1] in extensions):
             seen += 1
             if seen > _MAX_SOURCES:
                 yield None
@@ -1104,21 +1105,12 @@ def _project_names(root: str, epoch: int) -> Optional[tuple[dict, int]]:
     server sees a call the user adds within that time)."""
     counts: dict = {}
     files = 0
-    for root_dir, dirs, names in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-        for p in (os.path.join(root_dir, f) for f in sorted(names) if f.endswith(_SOURCES + _BINDINGS)):
-            files += 1
-            if files > _MAX_SOURCES:
-                return None
-            if not os.path.isfile(p):
-                continue
-            try:
-                with open(p, "rb") as fh:
-                    text = fh.read(1 << 21)
-            except OSError:
-                continue
-            for name in set(_IDENTIFIER.findall(text)):
-                counts[name] = counts.get(name, 0) + 1
+    for found in _sources(root, "", extensions=_SOURCES + _BINDINGS):
+        if found is None:
+            return None
+        files += 1
+        for name in set(_IDENTIFIER.findall(found[2])):
+            counts[name] = counts.get(name, 0) + 1
     return counts, files
 
 
