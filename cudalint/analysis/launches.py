@@ -847,18 +847,20 @@ def through_parameters(tu: ir.TranslationUnit, launches: list[LaunchSite]) -> li
             for p, a in zip(helper.params, n.args):
                 v = strip_casts(a)
                 v = strip_casts(v.operand) if isinstance(v, ir.Unary) and v.op == "&" else v
-                if not (isinstance(v, ir.Ref) and v.var.name in kernels):
+                # `k<3>` is a reference to the kernel (clang) or an expression whose text names it (tree-sitter)
+                m = re.fullmatch(r"\s*&?\s*(?:\w+::)*(\w+)\s*(?:<(.*)>)?\s*", v.text or "", re.S)
+                name = v.var.name if isinstance(v, ir.Ref) else m.group(1) if m else None
+                if name not in kernels:
                     continue
                 if consts is None:
                     consts = {d.var.name: c for d in ir.walk(fn.body) if isinstance(d, ir.Decl)
                               and d.var.type.const and isinstance(c := fold(d.init), int)}
-                m = re.fullmatch(r"\s*[\w:]+\s*<(.*)>\s*", v.text or "", re.S)
-                texts = template_arg_texts(m.group(1)) if m else []
+                texts = template_arg_texts(m.group(2)) if m and m.group(2) else []
                 targs = tuple(int(re.sub(r"[uUlL]+$", "", t)) if re.fullmatch(r"\d+[uUlL]*", t) else
                               consts.get(t) if t in consts else scalar_named(t) or t for t in texts)
                 entry = passed.setdefault((helper.name, p.name), [])
-                if (v.var.name, targs) not in entry:
-                    entry.append((v.var.name, targs))
+                if (name, targs) not in entry:
+                    entry.append((name, targs))
     out = []
     for site in launches:
         names = passed.get((site.function, site.kernel)) if site.kernel not in kernels else None
