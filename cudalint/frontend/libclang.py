@@ -711,6 +711,10 @@ class Lowering:
             return ir.Opaque(sp, "delete", [self.expr(x) for x in c.get_children() if x.kind.is_expression()])
         if k.is_expression() and (v := evaluate_int(c)) is not None:
             return ir.IntLit(sp, v, type=self.type(c.type))
+        if k == K.CXX_UNARY_EXPR and [t.spelling for t in c.get_tokens()][:2] == ["sizeof", "("] \
+                and [t.spelling for t in c.get_tokens()][-2:] == ["*", ")"]:
+            # `sizeof(T *)` in a template: clang folds no dependent type, but every pointer is 8 bytes
+            return ir.IntLit(sp, 8, type=irt.SCALARS["unsigned long"])
         return ir.Opaque(sp, "value", [self.expr(x) for x in c.get_children() if x.kind.is_expression()],
                          type=self.type(c.type) if k.is_expression() else irt.UNKNOWN)
 
