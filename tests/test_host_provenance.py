@@ -322,7 +322,7 @@ using data_type = double;
 void f(cudaStream_t stream, data_type* d_A, int* d_B, float* d_C) {
     std::vector<data_type> A = {1.0, 2.0, 3.0, 4.0};
     std::vector<int> B(16);
-    std::vector<float> C(8);
+    static std::vector<float> C(8);  // static: it outlives the copy (a local one would die right after it: info)
     C.push_back(1.0f);
     cudaMemcpyAsync(d_A, A.data(), sizeof(data_type) * A.size(), cudaMemcpyHostToDevice, stream);
     cudaMemcpyAsync(d_B, B.data(), sizeof(int) * B.size(), cudaMemcpyHostToDevice, stream);

@@ -230,13 +230,14 @@ _SCOPED = ("stack array", "std::vector", "std::array", "local variable")
 
 def _scope_ends(block: ir.Block, at: int, copy: AsyncCopy, roles) -> Optional[tuple[Span, str]]:
     """Where the block holding the copy (its statement ``at``) ends, when it declares the host memory a
-    host-to-device copy reads (a stack array, a local ``std::vector``): the memory dies there, which a staged copy
-    allows and a pinned one would not without a synchronize first (TNN's layers copy a local ``dims`` vector, whose
-    scope ends two lines later)."""
+    host-to-device copy reads (a stack array, a local ``std::vector``; not a ``static`` one): the memory dies there,
+    which a staged copy allows and a pinned one would not without a synchronize first (TNN's layers copy a local
+    ``dims`` vector, whose scope ends two lines later)."""
     for r in roles:
         p = copy.pointers[r]
         if r == "src" and p.how in _SCOPED and p.name and any(
-                isinstance(st, ir.Decl) and st.var.name == p.name for st in block.body[:at]):
+                isinstance(st, ir.Decl) and st.var.name == p.name and st.var.storage == ir.Storage.LOCAL
+                for st in block.body[:at]):
             end = block.span
             return Span(end.path, end.end_line, end.end_column, end.end_line, end.end_column), \
                 f"destroys `{p.name}` (its scope ends)"
