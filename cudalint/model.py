@@ -270,6 +270,10 @@ class Kernel:
     launch_values: tuple = ()
     #: ``k<float, 256>`` for an instantiation, else the name
     label: str = ""
+    #: the non-type template parameters no instantiation of the translation unit binds (``NDIM`` of Open3D's
+    #: ``template <class T, int NDIM> __global__ void ComputeVoxelCoordsKernel``, launched from a host template the
+    #: includer calls in a `switch` over 1..8): compile-time constants of unknown value, usually small
+    open_template_params: frozenset = frozenset()
     incomplete_assumptions: list[str] = field(default_factory=list)
     #: the operations on data (values loaded from memory or not followed: a hash round, floating-point math), counted
     #: once per source operation and keyed by the trip counters of the loops around them, outermost first, the

@@ -862,7 +862,15 @@ int main() { float* o; aos<<<4096, 256>>>(o); }
     assert (d.metrics["sectors_per_request"], d.metrics["sibling_use"]) == (16, 1.0)
     assert "the thread's stores of the same element in the unrolled loop's other trips use 100% of those sectors, " \
            "so the waste is requests, not DRAM bytes" in d.message
+    # the fix names the run the trips make, not the 4-byte element (it said "`__align__(4)` lets nvcc move it in
+    # 4-byte pieces")
+    assert d.message.endswith("; move the thread's 16 bytes in one access (`float4`, through `reinterpret_cast` "
+                              "where the address is 16-byte aligned)")
+    (d,) = lint(tmp_path, loop.replace("K", "2"))
+    assert d.message.endswith("(`float2`, through `reinterpret_cast` where the address is 8-byte aligned)")
     (d,) = lint(tmp_path, loop.replace("K", "8"))
+    assert d.message.endswith("; each thread's run is wider than the 16 bytes a lane can move: only a layout where "
+                              "consecutive lanes read consecutive pieces removes the extra requests")
     assert (d.line, d.severity.value, d.metrics["sectors_per_request"], d.metrics["sibling_use"]) == (
         4, "warning", 32, 1.0)
     assert ("fill 100% of those sectors, so DRAM writes each byte once, but each request writes 32 partial sectors "
@@ -1681,3 +1689,90 @@ template void Crop<float, 1>(const float *, float *, int, cudaStream_t);
                      next((a for a in d.assumptions if a.startswith("template instantiation")), None))
                     for d in lint(tmp_path, src)})
     assert found == [("CL101", 4, "info", 12, "template instantiation `crop<float, 3>` (T = float, channels = 3)")]
+
+
+def test_cub_building_blocks_and_the_torch_complex_number(tmp_path):
+    # state-spaces/mamba's selective scan: `c10::complex<float>` with `.real_`/`std::conj`, `cub::BlockExchange`, and a
+    # reverse scan of its own built from CUB's `BlockRakingLayout`, `Uninitialized`, `Log2`, `RowMajorTid` and
+    # `ShuffleDown`: both kernels CL000 ("unknown type name 'complex_t'", "no member named 'BlockExchangeT'"). Modelled,
+    # the thread's four loads are one finding, the complex values (8 bytes, consecutive lanes) none
+    src = (Path(__file__).parent / "data" / "shims" / "cub_raking.cu").read_text()
+    found = [(d.code, d.line, d.column, d.severity.value, d.metrics.get("sectors_per_request"))
+             for d in lint(tmp_path, src)]
+    assert found == [("CL101", 30, 42, "info", 16)]
+
+
+ROWS_TEMPLATE = """template <int ITEMS, int THREADS>
+__global__ void dequant(const float *a, float *out, int n) {
+  const int off = blockIdx.x * THREADS * ITEMS + threadIdx.x * ITEMS;
+#pragma unroll ITEMS
+  for (int j = 0; j < ITEMS; j++)
+    if (off + j < n) out[off + j] = 2.0f * a[off + j];
+}
+"""
+
+
+def test_an_explicit_instantiation_of_a_kernel_template_is_an_instance(tmp_path):
+    # bitsandbytes' `template __global__ void kdequant_mm_int32_fp16<4, 512>(..);` (the launch is in ops.cu): the
+    # kernel was analysed with ITEMS_PER_THREAD taken as 4096, a 32-sector warning judged false (8 sectors with 4)
+    found = lint(tmp_path, ROWS_TEMPLATE + "template __global__ void dequant<4, 128>(const float *, float *, int);\n")
+    assert [(d.line, d.severity.value, d.metrics["sectors_per_request"], d.kernel) for d in found] == [
+        (6, "info", 16, "dequant"), (6, "info", 16, "dequant")]
+    assert "template instantiation `dequant<4, 128>` (ITEMS = 4, THREADS = 128)" in found[0].assumptions
+
+
+def test_a_template_parameter_no_instantiation_binds_is_not_a_large_run_time_value(tmp_path):
+    # Open3D's `voxel_coords[i * NDIM + d]` (NDIM 1 to 8 in the includer's `switch`, through a host template): a
+    # compile-time constant of unknown value is taken as a large sample, so the finding is info and says so
+    found = lint(tmp_path, ROWS_TEMPLATE)
+    store = next(d for d in found if "store" in d.message)
+    assert (store.line, store.severity.value, store.metrics["sectors_per_request"]) == (6, "info", 32)
+    assert ("; the lanes' distance rests on the template parameter `ITEMS`, which no instantiation in this file "
+            "binds: a compile-time constant, here taken as a large sample;") in store.message
+    assert "ITEMS = 4096 (a template parameter no instantiation in this file binds, taken as a large sample)" \
+        in store.assumptions
+    # a run-time parameter in its place keeps the warning
+    plain = ROWS_TEMPLATE.replace("template <int ITEMS, int THREADS>\n", "").replace(
+        "(const float *a, float *out, int n)", "(const float *a, float *out, int n, int ITEMS, int THREADS)")
+    (store,) = [d for d in lint(tmp_path, plain) if "store" in d.message]
+    assert store.severity.value == "warning"
+
+
+def test_an_overload_no_launch_resolves_to_is_not_run(tmp_path):
+    # Open3D's two `roipool3d_forward` kernels, one taking `const float *boxes3d`, the other `const int *pts_idx`:
+    # the launch passes an `int *`, so clang resolves it to the second; the first's store was a warning judged false
+    src = """__global__ void pool(int n, int c, const float *boxes, float *out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) for (int k = 0; k < c; ++k) out[i * c + k] = boxes[i];
+}
+__global__ void pool(int n, int c, const int *idx, float *out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) for (int k = 0; k < c; ++k) out[i * c + k] = (float)idx[i];
+}
+void run(int n, int c, const int *idx, float *out) { pool<<<(n + 255) / 256, 256>>>(n, c, idx, out); }
+"""
+    found = [(d.code, d.line, d.severity.value, d.metrics["sectors_per_request"]) for d in lint(tmp_path, src)]
+    assert found == [("CL101", 3, "info", 32), ("CL101", 7, "warning", 32)]
+    first = lint(tmp_path, src)[0]
+    assert ("this overload of `pool` is run by no launch: the launch on line 9 calls another, by its parameters' "
+            "types") in first.assumptions
+
+
+def test_a_host_only_helper_names_the_define_its_macro_may_need(tmp_path):
+    # Open3D marks its helpers `OPEN3D_HOST_DEVICE`, empty unless the build defines BUILD_CUDA_MODULE: linted without
+    # it, 12 kernels were "no matching function for call to 'IoUBev2DWithCenterAndSize'" with no way forward
+    src = """#ifdef BUILD_CUDA_MODULE
+#define HD __host__ __device__
+#else
+#define HD
+#endif
+HD inline float first(const float *a) { return a[0]; }
+__global__ void k(const float *a, float *o) { o[threadIdx.x] = first(a + threadIdx.x * 8); }
+"""
+    (d,) = lint(tmp_path, src)
+    assert (d.code, d.line) == ("CL000", 7)
+    assert d.message.endswith("line 7: no matching function for call to 'first' (only a host function of that name "
+                              "is visible: a macro that should make it `__host__ __device__` may need a define the "
+                              "build passes: `defines` in .cudalint.toml, or `-p`)")
+    found = lint_file(str(tmp_path / "k.cu"), RunOptions(extra_args=["-DBUILD_CUDA_MODULE"]))
+    assert [(d.code, d.line) for d in found] == [("CL101", 6)]  # the helper's load, 32 bytes a lane

@@ -50,6 +50,10 @@ def _build_model(tu: ir.TranslationUnit, external: Optional[dict] = None) -> Tra
         insts = {fn.specializes: None} if fn.specializes else dict.fromkeys(
             s.template_args for s in model.launches if fn.template_params and s.kernel == fn.name
             and s.template_args and (fn.name, s.template_args) not in special and s.fits(arity))
+        if fn.template_params and not fn.specializes:  # `template __global__ void k<4, 512>(..);` (bitsandbytes)
+            insts.update(dict.fromkeys(args for name, args in tu.instances if name == fn.name
+                                       and len(args) == len(fn.template_params) and None not in args
+                                       and (fn.name, args) not in special))
         model.kernels += [_kernel(fn, targs, symbols, globals_) for targs in insts or [()]]
         for k in model.kernels[-len(insts or [()]):]:
             k.template_arity = arity
@@ -187,6 +191,8 @@ def _kernel(fn: ir.Function, targs: tuple, symbols: Symbols, globals_: dict) -> 
         kernel.label = f"{fn.name}<{', '.join(texts)}>"
         kernel.instantiation = f"`{kernel.label}` (" + ", ".join(
             f"{tp.name} = {t}" for tp, t in zip(fn.template_params, texts)) + ")" if fn.template_params else None
+    kernel.open_template_params = frozenset(tp.name for tp in fn.template_params
+                                            if not tp.is_type and tp.name not in values)
     for tp in (tp for tp in fn.template_params if tp.is_type and tp.name not in bindings):
         bindings[tp.name] = 4
         kernel.incomplete_assumptions.append(

@@ -259,7 +259,10 @@ class AnalysisContext:
 
     def assumptions(self, kernel: Kernel, pic: WarpPicture) -> list[str]:
         inst = [f"template instantiation {kernel.instantiation}"] if kernel.instantiation else []
-        return [self.launch_shape(kernel).source, *inst, *kernel.incomplete_assumptions, *pic.assumptions]
+        own = [re.sub(r"\(a representative large run-time value\)$", "(a template parameter no instantiation in this "
+                      "file binds, taken as a large sample)", a)
+               if a.split(" = ", 1)[0] in kernel.open_template_params else a for a in pic.assumptions]
+        return [self.launch_shape(kernel).source, *inst, *kernel.incomplete_assumptions, *own]
 
 
 def _symbols_in(exprs) -> set:

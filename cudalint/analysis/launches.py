@@ -794,6 +794,13 @@ def collect_launches(tu: ir.TranslationUnit, external: Optional[dict] = None) ->
     return through_parameters(tu, through_pointers(tu, host_instances(tu, _settled(tu, fixed, every).out)))
 
 
+def _function_named(e: ir.Expr) -> ir.Expr:
+    """The expression a function designator stands for, without casts and the address-of that may be written before a
+    function's name (``kernel = &transposeNaive;``, ``linear_kernel((K)&eval_image<3>, ..)``)."""
+    v = strip_casts(e)
+    return strip_casts(v.operand) if isinstance(v, ir.Unary) and v.op == "&" else v
+
+
 def through_pointers(tu: ir.TranslationUnit, launches: list[LaunchSite]) -> list[LaunchSite]:
     """A launch through a function-pointer variable (``kernel<<<grid, threads>>>(..)`` after ``kernel =
     &transposeNaive;`` in a `switch` over the variants: cuda-samples' transpose, whose seven kernels had no launch
@@ -808,8 +815,7 @@ def through_pointers(tu: ir.TranslationUnit, launches: list[LaunchSite]) -> list
             pairs = [(n.target.var if isinstance(n.target, ir.Ref) else None, n.value)] \
                 if isinstance(n, ir.Assign) and n.op == "=" else [(n.var, n.init)] if isinstance(n, ir.Decl) else []
             for var, value in pairs:
-                v = strip_casts(value) if value is not None else None
-                v = strip_casts(v.operand) if isinstance(v, ir.Unary) and v.op == "&" else v
+                v = _function_named(value) if value is not None else None
                 if var is not None and isinstance(v, ir.Ref) and v.var.name in kernels:
                     names = targets.setdefault((fn.name, var.name), [])
                     if v.var.name not in names:
@@ -845,8 +851,7 @@ def through_parameters(tu: ir.TranslationUnit, launches: list[LaunchSite]) -> li
             if not isinstance(n, ir.Call) or (helper := helpers.get(n.name)) is None:
                 continue
             for p, a in zip(helper.params, n.args):
-                v = strip_casts(a)
-                v = strip_casts(v.operand) if isinstance(v, ir.Unary) and v.op == "&" else v
+                v = _function_named(a)
                 # `k<3>` is a reference to the kernel (clang) or an expression whose text names it (tree-sitter)
                 m = re.fullmatch(r"\s*&?\s*(?:\w+::)*(\w+)\s*(?:<(.*)>)?\s*", v.text or "", re.S)
                 name = v.var.name if isinstance(v, ir.Ref) else m.group(1) if m else None
@@ -1193,22 +1198,35 @@ def unlaunched_kernels(tu: ir.TranslationUnit) -> dict[str, str]:
 
 
 def _unlaunched_overloads(tu: ir.TranslationUnit) -> dict[str, str]:
-    """Overloaded kernels of one name (DeepSpeed's ``template <typename T, int iterations> attn_softmax_v2(T *, ..)``
-    beside ``template <int iterations> attn_softmax_v2(float *, ..)``) that none of the name's launches can run: each
-    launch names explicit template arguments, and none as many as the overload's template parameters (nor is the
-    name read otherwise: a function pointer, ``cudaLaunchKernel``).  Keyed ``name@line`` (the overload's definition
+    """Overloaded kernels of one name that none of the name's launches can run (nor is the name read otherwise: a
+    function pointer, ``cudaLaunchKernel``): where clang resolved every launch to a definition, the overloads none of
+    them is (Open3D's two ``roipool3d_forward``, one taking ``const float *boxes3d``, the other, the one launched,
+    ``const int *pts_idx``); else where each launch names explicit template arguments, the overloads with another
+    number of template parameters (DeepSpeed's ``template <typename T, int iterations> attn_softmax_v2(T *, ..)``
+    beside ``template <int iterations> attn_softmax_v2(float *, ..)``).  Keyed ``name@line`` (the overload's definition
     line): :func:`overload_key`."""
     out: dict[str, str] = {}
     by_name: dict[str, list] = {}
     for k in tu.kernels:
         by_name.setdefault(k.name, []).append(k)
+    nodes = None
     for name, ks in by_name.items():
-        if len({len(k.template_params) for k in ks}) < 2:
+        if len(ks) < 2:
             continue
-        nodes = [n for fn in tu.functions for n in ir.walk(fn.body)]
+        nodes = [n for fn in tu.functions for n in ir.walk(fn.body)] if nodes is None else nodes
         launches = [n for n in nodes if isinstance(n, ir.Launch) and n.kernel == name]
-        if not launches or any(not n.template_args for n in launches) or any(
-                isinstance(n, (ir.Ref, ir.Call)) and name in _names(n) for n in nodes):
+        if not launches or any(isinstance(n, (ir.Ref, ir.Call)) and name in _names(n) for n in nodes):
+            continue
+        if all(n.func is not None for n in launches):  # clang resolved each launch to its overload's definition
+            run = {(n.func.span.path, n.func.span.line) for n in launches}
+            for k in ks:
+                if (k.span.path, k.span.line) not in run:
+                    lines = ", ".join(sorted({str(n.span.line) for n in launches}, key=int))
+                    out[overload_key(name, k.span.line)] = (
+                        f"this overload of `{name}` is run by no launch: the launch{'es' * (',' in lines)} on line"
+                        f"{'s' * (',' in lines)} {lines} call{'s' * (',' not in lines)} another, by its parameters' types")
+            continue
+        if len({len(k.template_params) for k in ks}) < 2 or any(not n.template_args for n in launches):
             continue
         for k in ks:
             if not any(len(n.template_args) == len(k.template_params) for n in launches):

@@ -102,6 +102,16 @@ def parse(path: str, text: str, extra_args: list[str]) -> ci.TranslationUnit:
                                    unsaved_files=[(os.path.abspath(path), text)], options=PARSE_OPTIONS)
 
 
+def _hint(d: ci.Diagnostic) -> str:
+    """What a diagnostic's notes say the user can do: a call whose only candidates are host functions (Open3D's
+    ``OPEN3D_HOST_DEVICE`` helpers, empty unless the build defines ``BUILD_CUDA_MODULE``: 12 kernels partly modelled)
+    names the define its macro may need."""
+    if any("call to __host__ function from __" in c.spelling for c in d.children):
+        return (" (only a host function of that name is visible: a macro that should make it `__host__ __device__` "
+                "may need a define the build passes: `defines` in .cudalint.toml, or `-p`)")
+    return ""
+
+
 def file_diagnostics(path: str, tu: ci.TranslationUnit, text: str = "") -> tuple[list[tuple[int, str]], list[str]]:
     """(errors, missing includes) of the file itself: error-severity diagnostics located in ``path``, each
     summarised against ``text``, the file's source (:func:`~cudalint.frontend.confine.summarise`)."""
@@ -112,7 +122,7 @@ def file_diagnostics(path: str, tu: ci.TranslationUnit, text: str = "") -> tuple
             if m := re.match(r"'(.+)' file not found", d.spelling):
                 missing.append(m.group(1))
             else:
-                errors.append((d.location.line, summarise(d.spelling, text)))
+                errors.append((d.location.line, summarise(d.spelling, text) + _hint(d)))
     return errors, missing
 
 
@@ -966,7 +976,7 @@ def lower(path: str, text: str, extra_args: Optional[list[str]] = None,
         for f in header_kernels:
             if d.severity >= 3 and loc.file and _shown(loc.file.name, path) == f.span.path \
                     and f.span.line <= loc.line <= f.span.end_line:
-                f.incomplete.append(f"line {loc.line}: {summarise(d.spelling, _header_text(loc.file.name))}")
+                f.incomplete.append(f"line {loc.line}: {summarise(d.spelling, _header_text(loc.file.name))}{_hint(d)}")
     unit.dependencies = sorted({inc.include.name for inc in tu.get_includes() if inc.include is not None})
     return unit
 

@@ -213,6 +213,42 @@ def run_time_layout(acc: Access, pic, walking: frozenset = frozenset()) -> Optio
             "the address moves by one element: with a unit stride there the access is coalesced")
 
 
+#: the vector types nvcc moves in one 8- or 16-byte access, by the scalar a lane's run is made of (Programming Guide,
+#: "Built-in Vector Types": their alignment equals their size)
+VECTOR_OF = {"float": "float", "int": "int", "unsigned int": "uint", "double": "double", "long long": "longlong",
+             "unsigned char": "uchar", "char": "char", "short": "short", "unsigned short": "ushort"}
+
+
+def run_fix(acc: Access, run: int) -> str:
+    """The advice for the ``run`` bytes a thread's unrolled trips move element by element (``x[i * 4 + k]`` for
+    ``k < 4``): one vector access where the run is 8 or 16 bytes (nvcc merges such trips itself only where it knows
+    the array's alignment, as for shared arrays: :func:`cudalint.analysis.merge.vectorize_unrolled`; a pointer
+    parameter is aligned only to its element), a layout across lanes where it is longer than a lane can move."""
+    if run > 16 or run % acc.size or run & (run - 1):
+        return ("each thread's run is wider than the 16 bytes a lane can move: only a layout where consecutive lanes "
+                "read consecutive pieces removes the extra requests")
+    base = VECTOR_OF.get(acc.array.elem_type.replace("const ", "").strip())
+    n = run // acc.size
+    vec = f"`{base}{n}`" if base and n in (2, 4) and (base, n) not in {("double", 4), ("longlong", 4)} \
+        else f"a {run}-byte vector type"
+    return (f"move the thread's {run} bytes in one access ({vec}, through `reinterpret_cast` where the address is "
+            f"{run}-byte aligned)")
+
+
+def open_template(kernel: Kernel, pic) -> Optional[str]:
+    """Why the cost rests on a template parameter no instantiation in the file binds (:attr:`Kernel.open_template_params`:
+    Open3D's ``voxel_coords[i * NDIM + d]``, NDIM 1 to 8 in the includer's `switch`; bitsandbytes'
+    ``ITEMS_PER_THREAD``, 4): the lanes' distance is a compile-time constant of unknown value, taken as a large
+    sample, and such constants are usually small (judged false twice in census 43 as warnings). None otherwise."""
+    stride = pic.stride
+    names = sorted({str(x).split("#")[0] for x in getattr(stride, "free_symbols", ())} & kernel.open_template_params)
+    if not names:
+        return None
+    spelled = ", ".join(f"`{n}`" for n in names)
+    return (f"the lanes' distance rests on the template parameter{'s' * (len(names) > 1)} {spelled}, which no "
+            "instantiation in this file binds: a compile-time constant, here taken as a large sample")
+
+
 def whole_element_fix(acc: Access) -> str:
     """The advice for an element a thread moves in several pieces: an alignment that lets nvcc move it in pieces as
     wide as the element (at most 16 bytes: `__align__(8)` for an 8-byte struct of two floats), or, when each piece
@@ -367,7 +403,8 @@ class UncoalescedGlobalAccess(Rule):
                     if trips_too:
                         where = f"in the unrolled loop's other trips{' and ' + where if where else ''}"
                     who = f"{moves} of the same element {where}"
-                    fix = whole_element_fix(acc)
+                    fix = (run_fix(acc, abs(stride)) if trips_too and not lines and isinstance(stride, int)
+                           and abs(stride) > acc.elem_size else whole_element_fix(acc))
                 else:
                     who = f"{moves} in the loop's next and previous trips ({abs(walk)} bytes a trip)"
                     fix = ("stage the rows through shared memory with coalesced accesses if the requests "
@@ -413,6 +450,8 @@ class UncoalescedGlobalAccess(Rule):
                 # a few lanes in different rows (a stencil's column halo: 2 lanes, 2 rows): the layout's minimum,
                 # 32 bytes a request at most (HeCBench's jacobi, judged false as a warning)
                 note = f"; that is one sector more than the ideal, at most {SECTOR} bytes a request"
+            if eff < 0.5 and (tmpl := open_template(kernel, pic)):
+                note, costly = f"{note}; {tmpl}", False
             info = eff >= 0.5 or (note and not costly)
             if not info and (guess := unknown_shape(kernel, acc, ctx)):
                 note, info = f"{note}; {guess}", True

@@ -1,5 +1,5 @@
 /* cub/cub.cuh -- stands in for CUB: the block-, warp- and device-wide collectives (BlockReduce, BlockScan,
- * BlockLoad, BlockStore, BlockRadixSort, WarpReduce, WarpScan, DeviceReduce, DeviceScan, DeviceRadixSort,
+ * BlockLoad, BlockStore, BlockExchange, BlockRadixSort, WarpReduce, WarpScan, DeviceReduce, DeviceScan, DeviceRadixSort,
  * DeviceSelect), their TempStorage types and the common operators.  Declarations only: cudalint does not model
  * what a collective does inside (its shared-memory accesses and barriers are CUB's, not the caller's); the
  * member functions take any arguments so that every overload of the real library parses.
@@ -79,6 +79,21 @@ public:
   template <class... A> __device__ void Store(A &&...args);
 };
 
+template <class T, int BLOCK_DIM_X, int ITEMS_PER_THREAD, bool WARP_TIME_SLICING = false, int BLOCK_DIM_Y = 1,
+          int BLOCK_DIM_Z = 1, int LEGACY_PTX_ARCH = 0>
+class BlockExchange {
+public:
+  typedef __cudalint_temp_storage<T, BLOCK_DIM_X * BLOCK_DIM_Y * BLOCK_DIM_Z * ITEMS_PER_THREAD> TempStorage;
+  __device__ BlockExchange();
+  __device__ BlockExchange(TempStorage &temp_storage);
+  template <class... A> __device__ void BlockedToStriped(A &&...args);
+  template <class... A> __device__ void StripedToBlocked(A &&...args);
+  template <class... A> __device__ void BlockedToWarpStriped(A &&...args);
+  template <class... A> __device__ void WarpStripedToBlocked(A &&...args);
+  template <class... A> __device__ void ScatterToBlocked(A &&...args);
+  template <class... A> __device__ void ScatterToStriped(A &&...args);
+};
+
 template <class KeyT, int BLOCK_DIM_X, int ITEMS_PER_THREAD, class ValueT = NullType, int RADIX_BITS = 4,
           bool MEMOIZE_OUTER_SCAN = true, BlockScanAlgorithm INNER_SCAN_ALGORITHM = BLOCK_SCAN_WARP_SCANS,
           cudaSharedMemConfig SMEM_CONFIG = cudaSharedMemBankSizeFourByte, int BLOCK_DIM_Y = 1, int BLOCK_DIM_Z = 1,
@@ -112,6 +127,58 @@ public:
   template <class... A> __device__ void ExclusiveScan(A &&...args);
   template <class... A> __device__ void InclusiveScan(A &&...args);
   template <class... A> __device__ T Broadcast(A &&...args);
+};
+
+/* CUB's utilities that code building its own collectives uses (Mamba's reverse scan): Uninitialized<T> (raw
+ * storage aliasing a T), Log2<N>::VALUE (ceil log2), the lane mask of a logical warp, a block's row-major thread
+ * rank (written out, so the thread's index is seen), warp shuffles (declared: opaque values), and the raking
+ * layout of CUB's block scan as its documentation describes it: a block's T items in segments of
+ * SEGMENT_LENGTH = ceil(threads / min(threads, 32)), one per raking thread, an even segment longer than 2 padded by
+ * one item (PlacementPtr: thread i's item; RakingPtr: raking thread i's segment). */
+template <class T> struct Uninitialized {
+  alignas(T) unsigned char storage[sizeof(T)];
+  __host__ __device__ T &Alias() { return reinterpret_cast<T &>(*this); }
+};
+template <int N, int CURRENT = N, int COUNT = 0> struct Log2 {
+  enum { VALUE = Log2<N, (CURRENT >> 1), COUNT + 1>::VALUE };
+};
+template <int N, int COUNT> struct Log2<N, 0, COUNT> {
+  enum { VALUE = (1 << (COUNT - 1) < N) ? COUNT : COUNT - 1 };
+};
+template <int LOGICAL_WARP_THREADS> __host__ __device__ inline unsigned int WarpMask(unsigned int warp_id) {
+  return LOGICAL_WARP_THREADS == 32 ? 0xffffffffu
+                                    : (((1u << LOGICAL_WARP_THREADS) - 1u) << (LOGICAL_WARP_THREADS * (warp_id % (32 / LOGICAL_WARP_THREADS))));
+}
+__device__ inline int RowMajorTid(int block_dim_x, int block_dim_y, int block_dim_z) {
+  return (block_dim_z == 1 ? 0 : threadIdx.z * block_dim_x * block_dim_y) +
+         (block_dim_y == 1 ? 0 : threadIdx.y * block_dim_x) + threadIdx.x;
+}
+__device__ unsigned int LaneId();
+__device__ unsigned int WarpId();
+template <int LOGICAL_WARP_THREADS, class T> __device__ T ShuffleIndex(T input, int src_lane, unsigned int member_mask);
+template <int LOGICAL_WARP_THREADS, class T>
+__device__ T ShuffleDown(T input, int src_offset, int last_thread, unsigned int member_mask);
+template <int LOGICAL_WARP_THREADS, class T>
+__device__ T ShuffleUp(T input, int src_offset, int first_thread, unsigned int member_mask);
+template <class T, int BLOCK_THREADS, int LEGACY_PTX_ARCH = 0> struct BlockRakingLayout {
+  enum {
+    SHARED_ELEMENTS = BLOCK_THREADS,
+    MAX_RAKING_THREADS = BLOCK_THREADS < 32 ? BLOCK_THREADS : 32,
+    SEGMENT_LENGTH = (SHARED_ELEMENTS + MAX_RAKING_THREADS - 1) / MAX_RAKING_THREADS,
+    RAKING_THREADS = (SHARED_ELEMENTS + SEGMENT_LENGTH - 1) / SEGMENT_LENGTH,
+    USE_SEGMENT_PADDING = ((SEGMENT_LENGTH & 1) == 0) && (SEGMENT_LENGTH > 2),
+    GRID_ELEMENTS = RAKING_THREADS * (SEGMENT_LENGTH + USE_SEGMENT_PADDING),
+    UNGUARDED = (SHARED_ELEMENTS % RAKING_THREADS == 0),
+  };
+  struct alignas(16) _TempStorage { T buff[GRID_ELEMENTS]; };
+  struct TempStorage : Uninitialized<_TempStorage> {};
+  __device__ static T *PlacementPtr(TempStorage &temp_storage, unsigned int linear_tid) {
+    unsigned int offset = linear_tid + (USE_SEGMENT_PADDING ? linear_tid / SEGMENT_LENGTH : 0);
+    return temp_storage.Alias().buff + offset;
+  }
+  __device__ static T *RakingPtr(TempStorage &temp_storage, unsigned int linear_tid) {
+    return temp_storage.Alias().buff + linear_tid * (SEGMENT_LENGTH + USE_SEGMENT_PADDING);
+  }
 };
 
 /* device-wide algorithms: host calls, first with d_temp_storage = NULL to size the scratch */

@@ -54,6 +54,40 @@ struct BFloat16 {
   __host__ __device__ BFloat16(float v);
   __host__ __device__ operator float() const;
 };
+/* c10/util/complex.h: PyTorch's complex number, two values of T aligned to their sum (Mamba's selective scan reads
+ * `.real_`/`.imag_` and multiplies by `conj`) */
+template <typename T> struct alignas(sizeof(T) * 2) complex {
+  T real_ = T(0);
+  T imag_ = T(0);
+  __host__ __device__ constexpr complex() {}
+  __host__ __device__ constexpr complex(const T &re, const T &im = T()) : real_(re), imag_(im) {}
+  template <typename U> __host__ __device__ explicit constexpr complex(const complex<U> &o) : real_(o.real_), imag_(o.imag_) {}
+  __host__ __device__ constexpr T real() const { return real_; }
+  __host__ __device__ constexpr T imag() const { return imag_; }
+  __host__ __device__ complex &operator+=(const complex &o) { real_ += o.real_; imag_ += o.imag_; return *this; }
+  __host__ __device__ complex &operator-=(const complex &o) { real_ -= o.real_; imag_ -= o.imag_; return *this; }
+  __host__ __device__ complex &operator*=(const complex &o) {
+    T r = real_ * o.real_ - imag_ * o.imag_; imag_ = real_ * o.imag_ + imag_ * o.real_; real_ = r; return *this; }
+  __host__ __device__ complex &operator*=(const T &v) { real_ *= v; imag_ *= v; return *this; }
+};
+template <typename T> __host__ __device__ complex<T> operator+(complex<T> a, const complex<T> &b) { return a += b; }
+template <typename T> __host__ __device__ complex<T> operator-(complex<T> a, const complex<T> &b) { return a -= b; }
+template <typename T> __host__ __device__ complex<T> operator-(const complex<T> &a) { return complex<T>(-a.real_, -a.imag_); }
+template <typename T> __host__ __device__ complex<T> operator*(complex<T> a, const complex<T> &b) { return a *= b; }
+template <typename T> __host__ __device__ complex<T> operator*(complex<T> a, const T &v) { return a *= v; }
+template <typename T> __host__ __device__ complex<T> operator*(const T &v, complex<T> a) { return a *= v; }
+template <typename T> __host__ __device__ complex<T> operator/(const complex<T> &a, const complex<T> &b);
+template <typename T> __host__ __device__ complex<T> operator/(const complex<T> &a, const T &v) {
+  return complex<T>(a.real_ / v, a.imag_ / v); }
+template <typename T> __host__ __device__ bool operator==(const complex<T> &a, const complex<T> &b) {
+  return a.real_ == b.real_ && a.imag_ == b.imag_; }
+template <typename T> __host__ __device__ complex<T> conj(const complex<T> &z) { return complex<T>(z.real_, -z.imag_); }
+template <typename T> __host__ __device__ T real(const complex<T> &z) { return z.real_; }
+template <typename T> __host__ __device__ T imag(const complex<T> &z) { return z.imag_; }
+template <typename T> __host__ __device__ T abs(const complex<T> &z);
+template <typename T> __host__ __device__ complex<T> exp(const complex<T> &z);
+template <typename T> struct scalar_value_type { using type = T; };
+template <typename T> struct scalar_value_type<complex<T>> { using type = T; };
 template <class T> struct ArrayRef {
   ArrayRef();
   ArrayRef(const T *data, size_t n);
@@ -102,6 +136,14 @@ struct OptionalCUDAGuard {
 }  // namespace cuda
 }  // namespace c10
 
+namespace std {  /* PyTorch gives std's complex functions for c10::complex too */
+template <typename T> __host__ __device__ c10::complex<T> conj(const c10::complex<T> &z) { return c10::conj(z); }
+template <typename T> __host__ __device__ T real(const c10::complex<T> &z) { return z.real_; }
+template <typename T> __host__ __device__ T imag(const c10::complex<T> &z) { return z.imag_; }
+template <typename T> __host__ __device__ T abs(const c10::complex<T> &z);
+template <typename T> __host__ __device__ c10::complex<T> exp(const c10::complex<T> &z);
+}  // namespace std
+
 namespace at {
 using c10::optional;
 using c10::nullopt;
@@ -109,6 +151,7 @@ using c10::BFloat16;
 using c10::Device;
 using c10::DeviceType;
 using c10::Half;
+using c10::complex;
 using c10::IntArrayRef;
 using c10::MemoryFormat;
 using c10::Scalar;

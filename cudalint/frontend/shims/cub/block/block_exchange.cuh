@@ -1,0 +1,2 @@
+/* cub/block/block_exchange.cuh -- see cub/cub.cuh */
+#include "../cub.cuh"
