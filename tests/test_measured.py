@@ -260,6 +260,11 @@ KNOWN = {
         "the SASS (sass_lines.json) has one LDG.E and one STG.E on line 11, no load on line 12 (the stored value "
         "is reused), one LDG on line 13 and none on line 14 (the field loaded above), as modelled; the counters "
         "mix the kernel's accesses: loads (32 + 20) / 2 = 26, stores (32 + 4 for out[p]) / 2 = 18, as measured."),
+    ("global__helper_launch", "masked"): (
+        {"global_ld_sectors_per_request"},
+        "two load sites through the helper `ldg`: `mask[(base + 2i) / 2]`, 8-byte lanes at consecutive elements, the "
+        "ideal 8 sectors a request, and the flagged `mask[64 * (i % 1024)]` at 32 (predicted): (8 + 32) / 2 = 20 "
+        "measured (H100, session 43); both are LDG.E.64.CONSTANT in the SASS, the 8-byte width deduced."),
     ("host__stack_array", "(host)"): (
         {"copy_call_ms"},
         "CL601, but the copy is 1 MiB: staging it blocks the host 0.108 ms (median of 3), 2.2x the 0.050 ms "
