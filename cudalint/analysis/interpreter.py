@@ -1007,6 +1007,27 @@ class KernelInterpreter:
             self.unsized(f"the `{e.name}`{where}, whose size cudalint cannot evaluate,", [src])
         return dst
 
+    def field_parts(self, t: Type, base: int = 0, depth: int = 0) -> list[tuple[int, int]]:
+        """The scalar pieces (byte offset, bytes) a struct moved field by field is made of: an array field is its
+        elements and a nested struct its fields (``curandStateXORWOW``'s ``unsigned int v[5]`` is five 4-byte words,
+        which nvcc pairs into 8-byte accesses where aligned: :func:`cudalint.analysis.merge.merge_accesses`), never one
+        access of the array's 20 bytes."""
+        parts: list[tuple[int, int]] = []
+        for f in t.fields:
+            ft, size = f.type, self.size_of(f.type)
+            if not size:
+                continue
+            if depth < 4 and ft.kind == TypeKind.ARRAY and ft.count and ft.pointee is not None \
+                    and (es := self.size_of(ft.pointee)) and es * ft.count == size:
+                sub = (self.field_parts(ft.pointee, 0, depth + 1) if ft.pointee.kind == TypeKind.RECORD
+                       and ft.pointee.fields else [(0, es)])
+                parts += [(base + f.offset + i * es + o, n) for i in range(ft.count) for o, n in sub]
+            elif depth < 4 and ft.kind == TypeKind.RECORD and ft.fields and ft.align and ft.align < size:
+                parts += self.field_parts(ft, base + f.offset, depth + 1)
+            else:
+                parts.append((base + f.offset, size))
+        return parts
+
     def unsized(self, what: str, vals: list) -> None:
         """Note the global memory a call cudalint cannot follow may read (:attr:`Kernel.unsized_reads`): each pointer
         among ``vals`` into global memory; ``what`` names the call for a message."""
@@ -1028,7 +1049,7 @@ class KernelInterpreter:
             size = ptr.elem_size
             parts = [(0, size)]
             if t.kind == TypeKind.RECORD and size and t.align and t.align < size and t.fields:
-                parts = [(f.offset, self.size_of(f.type)) for f in t.fields if self.size_of(f.type)] or [(0, size)]
+                parts = self.field_parts(t) or [(0, size)]
             guards = tuple(g for g, _ in self.guards if isinstance(g, sympy.Basic))
             for off, sz in parts:
                 offset = recombine_divmod(ptr.offset + off)
