@@ -265,6 +265,13 @@ KNOWN = {
         "two load sites through the helper `ldg`: `mask[(base + 2i) / 2]`, 8-byte lanes at consecutive elements, the "
         "ideal 8 sectors a request, and the flagged `mask[64 * (i % 1024)]` at 32 (predicted): (8 + 32) / 2 = 20 "
         "measured (H100, session 43); both are LDG.E.64.CONSTANT in the SASS, the 8-byte width deduced."),
+    ("shared__speculated_pair", "minPairs"): (
+        {"shared_ld_wavefronts_per_instruction"},
+        "the counter mixes three loads, all as modelled (SASS: `LDS R3, [R0]`, `LDS.64 R4, [R4]`, `LDS.64 [UR4]`): a "
+        "block of 256 runs the loop's two loads in 4, 2, 1, 1, 1, 1, 1, 1 warps for strides 128 .. 1 and warp 0's final "
+        "LDS.64: 25 instructions; the flagged `*cur` 2 wavefronts and the merged pair's LDS.64 2 (the ideal for 8-byte "
+        "lanes) while warps are full, 1 each from stride 16 down (16 lanes or fewer), 1 for the final one: 39 "
+        "wavefronts, 1.56 a load instruction; measured 39.4 per block, 1.577 (H100, session 43)."),
     ("host__stack_array", "(host)"): (
         {"copy_call_ms"},
         "CL601, but the copy is 1 MiB: staging it blocks the host 0.108 ms (median of 3), 2.2x the 0.050 ms "

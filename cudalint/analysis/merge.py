@@ -124,6 +124,19 @@ def vectorize_unrolled(a: Access, align: int) -> Access:
     return a
 
 
+def speculated(a: Access, b: Access) -> bool:
+    """Whether ptxas loads ``b`` together with ``a`` though ``b`` sits under one more condition: two 4-byte shared
+    loads of one array, the second in a branch just inside the first's (``if (*cur > *next) { ..; x = *(next + 1); }``)
+    and in the aligned 8 bytes the first starts (``s[2 * k]`` and ``s[2 * k + 1]``). ptxas if-converts the short
+    branch, predicates its stores and makes the two loads one ``LDS.64``, a conflict-free request of 8-byte lanes
+    (CVCUDA's min_area_rect, whose two 2-way conflicts were judged false in census 43;
+    fixtures/shared/speculated_pair.cu, SASS on the H100).  The pairing in 8 bytes is left to :func:`_pack`."""
+    return (a.is_read and not a.is_write and b.is_read and not b.is_write and b.array is a.array
+            and a.array.space == AddressSpace.SHARED and a.size == b.size == 4 and a.split == b.split == 1
+            and len(b.guards) == len(a.guards) + 1 and b.guards[:len(a.guards)] == a.guards
+            and a.offset is not None and b.offset is not None and (b.offset - a.offset) in (4, -4))
+
+
 def merge_accesses(kernel: Kernel, positive: frozenset = frozenset()) -> None:
     """Replace, in ``kernel.accesses``, each group of accesses nvcc moves as one vector access by it (an unrolled
     loop's consecutive loads included: :func:`vectorize_unrolled`).  ``positive``: symbols known to be at least 1
@@ -136,12 +149,17 @@ def merge_accesses(kernel: Kernel, positive: frozenset = frozenset()) -> None:
         if id(a) in used:
             continue
         group = [a]
+        hoisted: dict[int, Access] = {}  # a speculated load's copy under `a`'s guards -> the load as written
         if a.offset is not None:
             stores = [a] if a.is_write else []  # the stores of the window, members included
             for b in accs[i + 1:]:
                 if b.region != a.region:
                     break  # a barrier, an atomic or a loop boundary between them
-                if b.guards == a.guards and b.array is a.array and (b.is_read, b.is_write) == \
+                if speculated(a, b) and id(b) not in used and all(disjoint(w, b, positive) for w in stores):
+                    up = replace(b, guards=a.guards)
+                    hoisted[id(up)] = b
+                    group.append(up)
+                elif b.guards == a.guards and b.array is a.array and (b.is_read, b.is_write) == \
                         (a.is_read, a.is_write) and b.offset is not None and (b.offset - a.offset).is_Integer \
                         and id(b) not in used and all(disjoint(w, b, positive) for w in stores) \
                         and (not b.is_write or all(disjoint(m, b, positive) for m in group)):
@@ -156,8 +174,9 @@ def merge_accesses(kernel: Kernel, positive: frozenset = frozenset()) -> None:
                     # load of another array between them does not stop nvcc: fixtures/global/component_lines.cu)
                 if b.is_write:  # `v[t].x += v[t + i].x;` between the loads of `.x` and `.y` of `v[t + i]`
                     stores.append(b)
-        used.update(id(g) for g in group)
-        out.extend(_pack(group, aligned.get(id(a.array), a.align)) if len(group) > 1 else group)
+        used.update(id(hoisted.get(id(g), g)) for g in group)
+        packed = _pack(group, aligned.get(id(a.array), a.align)) if len(group) > 1 else group
+        out.extend(hoisted.get(id(g), g) for g in packed)  # a hoisted copy nothing merged stays under its branch
     kernel.accesses = out
 
 
