@@ -220,6 +220,9 @@ class LaunchSite:
     block_from: Optional[Span] = None
     #: the block's x as an expression of the host's run-time values (``channels``), None where not expressible
     block_sym: Optional[sympy.Expr] = None
+    #: each argument's largest value where a test the host passed before the launch bounds it (``if (channels > 4)
+    #: return ..;``): (the bound, the test's span), else None
+    arg_max: tuple = ()
 
     @property
     def in_loop(self) -> bool:
@@ -249,6 +252,9 @@ class Kernel:
     template_arity: Optional[int] = None
     #: integer parameters every launch in the translation unit passes the same constant: name -> value
     launch_args: dict = field(default_factory=dict)
+    #: integer parameters every launch passes a value the host bounds from above before it (:attr:`LaunchSite.arg_max`):
+    #: name -> (the largest bound, the test that gives it)
+    launch_max: dict = field(default_factory=dict)
     #: the index of each of those parameters among the launch's arguments (to name the ones a launch takes
     #: from the program's command-line defaults: :attr:`LaunchSite.defaults`)
     default_args: dict = field(default_factory=dict)

@@ -1776,3 +1776,54 @@ __global__ void k(const float *a, float *o) { o[threadIdx.x] = first(a + threadI
                               "build passes: `defines` in .cudalint.toml, or `-p`)")
     found = lint_file(str(tmp_path / "k.cu"), RunOptions(extra_args=["-DBUILD_CUDA_MODULE"]))
     assert [(d.code, d.line) for d in found] == [("CL101", 6)]  # the helper's load, 32 bytes a lane
+
+
+GAMMA = """#include <cstdio>
+#include <stdexcept>
+__global__ void copyGamma(float *out, const float *gamma, int numImages, int channelCount) {
+  int index = threadIdx.x + blockIdx.x * blockDim.x;
+  if (index >= numImages) return;
+  for (int i = 0; i < channelCount; i++) out[index * channelCount + i] = gamma[index];
+}
+int run(float *out, const float *gamma, int numImages, int channels) {
+  GUARD
+  copyGamma<<<(numImages + 255) / 256, 256>>>(out, gamma, numImages, channels);
+  return 0;
+}
+"""
+
+
+def test_a_host_test_that_leaves_for_large_values_bounds_the_launch_argument(tmp_path):
+    # CVCUDA's gamma_contrast: `if (channels > 4) { LOG_ERROR(..); return ErrorCode::INVALID_DATA_SHAPE; }` before
+    # `copyGammaValues<<<..>>>(.., channels)`: the thread's row `out[index * channelCount + i]` is at most 16 bytes,
+    # which its own stores fill at no measurable cost (judged false as a 32-sector warning in census 43)
+    early = GAMMA.replace("GUARD", 'if (channels > 4) {\n    fprintf(stderr, "bad %d", channels);\n    return 1;\n  }')
+    (d,) = lint(tmp_path, early)
+    assert (d.code, d.line, d.severity.value, d.metrics["sectors_per_request"], d.metrics["stride_bytes"]) == (
+        "CL101", 6, "info", 16, 16)
+    assert (f"`channelCount` = 4, the largest value the host passes: the test at {tmp_path / 'k.cu'}:9 leaves the "
+            "function for larger ones") in d.assumptions
+    assert "the thread writes its own row of `channelCount` elements, 4 bytes a trip, at most 16 bytes for the " \
+           "values the host passes: rows of at most 16 bytes cost nothing measurable (measured)" in d.message
+    thrown = GAMMA.replace("GUARD", 'if (channels > 4) throw std::runtime_error("bad");')
+    assert [(x.severity.value, x.metrics["stride_bytes"]) for x in lint(tmp_path, thrown)] == [("info", 16)]
+    # a test that does not leave, or a value assigned after the test, bounds nothing: the large sample again
+    for guard in ('if (channels > 4) fprintf(stderr, "bad");', "if (channels > 4) return 1;\n  channels *= 64;"):
+        (d,) = lint(tmp_path, GAMMA.replace("GUARD", guard))
+        assert (d.severity.value, d.metrics["sectors_per_request"]) == ("warning", 32), guard
+
+
+def test_findings_do_not_depend_on_the_hash_seed(tmp_path):
+    # the loop's written variables were visited in a set's order, which varies with PYTHONHASHSEED: CVCUDA's
+    # median_blur gave its CL501 info in one run and not in the next
+    import json
+    import subprocess
+    import sys
+    src = Path(__file__).parent / "data" / "loop_carried_order.cu"
+    outs = set()
+    for seed in ("1", "2", "3"):
+        run = subprocess.run([sys.executable, "-m", "cudalint", "check", str(src), "--no-cache", "--output-format",
+                              "json"], capture_output=True, text=True, env={**os.environ, "PYTHONHASHSEED": seed})
+        outs.add(json.dumps([(d["code"], d["line"], d["column"], d["severity"]) for d in json.loads(run.stdout)]))
+    assert len(outs) == 1
+    assert ["CL501", 10, 13, "info"] in json.loads(outs.pop())

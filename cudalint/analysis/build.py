@@ -60,6 +60,7 @@ def _build_model(tu: ir.TranslationUnit, external: Optional[dict] = None) -> Tra
             consts = _constant_args(fn, k.template_args, model.launches)
             k.launch_args = {p.name: consts[p.name] for p in fn.params if p.name in consts and p.type.is_integer}
             k.default_args = {p.name: i for i, p in enumerate(fn.params) if p.name in k.launch_args}
+            k.launch_max = _max_args(fn, k.template_args, model.launches, k.launch_args)
             k.launch_multiples = _multiple_args(fn, k.template_args, model.launches, k.launch_args)
             k.block_multiples = _block_multiple_args(fn, k.template_args, model.launches, k.launch_args,
                                                      k.launch_multiples)
@@ -116,6 +117,21 @@ def _constant_args(fn: ir.Function, targs: tuple, launches: list) -> dict:
         return {}
     return {p.name: vals.pop() for i, p in enumerate(fn.params) if (p.type.is_integer or p.type.kind ==
             TypeKind.POINTER) and len(vals := {s.args[i] for s in sites}) == 1 and None not in vals}
+
+
+def _max_args(fn: ir.Function, targs: tuple, launches: list, consts: dict) -> dict:
+    """The integer parameters of ``fn`` (not bound to one constant) that every launch of it (of that instantiation)
+    passes a value a test of the host bounds from above (:attr:`LaunchSite.arg_max`): name -> (the largest bound, the
+    test's span); none when it is not launched here."""
+    sites = _sites(fn, targs, launches)
+    if not sites or any(len(s.arg_max) != len(fn.params) for s in sites):
+        return {}
+    out = {}
+    for i, p in enumerate(fn.params):
+        found = [s.arg_max[i] for s in sites]
+        if p.type.is_integer and p.name not in consts and found and None not in found:
+            out[p.name] = max(found, key=lambda b: b[0])
+    return out
 
 
 def _multiple_args(fn: ir.Function, targs: tuple, launches: list, consts: dict) -> dict:

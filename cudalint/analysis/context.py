@@ -205,13 +205,18 @@ class AnalysisContext:
         every launch passes the same constant (``n`` -> 1024)."""
         return {**self.grid(kernel), **{self.symbols.param(n): v for n, v in kernel.launch_args.items()}}
 
+    def pictured_values(self, kernel: Kernel) -> dict:
+        """:meth:`run_time` and, for the warp pictures only, each parameter the host bounds from above at its largest
+        value (:attr:`Kernel.launch_max`: the costliest layout it allows; a barrier's verdict does not take it)."""
+        return {**{self.symbols.param(n): v for n, (v, _) in kernel.launch_max.items()}, **self.run_time(kernel)}
+
     def picture(self, kernel: Kernel, access: Access) -> Optional[WarpPicture]:
         """The warp picture of ``access`` under the kernel's launch shape, None when not modelled or when no lane
         of the launch makes the access (``if (threadIdx.x >= 64)`` in a 32-thread launch)."""
         key = id(access)
         if key not in self._pictures:
             try:
-                shape, run = self.launch_shape(kernel), self.run_time(kernel)
+                shape, run = self.launch_shape(kernel), self.pictured_values(kernel)
                 guards = tuple(g.xreplace(run) if run and hasattr(g, "xreplace") else g for g in access.guards)
                 self._pictures[key] = pic = picture(access.offset.xreplace(run), shape, self.symbols,
                                                     access.array.space.value, guards) \
@@ -228,7 +233,7 @@ class AnalysisContext:
         """:func:`~cudalint.analysis.warp.global_cost` of ``access`` were the kernel launched with ``block`` (a shape the
         launch may have where cudalint does not know it), None when not modelled."""
         try:
-            run = self.run_time(kernel)
+            run = self.pictured_values(kernel)
             guards = tuple(g.xreplace(run) if run and hasattr(g, "xreplace") else g for g in access.guards)
             pic = picture(access.offset.xreplace(run), LaunchShape(block, f"blockDim = {block}"), self.symbols,
                           access.array.space.value, guards) if access.offset is not None else None
@@ -247,7 +252,9 @@ class AnalysisContext:
         used, where = _symbols_in(exprs), self._launches_text(kernel)
         index = kernel.default_args
         return [f"`{n}` = {v} {where}" + (self.defaults_note(kernel, index[n]) if n in index else "")
-                for n, v in kernel.launch_args.items() if self.symbols.param(n) in used]
+                for n, v in kernel.launch_args.items() if self.symbols.param(n) in used] + [
+            f"`{n}` = {v}, the largest value the host passes: the test at {at.path}:{at.line} leaves the function for "
+            "larger ones" for n, (v, at) in kernel.launch_max.items() if self.symbols.param(n) in used]
 
     def global_cost(self, kernel: Kernel, access: Access):
         """:func:`~cudalint.analysis.warp.global_cost` of the access, cached (CL101 and CL102 share it)."""

@@ -624,7 +624,7 @@ class KernelInterpreter:
         loop_env = env.copy()
         pow2_loop_vars: list = []
         fresh = []  # variables given a varying opaque value, uniform again if every value assigned is
-        for var in (v for v in modified if v in env):
+        for var in (v for v in updates if v in env):  # in the order the loop writes them (a set's order varies)
             v0 = env[var]
             step = self.induction_step(updates[var], var, env, modified)
             if isinstance(v0, Pointer) and step is not None:  # `q++` on a pointer: element steps
@@ -705,7 +705,7 @@ class KernelInterpreter:
         self.trips.pop()
         self.cut()
         self.guards.pop()
-        for var in (v for v in modified if v in env):
+        for var in (v for v in updates if v in env):  # in the order the loop writes them (a set's order varies)
             env[var] = self.opaque(var.name, loop_env.get(var), env[var])
 
     def mark_unrolled(self, body: list[Access], trip: sympy.Symbol, cond, pragma: Optional[int] = None) -> None:

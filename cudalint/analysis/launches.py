@@ -189,6 +189,8 @@ class _Env:
                 k + (op == ">") if op in (">", ">=", "==") else lo
             hi = min(hi, k - (op == "<")) if op in ("<", "<=", "==") and hi is not None else \
                 k - (op == "<") if op in ("<", "<=", "==") else hi
+            if hi is not None and hi != (self.vals.get(("range", lhs.var)) or (None, None))[1]:
+                self.vals[("range_at", lhs.var)] = where   # the test that bounds it from above
             self.vals[("range", lhs.var)] = (lo, hi)
             self._reread({lhs.var}, where)
         elif op == "==" and k == 0 and isinstance(lhs, ir.Binary) and isinstance(v := strip_casts(lhs.lhs), ir.Ref) \
@@ -392,6 +394,8 @@ class _Env:
         target = strip_casts(target)
         if isinstance(target, ir.Ref):
             self.vals[("mult", target.var)] = mult
+            self.vals.pop(("range", target.var), None)   # a new value: what a test showed of the old one is gone
+            self.vals.pop(("range_at", target.var), None)
             self.vals.pop(("init", target.var), None)
             for k in [k for k in self.vals if isinstance(k, tuple) and k[0] == "init" and _reads(self.vals[k],
                                                                                                 {target.var})]:
@@ -505,7 +509,8 @@ class _Walker:
                                                       if isinstance(r := strip_casts(a), ir.Ref)
                                                       and r.var in self.stepped),
                                        multiples=tuple(env.multiple(a) if a.type.is_integer else (1, None)
-                                                       for a in e.args)))
+                                                       for a in e.args),
+                                       arg_max=tuple(_argument_max(a, env) for a in e.args)))
             return
         if isinstance(e, ir.Cond):
             self.expr(e.cond, env)
@@ -635,6 +640,10 @@ class _Walker:
                     elif isinstance(k, tuple) and k[0] == "mult":  # a multiple with and without arguments
                         run.vals[k] = _common([run.vals.get(k), given.vals.get(k)])
                 env.vals = run.vals
+            elif s.else_ is None and _exits(s.then):
+                # `if (channels > 4) { log; return ERROR; }`: what follows runs only where the test failed, so the
+                # range it shows holds there (CVCUDA's gamma_contrast: channels <= 4 at the launch below)
+                env.vals = b.vals
             else:
                 env.merge(a, b)
                 self._branch_values(s.cond, a, b, env)
@@ -723,9 +732,37 @@ def _reads(e: Optional[ir.Node], variables: frozenset) -> bool:
 
 
 def _leaves(s: Optional[ir.Stmt]) -> bool:
-    """Whether ``s`` may leave the function (a ``return``, ``exit(...)``): what it assigns is not a default."""
+    """Whether ``s`` may leave the function (a ``return``, ``exit(...)``, a ``throw``): what it assigns is not a
+    default."""
     return any(isinstance(n, ir.Return) or isinstance(n, ir.Call) and n.name in ("exit", "abort", "_exit")
-               for n in ir.walk(s))
+               or isinstance(n, ir.Opaque) and n.what == "throw" for n in ir.walk(s))
+
+
+def _exits(s: Optional[ir.Stmt]) -> bool:
+    """Whether ``s`` always leaves the function: it ends in a ``return``, a ``throw``, ``exit(...)`` or an ``if``
+    whose both branches do."""
+    if isinstance(s, ir.Block):
+        return bool(s.body) and _exits(s.body[-1])
+    if isinstance(s, ir.Return):
+        return True
+    if isinstance(s, ir.ExprStmt):
+        e = s.expr
+        return isinstance(e, ir.Opaque) and e.what == "throw" or \
+            isinstance(e, ir.Call) and e.name in ("exit", "abort", "_exit")
+    if isinstance(s, ir.If):
+        return s.else_ is not None and _exits(s.then) and _exits(s.else_)
+    return False
+
+
+def _argument_max(a: ir.Expr, env: "_Env") -> Optional[tuple[int, ir.Span]]:
+    """The largest value a launch argument can have where a test the host passed before bounds it (``if (channels >
+    4) return ..;``): (the bound, the test), None when unbounded or a constant."""
+    r = strip_casts(a)
+    if not isinstance(r, ir.Ref) or not a.type.is_integer or isinstance(env.vals.get(r.var), int):
+        return None
+    hi = (env.vals.get(("range", r.var)) or (None, None))[1]
+    at = env.vals.get(("range_at", r.var))
+    return (hi, at) if hi is not None and at is not None else None
 
 
 def _launch_defaults(env: _Env, grid, block, args) -> tuple:

@@ -717,8 +717,9 @@ class Lowering:
                              self.block(body) if body is not None else None)
         if k == K.CXX_NEW_EXPR:
             return self.new(c, sp)
-        if k == K.CXX_DELETE_EXPR:
-            return ir.Opaque(sp, "delete", [self.expr(x) for x in c.get_children() if x.kind.is_expression()])
+        if k in (K.CXX_DELETE_EXPR, K.CXX_THROW_EXPR):  # a throw leaves the function: a host guard's early exit
+            return ir.Opaque(sp, "delete" if k == K.CXX_DELETE_EXPR else "throw",
+                             [self.expr(x) for x in c.get_children() if x.kind.is_expression()])
         if k.is_expression() and (v := evaluate_int(c)) is not None:
             return ir.IntLit(sp, v, type=self.type(c.type))
         if k == K.CXX_UNARY_EXPR and [t.spelling for t in c.get_tokens()][:2] == ["sizeof", "("] \

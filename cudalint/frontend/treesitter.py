@@ -815,6 +815,8 @@ class Lowering:
             return ir.Jump(self.span(c, label or c), ir.JumpKind.GOTO, self.text_of(label))
         if self.type_decl(c, []) or k in _SKIPPED_STMTS:
             return None
+        if k == "throw_statement":  # leaves the function, as clang's CXX_THROW_EXPR
+            return ir.ExprStmt(sp, ir.Opaque(sp, "throw", [self.expr(x) for x in kids]))
         if k in ("try_statement", "catch_clause", "seh_try_statement"):
             return ir.Block(sp, self.stmts(x for x in kids if x.type in ("compound_statement", "catch_clause")))
         return ir.ExprStmt(sp, self.expr(c)) if c.is_named else None
