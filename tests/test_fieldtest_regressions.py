@@ -1827,3 +1827,39 @@ def test_findings_do_not_depend_on_the_hash_seed(tmp_path):
         outs.add(json.dumps([(d["code"], d["line"], d["column"], d["severity"]) for d in json.loads(run.stdout)]))
     assert len(outs) == 1
     assert ["CL501", 10, 13, "info"] in json.loads(outs.pop())
+
+
+TOPP = """template <int BLOCK_SIZE>
+__global__ void minp(const float *sorted, int *kept, int n0, float min_p) {
+  int tid = threadIdx.x;
+  __shared__ int s_kept;
+  if (tid == 0) s_kept = n0;
+  __syncthreads();
+  int n = s_kept;
+  int end = ((n + BLOCK_SIZE - 1) / BLOCK_SIZE) * BLOCK_SIZE;
+  for (int i = tid; i < end; i += BLOCK_SIZE) {
+    float v = i < n ? sorted[i] : 0.f;
+    int count = __syncthreads_count(v < min_p);
+    if (count != 0 || (i + BLOCK_SIZE >= end)) {
+      if (tid == min(BLOCK_SIZE - count, BLOCK_SIZE - 1)) {
+        UPDATE
+        kept[blockIdx.x] = min(i, n);
+      }
+      LEAVE
+    }
+  }
+}
+void run(const float *s, int *k, int n, float p) { minp<256><<<64, 256>>>(s, k, n, p); }
+"""
+
+
+def test_an_update_on_the_way_out_of_a_loop_does_not_make_its_trips_differ(tmp_path):
+    # InternLM/lmdeploy's min-p scan: `++i` by one thread inside the block that ends in `break`: it never reaches the
+    # next trip, so the loop's trips stay `i += BLOCK_SIZE` up to a bound rounded to the block (uniform): the CL301
+    # error on its `__syncthreads_count` was false
+    found = lint(tmp_path, TOPP.replace("UPDATE", "if (count == 0) ++i;").replace("LEAVE", "break;"))
+    assert [d.code for d in found] == []
+    # the same update where the block goes on to the next trip makes the thread's trips differ: an error
+    for update, leave in (("if (count == 0) ++i;", ""), ("if (count == 0) { ++i; continue; }", "break;")):
+        found = lint(tmp_path, TOPP.replace("UPDATE", update).replace("LEAVE", leave))
+        assert [(d.code, d.line, d.severity.value) for d in found] == [("CL301", 11, "error")], (update, leave)

@@ -550,13 +550,15 @@ class KernelInterpreter:
 
     # ---- loops
     @staticmethod
-    def loop_updates(roots: list[ir.Node]) -> dict:
+    def loop_updates(roots: list[ir.Node], carried: bool = False) -> dict:
         """One walk over a loop's body and step: for every variable assigned there, the list of its
         updates as ``(form, rhs, op)``, form being "assign", "compound" or "incdec" (``op``: the compound
-        operator, or +1/-1 for ``++``/``--``)."""
+        operator, or +1/-1 for ``++``/``--``).  ``carried``: only the updates that can reach the next trip, not
+        those in a block that always leaves the loop (lmdeploy's top-p/min-p scan: `if (count != 0) { if (..) { ++i;
+        ..; } break; }` beside the loop's `i += BLOCK_SIZE`, a CL301 error judged against its uniform trips)."""
         out: dict = {}
         for root in roots:
-            for n in ir.walk(root):
+            for n in (_carried_walk(root) if carried else ir.walk(root)):
                 if isinstance(n, ir.Assign) and isinstance(n.target, ir.Ref):
                     out.setdefault(n.target.var, []).append(("assign" if n.op == "=" else "compound", n.value, n.op))
                 elif isinstance(n, ir.Unary) and n.op in ("pre++", "pre--", "post++", "post--") \
@@ -613,6 +615,7 @@ class KernelInterpreter:
         for x in s.init:
             self.stmt(x, env)
         updates = self.loop_updates(list(s.step) + [s.body])
+        carried = self.loop_updates(list(s.step) + [s.body], carried=True)
         modified = set(updates)
         mark, first, barriers = self.symbols.mark(), len(self.kernel.accesses), len(self.kernel.barriers)
         # the trip counter takes the name of a counter that starts at 0 and steps by 1 (`for (j = 0; ..; ++j)`):
@@ -626,14 +629,16 @@ class KernelInterpreter:
         fresh = []  # variables given a varying opaque value, uniform again if every value assigned is
         for var in (v for v in updates if v in env):  # in the order the loop writes them (a set's order varies)
             v0 = env[var]
-            step = self.induction_step(updates[var], var, env, modified)
+            if not carried.get(var):
+                continue  # written only on the way out of the loop: each trip starts with the value before it
+            step = self.induction_step(carried[var], var, env, modified)
             if isinstance(v0, Pointer) and step is not None:  # `q++` on a pointer: element steps
                 loop_env[var] = replace(v0, offset=v0.offset + step * trip * v0.elem_size, dims=(), subscripts=())
             elif not isinstance(v0, sympy.Basic):
                 loop_env[var] = self.opaque(var.name, v0)
             elif step is not None:
                 loop_env[var] = v0 + step * trip
-            elif self.symbols.is_pow2(v0) and (factor := self.pow2_factor(updates[var], var)):
+            elif self.symbols.is_pow2(v0) and (factor := self.pow2_factor(carried[var], var)):
                 loop_env[var] = sym = self.symbols.opaque(var.name, varying=self.symbols.is_varying(v0), pow2=True)
                 pow2_loop_vars.append((sym, v0, factor))
             else:
@@ -643,7 +648,7 @@ class KernelInterpreter:
         # taken as they are found: a least fixpoint from the variables that start varying (`kbc += 1` in one
         # path and `kbc += 2` in another, `stop = n - kbc` after either: both uniform; ggml's mul_mat_q loop).
         varying = {var for var in fresh if self.symbols.is_varying(env[var])}
-        live = {var: self.back_edge_updates(s, var, updates[var]) for var in fresh}
+        live = {var: self.back_edge_updates(s, var, carried[var]) for var in fresh}
         grew = True
         while grew:
             probe = loop_env.copy()
@@ -1562,6 +1567,37 @@ def negate(v: Value) -> Value:
         return sympy.Eq(v, 0)
     return v
 
+
+
+def _leaves_loop(b: ir.Block) -> bool:
+    """Whether the block always leaves the loop around it: it ends in a ``break`` or ``return`` (a ``throw``), and no
+    ``continue`` of that loop in it can skip to the next trip."""
+    last = b.body[-1] if b.body else None
+    ends = isinstance(last, ir.Return) or isinstance(last, ir.Jump) and last.kind == ir.JumpKind.BREAK or \
+        isinstance(last, ir.ExprStmt) and isinstance(last.expr, ir.Opaque) and last.expr.what == "throw"
+    if not ends:
+        return False
+    stack = list(b.body)
+    while stack:
+        n = stack.pop()
+        if isinstance(n, ir.Jump) and n.kind == ir.JumpKind.CONTINUE:
+            return False
+        if not isinstance(n, (ir.Loop, ir.Switch)):  # their own `continue`/`break` stay inside them
+            stack.extend(ir.children(n))
+    return True
+
+
+def _carried_walk(root: ir.Node):
+    """:func:`ir.walk` of a loop's body without the blocks that always leave the loop (:func:`_leaves_loop`): what is
+    assigned there never reaches the loop's next trip.  Nested loops and switches are walked whole."""
+    stack = [root]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, (ir.Loop, ir.Switch)):
+            yield from ir.walk(x)
+        elif not (isinstance(x, ir.Block) and _leaves_loop(x)):
+            yield x
+            stack.extend(reversed(ir.children(x)))
 
 def refs(e: Optional[ir.Node]) -> set:
     """The variables an expression reads."""
