@@ -96,6 +96,21 @@ class Access:
     volatile: bool = False
     #: one byte of a device ``memcpy``, which nvcc copies a byte at a time
     copied: bool = False
+    #: the branches of ``if constexpr`` statements whose condition cudalint could not evaluate that the access is
+    #: in, as (statement id, 0 for then / 1 for else), outermost first: only one branch of each is compiled, so two
+    #: accesses in different branches of one are alternatives, never both made (lmdeploy's ``Load``/``Store``
+    #: helpers, one branch per vector width)
+    choices: tuple = ()
+
+    @property
+    def compile_time_choice(self) -> bool:
+        """Made in a branch of an ``if constexpr`` cudalint could not decide: it may not be compiled at all."""
+        return bool(self.choices)
+
+    def alternative_to(self, other: "Access") -> bool:
+        """Whether ``other`` is in another branch of an undecided ``if constexpr`` this access is in (:attr:`choices`)."""
+        mine = dict(self.choices)
+        return any(k in mine and mine[k] != b for k, b in other.choices)
 
     @property
     def run_time_loops(self) -> int:

@@ -1863,3 +1863,35 @@ def test_an_update_on_the_way_out_of_a_loop_does_not_make_its_trips_differ(tmp_p
     for update, leave in (("if (count == 0) ++i;", ""), ("if (count == 0) { ++i; continue; }", "break;")):
         found = lint(tmp_path, TOPP.replace("UPDATE", update).replace("LEAVE", leave))
         assert [(d.code, d.line, d.severity.value) for d in found] == [("CL301", 11, "error")], (update, leave)
+
+
+def test_the_branches_of_an_undecided_if_constexpr_are_alternatives(tmp_path):
+    # InternLM/lmdeploy's `Load`/`Store` helpers: one `if constexpr` branch per vector width, chosen by
+    # `sizeof(Array<T, N>)`, which cudalint could not evaluate: every branch was costed, as if a thread made them
+    # all, and the branches' accesses were each other's siblings (7 info findings judged false in census 43)
+    src = (tmp_path / "k.cu")
+    found = lint(tmp_path, """template <typename T, int N> struct Array { T data[N]; };
+template <typename T, int N> __device__ void Load(Array<T, N> &dst, const T *src) {
+  if constexpr (sizeof(Array<T, N>) == sizeof(uint4)) {
+    (uint4 &)dst = *(const uint4 *)src;
+  } else if constexpr (sizeof(Array<T, N>) == sizeof(uint2)) {
+    (uint2 &)dst = *(const uint2 *)src;
+  } else {
+    for (int i = 0; i < N; ++i) dst.data[i] = src[i];
+  }
+}
+template <typename T, int vec> __global__ void scale(const T *x, T *y, int n) {
+  int i = (blockIdx.x * blockDim.x + threadIdx.x) * vec;
+  Array<T, vec> v;
+  Load(v, x + i);
+  y[i * 32] = v.data[0];
+}
+template __global__ void scale<float, 4>(const float *, float *, int);
+""")
+    assert [(d.line, d.severity.value) for d in found] == [(6, "info"), (8, "info"), (15, "warning")]
+    note = ("in a branch of an `if constexpr` whose condition cudalint could not evaluate (a dependent `sizeof`, a "
+            "trait): the branch may not be compiled for this instantiation")
+    assert [note in d.assumptions for d in found] == [True, True, False]
+    # the scalar loop's loads are not the 8-byte branch's siblings: no "loaded this address" / sibling note from it
+    assert "sibling_use" not in found[1].metrics or found[1].metrics["sibling_use"] == 1.0
+    assert str(src) == found[2].path

@@ -263,6 +263,7 @@ class KernelInterpreter:
         self.returns: list[Value] = []
         self.loops: list[int] = []        # ids of the enclosing loops
         self.trips: list[sympy.Symbol] = []  # their trip counters (Symbols.loop_conds holds each one's condition)
+        self.choices: list[tuple[int, int]] = []  # the undecided `if constexpr` branches around (Access.choices)
         self.storing: Value = None        # the value the store being evaluated writes
         # thread-private arrays a thread-varying value was stored to: id -> the constant byte offsets it went to, or
         # None where an offset was not constant
@@ -341,10 +342,14 @@ class KernelInterpreter:
                 return
             branches, ops = [env.copy(), env.copy()], []
             before = dict(self.kernel.ops)
-            for guard, body, b_env in zip((cond, negate(cond)), (s.then, s.else_), branches):
+            for i, (guard, body, b_env) in enumerate(zip((cond, negate(cond)), (s.then, s.else_), branches)):
                 self.push_guard(guard, SourceLine.of(s.span))  # the else branch runs where the condition fails
                 self.kernel.ops = dict(before)
+                if s.constexpr:  # one branch is compiled, which one cudalint cannot tell
+                    self.choices.append((id(s), i))
                 self.stmt(body, b_env)
+                if s.constexpr:
+                    self.choices.pop()
                 ops.append(self.kernel.ops)
                 self.guards.pop()
             # a thread runs one branch: the operations of the costlier one count (Kernel.ops)
@@ -1067,7 +1072,7 @@ class KernelInterpreter:
                     subscripts=ptr.subscripts, field_offset=field_offset + off,
                     elem_size=elem_size or ptr.elem_size, split=len(parts), guards=guards, region=self.region,
                     loop_depth=len(self.loops), loop_trips=tuple(self.trips), epoch=self.epoch, exits=self.jumps,
-                    volatile=t is not None and t.volatile, copied=copied,
+                    volatile=t is not None and t.volatile, copied=copied, choices=tuple(self.choices),
                     align=align or ((ptr.pointee.align or 0) if ptr.pointee is not None else 0)))
         if ptr.array.space == AddressSpace.LOCAL and (own := self.private(
                 id(ptr.array), ptr.offset if isinstance(ptr.offset, sympy.Integer) else None, mode)) is not None:

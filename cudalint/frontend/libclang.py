@@ -580,7 +580,11 @@ class Lowering:
         then = self.stmt(branches[0]) or ir.Block(self.span(branches[0]))
         els = self.stmt(branches[1]) if has_else else None
         init = (pre[0] if len(pre) == 1 else ir.Block(self.span(c), pre)) if pre else None
-        return ir.If(self.span(c), cond, then, els, init)
+        loc = c.extent.start
+        line = (self._line(c) if self.in_main(c) else next(iter(_header_text(loc.file.name).splitlines()[
+            loc.line - 1:loc.line]), "")) if loc.file is not None else ""
+        constexpr = re.match(r"if\s+constexpr\b", line[loc.column - 1:]) is not None
+        return ir.If(self.span(c), cond, then, els, init, constexpr)
 
     def _for_parts(self, c: ci.Cursor, kids: list):
         """Split a for statement's children into (init, cond, step) using the header's ';'."""

@@ -854,7 +854,8 @@ class Lowering:
             cond, cons = self.condition(c), c.child_by_field_name("consequence")
             then = self.stmt(cons) or ir.Block(self.span(cons) if cons is not None else sp)
             kids = _named_kids(c.child_by_field_name("alternative"))
-            return ir.If(sp, cond, then, (self.stmt(kids[0]) or ir.Block(self.span(kids[0]))) if kids else None)
+            return ir.If(sp, cond, then, (self.stmt(kids[0]) or ir.Block(self.span(kids[0]))) if kids else None,
+                         constexpr=any(x.type == "constexpr" for x in c.children))
         if k == "switch_statement":
             return ir.Switch(sp, self.condition(c), ir.Block(self.span(body_n), self.stmts(body_n.named_children))
                              if body_n is not None else ir.Block(sp))

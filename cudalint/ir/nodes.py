@@ -294,6 +294,8 @@ class If(Stmt):
     then: Stmt
     else_: Optional[Stmt] = None
     init: Optional[Stmt] = None
+    #: ``if constexpr``: only the branch its condition selects is compiled
+    constexpr: bool = False
 
 
 class LoopKind(str, enum.Enum):

@@ -65,6 +65,10 @@ class Rule:
                    assumptions: Iterable[str] = (), fix: Optional[Fix] = None) -> Diagnostic:
         """A finding at ``site`` (anything with a ``span``: an access, a barrier, a division, a copy)."""
         s = site.span
+        if getattr(site, "compile_time_choice", False):  # a branch of an undecided `if constexpr`: maybe not compiled
+            severity = Severity.INFO
+            assumptions = [*assumptions, "in a branch of an `if constexpr` whose condition cudalint could not evaluate "
+                           "(a dependent `sizeof`, a trait): the branch may not be compiled for this instantiation"]
         return Diagnostic(code=self.code, name=self.name, severity=severity or self.default_severity,
                           path=s.path, line=s.line, column=s.column, end_line=s.end_line,
                           end_column=s.end_column, message=message, kernel=kernel.name if kernel else None,
@@ -134,7 +138,8 @@ def one_shot(kernel: Kernel, acc: Access, ctx: AnalysisContext) -> Optional[Acce
     64 trips over ``K = 512`` is 64 against 256 and moves as many sectors as they (fixtures/global/fixed_trip_loops.cu,
     measured on the H200).  Else None."""
     n = site_trips(kernel, acc, ctx)
-    for b in (b for b in kernel.accesses if not same_site(b, acc) and b.array.space == acc.array.space):
+    for b in (b for b in kernel.accesses if not same_site(b, acc) and b.array.space == acc.array.space
+              and not b.compile_time_choice):  # a branch of an undecided `if constexpr` may not be compiled
         m = thread_trips(kernel, b, ctx)
         if m == 0 or n == 0:
             continue

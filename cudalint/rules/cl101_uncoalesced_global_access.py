@@ -72,7 +72,8 @@ def neighbours(kernel: Kernel, acc: Access, ctx: AnalysisContext) -> tuple[list[
     unknown)."""
     same, unsure = [], []
     for b in kernel.accesses:
-        d = b.offset - acc.offset if b is not acc and b.array is acc.array and b.offset is not None else None
+        d = b.offset - acc.offset if b is not acc and b.array is acc.array and b.offset is not None \
+            and not acc.alternative_to(b) else None
         if d is None:
             continue
         unrolled = {x.unrolled[0] for x in (acc, b) if x.unrolled}
