@@ -1895,3 +1895,19 @@ template __global__ void scale<float, 4>(const float *, float *, int);
     # the scalar loop's loads are not the 8-byte branch's siblings: no "loaded this address" / sibling note from it
     assert "sibling_use" not in found[1].metrics or found[1].metrics["sibling_use"] == 1.0
     assert str(src) == found[2].path
+
+
+def test_an_if_constexpr_without_else_is_not_an_alternative(tmp_path):
+    # lmdeploy wraps whole kernel bodies in `if constexpr (TURBOMIND_ARCH_BF16_GUARD(data_type_v<T>))`: compiled or
+    # not as a whole, no branch to choose between; its findings keep their severity
+    found = lint(tmp_path, """template <typename T> struct Guard { static constexpr bool value = sizeof(T) > 1; };
+template <typename T> __global__ void rows(const T *x, T *y, int k) {
+  if constexpr (Guard<T>::value) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    y[i] = x[i * k + blockIdx.y];
+  }
+}
+void run(const float *x, float *y, int k) { rows<<<dim3(64, 8), 256>>>(x, y, k); }
+""")
+    assert [(d.line, d.severity.value) for d in found] == [(5, "warning")]
+    assert not any("if constexpr" in a for a in found[0].assumptions)

@@ -345,10 +345,13 @@ class KernelInterpreter:
             for i, (guard, body, b_env) in enumerate(zip((cond, negate(cond)), (s.then, s.else_), branches)):
                 self.push_guard(guard, SourceLine.of(s.span))  # the else branch runs where the condition fails
                 self.kernel.ops = dict(before)
-                if s.constexpr:  # one branch is compiled, which one cudalint cannot tell
+                # `if constexpr .. else ..`: one branch is compiled, which one cudalint cannot tell (without an else,
+                # the body is compiled or not as a whole: an architecture guard around a kernel's body is left as is)
+                alternatives = s.constexpr and s.else_ is not None
+                if alternatives:
                     self.choices.append((id(s), i))
                 self.stmt(body, b_env)
-                if s.constexpr:
+                if alternatives:
                     self.choices.pop()
                 ops.append(self.kernel.ops)
                 self.guards.pop()
