@@ -123,27 +123,28 @@ def _max_args(fn: ir.Function, targs: tuple, launches: list, consts: dict) -> di
     """The integer parameters of ``fn`` (not bound to one constant) that every launch of it (of that instantiation)
     passes a value a test of the host bounds from above (:attr:`LaunchSite.arg_max`): name -> (the largest bound, the
     test's span); none when it is not launched here."""
-    sites = _sites(fn, targs, launches)
-    if not sites or any(len(s.arg_max) != len(fn.params) for s in sites):
-        return {}
     out = {}
-    for i, p in enumerate(fn.params):
-        found = [s.arg_max[i] for s in sites]
-        if p.type.is_integer and p.name not in consts and found and None not in found:
+    for p, found in _per_parameter(fn, targs, launches, "arg_max"):
+        if p.type.is_integer and p.name not in consts and None not in found:
             out[p.name] = max(found, key=lambda b: b[0])
     return out
+
+
+def _per_parameter(fn: ir.Function, targs: tuple, launches: list, attr: str) -> list[tuple]:
+    """(parameter, what each launch of ``fn`` (of that instantiation) records of its argument in ``attr``) for every
+    parameter: empty when it is not launched here or a launch's record does not cover every parameter."""
+    sites = _sites(fn, targs, launches)
+    if not sites or any(len(getattr(s, attr)) != len(fn.params) for s in sites):
+        return []
+    return [(p, [getattr(s, attr)[i] for s in sites]) for i, p in enumerate(fn.params)]
 
 
 def _multiple_args(fn: ir.Function, targs: tuple, launches: list, consts: dict) -> dict:
     """The integer parameters of ``fn`` (not bound to one constant) that every launch of it (of that instantiation)
     in the translation unit passes a multiple of a number greater than 1 (:attr:`LaunchSite.multiples`): name ->
     (the common factor, where it comes from); none when it is not launched here."""
-    sites = _sites(fn, targs, launches)
-    if not sites or any(len(s.multiples) != len(fn.params) for s in sites):
-        return {}
     out = {}
-    for i, p in enumerate(fn.params):
-        found = [s.multiples[i] for s in sites]
+    for p, found in _per_parameter(fn, targs, launches, "multiples"):
         g = math.gcd(*(m for m, _ in found))
         if p.type.is_integer and p.name not in consts and g > 1:
             out[p.name] = (g, next((w for _, w in found if w is not None), None))
