@@ -1576,7 +1576,6 @@ def negate(v: Value) -> Value:
     return v
 
 
-
 def _leaves_loop(b: ir.Block) -> bool:
     """Whether the block always leaves the loop around it: it ends in a ``break`` or ``return`` (a ``throw``), and no
     ``continue`` of that loop in it can skip to the next trip."""
@@ -1606,6 +1605,7 @@ def _carried_walk(root: ir.Node):
         elif not (isinstance(x, ir.Block) and _leaves_loop(x)):
             yield x
             stack.extend(reversed(ir.children(x)))
+
 
 def refs(e: Optional[ir.Node]) -> set:
     """The variables an expression reads."""
