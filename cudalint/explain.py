@@ -10,11 +10,13 @@ from __future__ import annotations
 
 from typing import Optional
 
+import sympy
 from rich.console import Console
 from rich.table import Column, Table
 from rich.text import Text
 
 from .analysis.context import AnalysisContext
+from .analysis.symbols import TID
 from .analysis.warp import BANK_WIDTH, BANKS, SECTOR, WARP, bank_ways, global_cost, phases, shared_cost, thread_coords
 from .model import Access, AddressSpace, Kernel
 from .rules import spell
@@ -53,12 +55,29 @@ def _global(console: Console, size: int, lanes: list[int], coords, residue: int)
     console.print(grid)
 
 
-def _shared(console: Console, size: int, lanes: list[int]) -> None:
+def _uniform_bytes(acc: Access, ctx: AnalysisContext, kernel: Kernel) -> Optional[int]:
+    """The part of a shared access's byte offset that is the same in every lane, where it is a number (``12`` of
+    ``s[2 * threadIdx.x + 3]``): it moves every lane's word, and so the banks shown; None where it is not one."""
+    offset = sympy.expand(acc.offset.xreplace(ctx.pictured_values(kernel)))
+    uniform = sympy.Add(*(t for t in sympy.Add.make_args(offset) if not t.free_symbols & set(TID)))
+    uniform = uniform.xreplace(ctx.launch_shape(kernel).known)
+    return int(uniform) if uniform.is_Integer else None
+
+
+def _shared(console: Console, size: int, lanes: list[int], shift: Optional[int] = 0) -> None:
+    """The banks of the warp's words; ``shift``: the bytes every lane's offset adds (None: not a number, the words
+    are then numbered from the lanes' own part and the banks shown are relative)."""
+    if shift is None:
+        console.print("the part of the offset every lane shares is not a number: words are numbered from it, so the "
+                      "banks shown are relative (the conflict is the same wherever it starts)")
     n_phases = phases(size)
     per = WARP // n_phases
     for p in range(n_phases):
         banks: dict[int, dict[int, list[int]]] = {}
-        for lane, off in enumerate(lanes[p * per:(p + 1) * per], p * per):
+        for lane, off in enumerate((x + (shift or 0) if x is not None else None
+                                    for x in lanes[p * per:(p + 1) * per]), p * per):
+            if off is None:  # an inactive lane
+                continue
             for word in range(off // BANK_WIDTH, (off + size - 1) // BANK_WIDTH + 1):
                 banks.setdefault(word % BANKS, {}).setdefault(word, []).append(lane)
         title = "32 banks x 4 bytes" + (f" (phase {p + 1} of {n_phases}, lanes {p * per}-{(p + 1) * per - 1})"
@@ -110,7 +129,7 @@ def explain_access(console: Console, ctx: AnalysisContext, kernel: Kernel, acc: 
         console.print(f"sectors/request {cost.sectors_per_request:g} (ideal {cost.ideal_sectors_per_request:g}), "
                       f"efficiency {cost.efficiency:.1%}")
     elif acc.array.space == AddressSpace.SHARED:
-        _shared(console, acc.size, lanes)
+        _shared(console, acc.size, lanes, _uniform_bytes(acc, ctx, kernel))
         cost = shared_cost(pic, acc.size)
         console.print(f"block: worst {cost.bank_conflict_ways}-way, "
                       f"{cost.wavefronts_per_request:g} wavefronts per request on average")

@@ -77,3 +77,21 @@ def test_a_loop_without_a_unit_counter_is_named_by_its_line():
     k = sympy.Symbol("k@17.4")
     assert spell(4 * k + sympy.Symbol("stride#12")) == "4*trip17 + stride"
     assert spell(sympy.Symbol("k@row:9.2") * 8) == "8*row"
+
+
+def test_a_shared_offset_every_lane_adds_moves_the_banks_shown(tmp_path):
+    # a new user's `s[2 * threadIdx.x + 3]`: lane 0 reads word 3 (bank 3), lane 16 word 35 (bank 3); the table
+    # numbered words from the lanes' own part (w0 in bank 0) and said so nowhere
+    src = tmp_path / "b.cu"
+    src.write_text("__global__ void k(float *out, int base) {\n  __shared__ float s[256];\n"
+                   "  s[threadIdx.x] = threadIdx.x;\n  __syncthreads();\n"
+                   "  out[threadIdx.x] = s[2 * threadIdx.x + 3] + s[2 * threadIdx.x + base];\n}\n"
+                   "int main() { float *o; k<<<1, 32>>>(o, 7); k<<<1, 32>>>(o, 9); }\n")
+    code, out = picture(f"{src}:5")
+    assert code == 0
+    assert "│ 3    │ w3 (0), w35 (16)   │ 2              │" in out
+    assert "│ 1    │ w33 (15), w65 (31) │ 2              │" in out
+    # `base` differs between the launches: the words are numbered from it, and the output says so
+    assert ("the part of the offset every lane shares is not a number: words are numbered from it, so the banks shown "
+            "are relative (the conflict is the same wherever it starts)") in out
+    assert "conflict degree: 2-way; 2 wavefront(s) for this warp's request" in out

@@ -1911,3 +1911,17 @@ void run(const float *x, float *y, int k) { rows<<<dim3(64, 8), 256>>>(x, y, k);
 """)
     assert [(d.line, d.severity.value) for d in found] == [(5, "warning")]
     assert not any("if constexpr" in a for a in found[0].assumptions)
+
+
+def test_the_run_time_power_of_two_fix_names_no_variable_of_the_user(tmp_path):
+    # a new user's `threadIdx.x % (2 * k)` in a loop over `k` read "keep the exponent k (`(2 * k) == 1 << k`)": the
+    # placeholder collided with their variable
+    (d,) = [x for x in lint(tmp_path, """__global__ void red(float *s, int n) {
+  for (int k = 1; k < n; k *= 2) {
+    if (threadIdx.x % (2 * k) == 0) s[threadIdx.x] += s[threadIdx.x + k];
+    __syncthreads();
+  }
+}
+""") if x.code == "CL501"]
+    assert d.message.endswith("keep its base-2 logarithm (a variable `log2_div` with `(2 * k) == 1 << log2_div`) and "
+                              "use `v & ((2 * k) - 1)` on an unsigned value")

@@ -116,6 +116,9 @@ def test_what_it_does_takes_the_first_paragraph():
     page = "# CL9\n\n## What it does\n\nFirst line\nsecond line.\n\nMore.\n\n## Why\n\nNo.\n"
     assert what_it_does(page) == "First line second line."
     assert what_it_does("# CL9\n\n## Why\n") is None
+    # a paragraph that ends in a colon goes on with its list (a new user's SARIF read "It fires when:" and stopped)
+    listed = "# CL9\n\n## What it does\n\nIt fires when:\n\n- a file is bad;\n- a kernel is odd.\n\nMore.\n"
+    assert what_it_does(listed) == "It fires when: - a file is bad; - a kernel is odd."
 
 
 def test_padding_fix_is_a_sarif_fix_with_the_exact_replacement(tmp_path, monkeypatch, capsys, schema):

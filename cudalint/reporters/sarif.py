@@ -44,10 +44,17 @@ LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "n
 
 
 def what_it_does(page: Optional[str]) -> Optional[str]:
-    """The first paragraph under ``## What it does`` of a rule page, its lines joined with spaces."""
+    """The first paragraph under ``## What it does`` of a rule page, its lines joined with spaces; one that ends in a
+    colon goes on with the paragraph or list after it (CL000's "It fires when:" and its cases)."""
     m = re.search(r"^##\s+What it does\s*$(.*?)(?=^##\s|\Z)", page or "", re.M | re.S)
-    paras = re.split(r"\n\s*\n", m.group(1).strip()) if m else []
-    return next((t for p in paras if (t := " ".join(ln.strip() for ln in p.splitlines() if ln.strip()))), None)
+    paras = [t for p in (re.split(r"\n\s*\n", m.group(1).strip()) if m else [])
+             if (t := " ".join(ln.strip() for ln in p.splitlines() if ln.strip()))]
+    out = ""
+    for t in paras:
+        out = f"{out} {t}".strip() if out else t
+        if not out.endswith(":"):
+            break
+    return out or None
 
 
 def _rule_descriptor(code: str, name: str, severity: Severity, summary: str,

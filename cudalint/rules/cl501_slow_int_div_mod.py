@@ -85,9 +85,10 @@ class SlowIntDivMod(Rule):
                         continue  # a constant on each trip of the unrolled loop
                     sev, ratio = Severity.WARNING, RATIO_RUNTIME
                     msg = (f"integer {op} by `{d.divisor_text}`, a power of two known only at run time: the "
-                           f"compiler emits a full integer {op} (~{ratio}x the instructions); keep the "
-                           f"exponent k (`{d.divisor_text} == 1 << k`) and use "
-                           f"{'`v >> k`' if d.op == '/' else f'`v & ({d.divisor_text} - 1)`'} on an unsigned value")
+                           f"compiler emits a full integer {op} (~{ratio}x the instructions); keep its "
+                           f"base-2 logarithm (a variable `log2_div` with `{d.divisor_text} == 1 << log2_div`) and "
+                           f"use {'`v >> log2_div`' if d.op == '/' else f'`v & ({d.divisor_text} - 1)`'} on an "
+                           "unsigned value")
                 elif d.pow2 and d.signed and int(d.divisor) > 1:
                     sev, ratio = Severity.INFO, RATIO_SIGNED
                     msg = (f"signed integer {op} by {int(d.divisor)}: rounding toward zero needs a sign "
