@@ -868,6 +868,9 @@ int main() { float* o; aos<<<4096, 256>>>(o); }
                               "where the address is 16-byte aligned)")
     (d,) = lint(tmp_path, loop.replace("K", "2"))
     assert d.message.endswith("(`float2`, through `reinterpret_cast` where the address is 8-byte aligned)")
+    (d,) = lint(tmp_path, loop.replace("K", "3"))  # 12 bytes: no one access (it said "wider than 16 bytes")
+    assert d.message.endswith("; no single access moves 12 bytes: pad each thread's run to 16 bytes to move it in one "
+                              "16-byte vector access")
     (d,) = lint(tmp_path, loop.replace("K", "8"))
     assert d.message.endswith("; each thread's run is wider than the 16 bytes a lane can move: only a layout where "
                               "consecutive lanes read consecutive pieces removes the extra requests")

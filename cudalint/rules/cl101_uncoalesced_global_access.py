@@ -172,8 +172,12 @@ def own_row(acc: Access, pic, ctx: AnalysisContext) -> Optional[tuple[int, str]]
     if not pic.samples or not acc.loop_depth or not isinstance(stride, sympy.Expr) or stride.is_Number:
         return None
     lane = stride.free_symbols - set(TID)
-    if not lane or not lane <= set(pic.samples):
-        return None
+    return row_walk(acc, lane, ctx) if lane and lane <= set(pic.samples) else None
+
+
+def row_walk(acc: Access, lane: set, ctx: AnalysisContext) -> Optional[tuple[int, str]]:
+    """(bytes a trip, the row's names) where a loop around ``acc`` whose condition reads the run-time values ``lane``
+    (the lanes' distance) steps through the thread's own row, else None (:func:`own_row`, :func:`short_row`)."""
     for k, c in row_trips(acc, ctx):
         if getattr(ctx.symbols.loop_conds.get(k), "free_symbols", set()) & lane:  # the loop runs over the row
             return abs(c), ", ".join(sorted(f"`{spell(s)}`" for s in lane))
@@ -191,11 +195,8 @@ def short_row(kernel: Kernel, acc: Access, pic, ctx: AnalysisContext) -> Optiona
     bounded = {ctx.symbols.param(n) for n in kernel.launch_max}
     with contextlib.suppress(TypeError, ValueError, sympy.PolynomialError):
         lane = set(sympy.diff(sympy.expand(acc.offset), TID[0]).free_symbols) - set(TID)
-        if not lane or not lane <= bounded:
-            return None
-        for k, c in row_trips(acc, ctx):
-            if getattr(ctx.symbols.loop_conds.get(k), "free_symbols", set()) & lane:
-                return abs(c), ", ".join(sorted(f"`{spell(x)}`" for x in lane)), abs(pic.stride)
+        if lane and lane <= bounded and (walk := row_walk(acc, lane, ctx)) is not None:
+            return (*walk, abs(pic.stride))
     return None
 
 
@@ -244,9 +245,13 @@ def run_fix(acc: Access, run: int) -> str:
     ``k < 4``): one vector access where the run is 8 or 16 bytes (nvcc merges such trips itself only where it knows
     the array's alignment, as for shared arrays: :func:`cudalint.analysis.merge.vectorize_unrolled`; a pointer
     parameter is aligned only to its element), a layout across lanes where it is longer than a lane can move."""
-    if run > 16 or run % acc.size or run & (run - 1):
+    if run > 16:
         return ("each thread's run is wider than the 16 bytes a lane can move: only a layout where consecutive lanes "
                 "read consecutive pieces removes the extra requests")
+    if run % acc.size or run & (run - 1):  # 12 bytes (`x[i * 3 + k]`): no one access moves them
+        pad = 1 << (run - 1).bit_length()
+        return (f"no single access moves {run} bytes: pad each thread's run to {pad} bytes to move it in one "
+                f"{pad}-byte vector access")
     base = VECTOR_OF.get(acc.array.elem_type.replace("const ", "").strip())
     n = run // acc.size
     vec = f"`{base}{n}`" if base and n in (2, 4) and (base, n) not in {("double", 4), ("longlong", 4)} \
