@@ -102,7 +102,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("rules", help="list all rules")
     sub.add_parser("lsp", help="run the language server (LSP over stdio) for editors")
 
-    e = sub.add_parser("explain", help="draw the warp's picture for the accesses on FILE:LINE")
+    e = sub.add_parser("explain", help="draw the warp's picture for the accesses on FILE:LINE (a barrier: its conditions and verdict)")
     e.add_argument("location", metavar="FILE:LINE")
     e.add_argument("--warp", type=int, default=0, help="which warp of the block to draw (default 0)")
     e.add_argument("--block-dim", type=_block_dim, metavar="X[,Y[,Z]]")

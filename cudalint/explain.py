@@ -8,6 +8,7 @@ degree.  Constant memory: the distinct addresses a warp reads.  The same facts a
 
 from __future__ import annotations
 
+import os
 from typing import Optional
 
 import sympy
@@ -18,6 +19,7 @@ from rich.text import Text
 from .analysis.context import AnalysisContext
 from .analysis.symbols import TID
 from .analysis.warp import BANK_WIDTH, BANKS, SECTOR, WARP, bank_ways, global_cost, phases, shared_cost, thread_coords
+from .diagnostics import Severity
 from .model import Access, AddressSpace, Kernel
 from .rules import spell
 from .runner import UsageError, build_model, read_source
@@ -154,8 +156,51 @@ def run_explain(location: str, warp: int = 0, html: Optional[str] = None,
     found = [(k, a) for k in model.kernels for a in k.accesses if a.span.line == line and a.span.path == path]
     for kernel, acc in found:
         explain_access(console, ctx, kernel, acc, warp)
-    if not found:
-        console.print(f"no global, shared or constant access modelled on {path}:{line}")
+    barriers = [(k, b) for k in model.kernels for b in k.barriers if b.span.line == line and b.span.path == path]
+    others = []
+    if barriers or not found:   # a barrier's verdict, or what else the rules say of the line (CL501, CL601)
+        from .runner import lint_text
+        others = [d for d in lint_text(path, text, opts) if d.line == line and os.path.samefile(d.path, path)
+                  and d.code != "CL000" and not any(d.line == a.span.line and d.column == a.span.column
+                                                   for _, a in found)]
+    explain_barriers(console, ctx, barriers, others)
+    for d in others:
+        explain_finding(console, d)
+    if not (found or barriers or others):
+        console.print(f"no global, shared or constant access, barrier or finding on {path}:{line}")
     if html:
         console.save_html(html)
-    return 0 if found else 1
+    return 0 if found or barriers or others else 1
+
+
+def explain_barriers(console: Console, ctx: AnalysisContext, barriers: list, findings: list) -> None:
+    """Each barrier with the conditions it sits under, each marked thread-dependent or not (CL301's own test,
+    :func:`cudalint.rules.cl301_barrier_in_divergent_branch.divergent_guards`); one that no CL301/CL302 finding
+    names is reached by every thread of the block or by none, as far as cudalint can show."""
+    from .rules.cl301_barrier_in_divergent_branch import divergent_guards
+    for kernel, b in barriers:
+        console.rule(f"{kernel.name}: barrier `{b.name}`")
+        console.print(f"at {b.span.path}:{b.span.line}:{b.span.column}", soft_wrap=True, highlight=False)
+        if b.call_chain:
+            console.print("reached through " + " -> ".join(f"{n} (line {ln})" for n, ln in b.call_chain),
+                          soft_wrap=True, highlight=False)
+        guards = [(v, line) for v, line in b.guards if v is not True]
+        varying = set(divergent_guards(guards, ctx, kernel))
+        for v, line in guards:
+            what = "not modelled" if v is None else spell(v)
+            console.print(f"under the condition on line {int(line)}: {what} "
+                          f"({'depends on the thread' if line in varying else 'uniform or unknown'})",
+                          soft_wrap=True, highlight=False)
+        if not any(d.code in ("CL301", "CL302") and d.column == b.span.column for d in findings):
+            console.print("no finding: " + ("no condition encloses it" if not guards else
+                          "no condition above is shown to depend on the thread") +
+                          ", and no thread is shown to leave before it", soft_wrap=True, highlight=False)
+
+
+def explain_finding(console: Console, d) -> None:
+    """A finding on the line that has no picture (a barrier's verdict, a division, a copy): its message and the
+    assumptions it rests on."""
+    console.print(f"{d.code} {Severity(d.severity).value} at {d.path}:{d.line}:{d.column}: {d.message}",
+                  soft_wrap=True, highlight=False)
+    for a in d.assumptions:
+        console.print(f"assumption: {a}", soft_wrap=True, highlight=False)

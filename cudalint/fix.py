@@ -39,6 +39,8 @@ class FilePlan:
 
 def summary(applied: list[FilePlan], verb: str = "Fixed") -> str:
     n, files = sum(len(p.findings) for p in applied), len(applied)
+    if n == 0:   # not "Would fix 0 findings in 0 files." (a new user's trial); ruff says it this way
+        return "No fixes available.\n"
     return f"{verb} {n} finding{'s' if n != 1 else ''} in {files} file{'s' if files != 1 else ''}.\n"
 
 

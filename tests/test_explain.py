@@ -55,7 +55,7 @@ def test_html_page_and_usage_errors(tmp_path, capsys):
     assert main(["explain", "fixtures/shared/stride2.cu"]) == 2
     assert "expected FILE:LINE" in capsys.readouterr().err
     code, out = picture(f"{ROOT}/fixtures/shared/stride2.cu:1")
-    assert code == 1 and "no global, shared or constant access modelled" in out
+    assert code == 1 and "no global, shared or constant access, barrier or finding" in out
 
 
 def test_loop_counters_are_the_users_names_and_lines_are_whole_at_80_columns():
@@ -95,3 +95,37 @@ def test_a_shared_offset_every_lane_adds_moves_the_banks_shown(tmp_path):
     assert ("the part of the offset every lane shares is not a number: words are numbered from it, so the banks shown "
             "are relative (the conflict is the same wherever it starts)") in out
     assert "conflict degree: 2-way; 2 wavefront(s) for this warp's request" in out
+
+
+BARRIERS = """\
+__global__ void k(float *out, int n) {
+  __shared__ float t[256];
+  if (threadIdx.x < n) {
+    t[threadIdx.x] = 1.0f;
+    __syncthreads();
+  }
+  if (n > 4)
+    __syncthreads();
+  out[threadIdx.x] = t[threadIdx.x];
+}
+void h(float *o, int n) { k<<<1, 256>>>(o, n); }
+"""
+
+
+def test_a_barrier_line_shows_its_conditions_and_verdict(tmp_path):
+    """A new user's `explain` on a CL301 line said "no access modelled" and exited 1: a barrier is explained by
+    the conditions it sits under, each marked, and the finding with its assumption."""
+    f = tmp_path / "b.cu"
+    f.write_text(BARRIERS)
+    code, out = picture(f"{f}:5")
+    assert code == 0
+    assert "k: barrier `__syncthreads`" in out and f"at {f}:5:5\n" in out
+    assert "under the condition on line 3: threadIdx.x < n (depends on the thread)\n" in out
+    assert f"CL301 error at {f}:5:5: `__syncthreads` is under a condition that depends on the thread (line 3)" in out
+    assert "assumption: condition on line 3 is thread-dependent\n" in out
+    code, out = picture(f"{f}:8")
+    assert code == 0 and "CL301" not in out
+    assert "under the condition on line 7: n > 4 (uniform or unknown)\n" in out
+    assert "no finding: no condition above is shown to depend on the thread" in out
+    code, out = picture(f"{f}:6")
+    assert code == 1 and "no global, shared or constant access, barrier or finding on" in out

@@ -72,7 +72,7 @@ def test_fix_pads_the_tile_and_the_relint_is_clean(kernel, capsys):
     assert kernel.read_text() == TRANSPOSE.replace("tile[32][32]", "tile[32][33]")
     assert out == "Fixed 1 finding in 1 file.\nFound 0 findings (0 error, 0 warning, 0 info) in 1 file.\n"
     assert (code, err) == (0, "")
-    assert run(capsys, "check", "--fix", kernel)[1] == ("Fixed 0 findings in 0 files.\n"
+    assert run(capsys, "check", "--fix", kernel)[1] == ("No fixes available.\n"
                                                         "Found 0 findings (0 error, 0 warning, 0 info) in 1 file.\n")
 
 
@@ -103,12 +103,12 @@ def test_fix_is_refused_when_the_result_would_not_parse(kernel, capsys, monkeypa
     code, out, err = run(capsys, "check", "--fix", kernel)
     assert kernel.read_text() == TRANSPOSE
     assert err == (f"cudalint: not fixing {kernel}: the fixed text would not parse (expected expression)\n")
-    assert out == ("Fixed 0 findings in 0 files.\n" + FINDING.format(path=kernel)
+    assert out == ("No fixes available.\n" + FINDING.format(path=kernel)
                    + "Found 1 finding (0 error, 1 warning, 0 info) in 1 file.\n")
     assert code == 1
     code, out, err = run(capsys, "check", "--diff", kernel)  # --diff shows only what --fix would write
     assert (code, out) == (0, "")
-    assert err.endswith("Would fix 0 findings in 0 files.\n")
+    assert err.endswith("No fixes available.\n")
 
 
 def test_errors_the_original_already_has_do_not_block_the_fix(tmp_path, capsys):

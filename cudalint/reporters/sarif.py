@@ -58,12 +58,15 @@ def what_it_does(page: Optional[str]) -> Optional[str]:
 
 
 def _rule_descriptor(code: str, name: str, severity: Severity, summary: str,
-                     page: Optional[str] = None) -> dict[str, Any]:
+                     page: Optional[str] = None, help: bool = True) -> dict[str, Any]:
+    """The ``reportingDescriptor`` of one code; its whole rule page as ``help.markdown`` (``help.text``: the page's
+    first paragraph, SARIF's plain-text fallback) only where ``help`` (a rule with results: every page embedded
+    twice made a one-finding log 278 KB)."""
     page = page if page is not None else rule_page(code)
     full = what_it_does(page)
     return {"id": code, "name": name, "shortDescription": {"text": summary or name},
             **({"fullDescription": {"text": full}} if full else {}),
-            **({"help": {"text": page, "markdown": page}} if page else {}),
+            **({"help": {"text": full or summary or name, "markdown": page}} if page and help else {}),
             "helpUri": PAGE_URI.format(code=code), "defaultConfiguration": {"level": LEVEL[Severity(severity)]}}
 
 
@@ -100,9 +103,12 @@ def _artifact_location(path: str, cwd: Optional[str]) -> dict[str, Any]:
 
 
 def to_sarif(diags: Iterable[Diagnostic], cwd: Optional[str] = None) -> dict[str, Any]:
-    """The SARIF log (a dict) for ``diags``; URIs are relative to ``cwd`` (default: the current directory)."""
-    rules = [_rule_descriptor(*c) for c in (CL000, CL001, CL002)] + [
-        _rule_descriptor(r.code, r.name, r.default_severity, r.summary, r.page())
+    """The SARIF log (a dict) for ``diags``; URIs are relative to ``cwd`` (default: the current directory). Every
+    code is a rule of the driver; the rule page rides along as ``help`` only for codes that have results."""
+    diags = list(diags)
+    used = {d.code for d in diags}
+    rules = [_rule_descriptor(*c, help=c[0] in used) for c in (CL000, CL001, CL002)] + [
+        _rule_descriptor(r.code, r.name, r.default_severity, r.summary, r.page(), help=r.code in used)
         for r in all_rules()]   # the driver's codes first: the order ``ruleIndex`` refers to
     index = {r["id"]: i for i, r in enumerate(rules)}
     read = functools.cache(_read_lines)   # each file read once
