@@ -1928,3 +1928,43 @@ def test_the_run_time_power_of_two_fix_names_no_variable_of_the_user(tmp_path):
 """) if x.code == "CL501"]
     assert d.message.endswith("keep its base-2 logarithm (a variable `log2_div` with `(2 * k) == 1 << log2_div`) and "
                               "use `v & ((2 * k) - 1)` on an unsigned value")
+
+
+PAREN_LAUNCH = """
+#define CALL(kernel, nb, nt, ...) { if (nb && nt) { (kernel)<<<(nb), (nt)>>>(__VA_ARGS__); } }
+template <typename T>
+__global__ void other(T *x) { x[threadIdx.x] = 0; }
+template <typename T>
+__global__ void k(T *cnt, T n) {
+  __shared__ T s[1024];
+  T tx = threadIdx.x;
+  s[tx] = 0;
+  if (tx < 512) {
+    s[tx] += s[tx + 512];
+    __syncthreads();
+  }
+  if (tx == 0) cnt[0] = s[0];
+}
+template <int XPU, typename T>
+T count(T *c, T n) {
+  T nt = 1024;
+  CALL(k, (n + nt - 1) / nt, nt, c, n);
+  return 0;
+}
+template int count<2, int>(int *, int);
+void h(int *x) { other<<<1, 32>>>(x); }
+"""
+
+
+def test_a_parenthesised_kernel_in_a_template_launch_macro_is_launched(tmp_path):
+    """DGL's `CUDA_KERNEL_CALL(kernel, ..)` expands to `(kernel)<<<..>>>(..)`: inside a host template the
+    callee is a dependent name in parentheses, which was read as no launch ("neither launched nor named in
+    this translation unit": the real divergent barrier was only info)."""
+    p = tmp_path / "k.cu"
+    p.write_text(PAREN_LAUNCH)
+    model = build_model(str(p), PAREN_LAUNCH, RunOptions())
+    site = next(s for s in model.launches if s.kernel == "k")
+    assert site.block == (1024, 1, 1)
+    (d,) = lint_file(str(p), RunOptions())
+    assert (d.code, d.line, d.column, d.severity.value) == ("CL301", 12, 5, "error")
+    assert d.assumptions == ["condition on line 10 is thread-dependent"]

@@ -919,7 +919,8 @@ class Lowering:
         the explicit template arguments that follow it (an integral argument clang can evaluate, a dependent
         type's spelling, else the argument's expression)."""
         callee = next(iter(call.get_children()), None)
-        while callee is not None and callee.kind == K.UNEXPOSED_EXPR:
+        # `(kernel)<<<..>>>(..)`: a macro's parenthesised argument (DGL's CUDA_KERNEL_CALL)
+        while callee is not None and callee.kind in (K.UNEXPOSED_EXPR, K.PAREN_EXPR):
             callee = next(iter(callee.get_children()), None)
         if callee is None:
             return "", ()
