@@ -17,7 +17,15 @@ struct __align__(2) __nv_bfloat16 {
   __host__ __device__ operator __nv_bfloat16_raw() const;
   __host__ __device__ __nv_bfloat16(float f);
   __host__ __device__ __nv_bfloat16(double f);
+  /* every integer width, as cuda_fp16.hpp/cuda_bf16.hpp declare them (a `long long` was ambiguous: DGL) */
+  __host__ __device__ __nv_bfloat16(short i);
+  __host__ __device__ __nv_bfloat16(unsigned short i);
   __host__ __device__ __nv_bfloat16(int i);
+  __host__ __device__ __nv_bfloat16(unsigned int i);
+  __host__ __device__ __nv_bfloat16(long i);
+  __host__ __device__ __nv_bfloat16(unsigned long i);
+  __host__ __device__ __nv_bfloat16(long long i);
+  __host__ __device__ __nv_bfloat16(unsigned long long i);
   __host__ __device__ operator float() const;
 };
 struct __align__(4) __nv_bfloat162 {

@@ -13,7 +13,15 @@ struct __align__(2) __half {
   __host__ __device__ operator struct __half_raw() const;
   __host__ __device__ __half(float f);
   __host__ __device__ __half(double f);
+  /* every integer width, as cuda_fp16.hpp/cuda_bf16.hpp declare them (a `long long` was ambiguous: DGL) */
+  __host__ __device__ __half(short i);
+  __host__ __device__ __half(unsigned short i);
   __host__ __device__ __half(int i);
+  __host__ __device__ __half(unsigned int i);
+  __host__ __device__ __half(long i);
+  __host__ __device__ __half(unsigned long i);
+  __host__ __device__ __half(long long i);
+  __host__ __device__ __half(unsigned long long i);
   __host__ __device__ operator float() const;
 };
 struct __align__(4) __half2 {

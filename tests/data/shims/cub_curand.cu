@@ -2,10 +2,17 @@
 // several, user vector types in the reduction), and cuRAND's host API around them.
 #include <cub/cub.cuh>
 #include <cub/block/block_reduce.cuh>
+#include <cub/thread/thread_search.cuh>
 #include <curand.h>
 
 struct Pair { double a, b; };
 __device__ Pair operator+(const Pair &x, const Pair &y) { return Pair{x.a + y.a, x.b + y.b}; }
+
+// a thread's binary search in a sorted row (DGL's weighted sampling)
+__global__ void searches(const float *cdf, long long *out, long long deg, float r) {
+  long long hi = cub::UpperBound<const float *, long long, float>(cdf, deg, r);
+  out[threadIdx.x] = hi - cub::LowerBound(cdf, deg, r);
+}
 
 template <int THREADS> __global__ void collectives(const int *in, int *out, Pair *pairs) {
   typedef cub::BlockScan<int, THREADS> Scan;

@@ -55,4 +55,5 @@ __global__ void counters(int *hits, cuda::std::uint32_t n) {
   cuda::atomic_ref<int, cuda::thread_scope_device> ref(hits[0]);
   static_assert(cuda::std::is_same<cuda::std::uint32_t, unsigned int>::value, "u32");
   if (threadIdx.x == 0) ref.fetch_add(local.load() + (int)n);
+  ref.load(::cuda::memory_order_relaxed);   // libcu++ names the orders in cuda:: too
 }

@@ -54,3 +54,10 @@ __global__ void halves(const __half *a, const __half *b, __half *c, __nv_bfloat1
     bf[i] = __float2bfloat16(back.x + __bfloat162float(bf[i]));
   }
 }
+
+// every integer width converts (a `long long` was ambiguous: DGL's `__half(LongLong)`)
+__global__ void integer_halves(__half *c, __nv_bfloat16 *bf, long long n, unsigned u, short s, unsigned long l) {
+  c[threadIdx.x] = __half(n);
+  c[threadIdx.x + 32] = __half(u) + __half(s) + __half(l);
+  bf[threadIdx.x] = __nv_bfloat16(n) + __nv_bfloat16(u);
+}

@@ -180,6 +180,11 @@ template <class T, int BLOCK_THREADS, int LEGACY_PTX_ARCH = 0> struct BlockRakin
     return temp_storage.Alias().buff + linear_tid * (SEGMENT_LENGTH + USE_SEGMENT_PADDING);
   }
 };
+/* cub/thread/thread_search.cuh: binary searches over a sorted range (opaque: the loads depend on the data) */
+template <class InputIteratorT, class OffsetT, class T>
+__device__ OffsetT LowerBound(InputIteratorT input, OffsetT num_items, T val);
+template <class InputIteratorT, class OffsetT, class T>
+__device__ OffsetT UpperBound(InputIteratorT input, OffsetT num_items, T val);
 
 /* device-wide algorithms: host calls, first with d_temp_storage = NULL to size the scratch */
 #define CUDALINT_CUB_ENTRY(name) template <class... A> __host__ static cudaError_t name(A &&...args);

@@ -1,0 +1,2 @@
+/* cub/thread/thread_search.cuh -- see cub/cub.cuh */
+#include "../cub.cuh"
