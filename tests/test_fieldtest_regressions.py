@@ -1968,3 +1968,26 @@ def test_a_parenthesised_kernel_in_a_template_launch_macro_is_launched(tmp_path)
     (d,) = lint_file(str(p), RunOptions())
     assert (d.code, d.line, d.column, d.severity.value) == ("CL301", 12, 5, "error")
     assert d.assumptions == ["condition on line 10 is thread-dependent"]
+
+
+BOOL_ARITHMETIC = """
+__global__ void k(int *out, const int *in, int n) {
+  int t = threadIdx.x;
+  bool seen = in[t] > 0 && t < n;
+  for (int i = 0; i < n; i++) seen += 1;
+  int s = -(in[t] < n) + -(t < 16);
+  out[t] = seen + s;
+}
+"""
+
+
+def test_arithmetic_on_a_condition_reads_it_as_zero_or_one(tmp_path):
+    """arrayfire's reductions count a `bool` up in a loop and its FAST detector negates a comparison: both
+    crashed the analysis (`And + Mul`, `-StrictLessThan`), and the whole file was one internal-error CL000."""
+    p = tmp_path / "k.cu"
+    p.write_text(BOOL_ARITHMETIC)
+    assert lint_file(str(p), RunOptions()) == []
+    model = build_model(str(p), BOOL_ARITHMETIC, RunOptions())
+    (kernel,) = model.kernels
+    store = next(a for a in kernel.accesses if a.array.name == "out")
+    assert str(store.offset) == "4*threadIdx.x"

@@ -645,7 +645,7 @@ class KernelInterpreter:
             elif not isinstance(v0, sympy.Basic):
                 loop_env[var] = self.opaque(var.name, v0)
             elif step is not None:
-                loop_env[var] = v0 + step * trip
+                loop_env[var] = as_number(v0) + step * trip   # a `bool` counted up (arrayfire's reductions)
             elif self.symbols.is_pow2(v0) and (factor := self.pow2_factor(carried[var], var)):
                 loop_env[var] = sym = self.symbols.opaque(var.name, varying=self.symbols.is_varying(v0), pow2=True)
                 pow2_loop_vars.append((sym, v0, factor))
@@ -1362,7 +1362,9 @@ class KernelInterpreter:
             self.work(record, v, t=e.type)
         if op == "!" and isinstance(v, sympy.Basic) and (is_condition(v) or v.is_integer):
             return negate(v)
-        return (v if op == "+" else -v) if op in ("+", "-") and isinstance(v, sympy.Basic) else self.opaque("value", v)
+        if op in ("+", "-") and isinstance(v, sympy.Basic):
+            return as_number(v) if op == "+" else -as_number(v)   # `-(a < b)`: 0 or -1 (arrayfire's FAST)
+        return self.opaque("value", v)
 
     def call(self, e: ir.Call, env: Env, _mode: str, record: bool) -> Value:
         name = e.name
