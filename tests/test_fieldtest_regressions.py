@@ -1991,3 +1991,17 @@ def test_arithmetic_on_a_condition_reads_it_as_zero_or_one(tmp_path):
     (kernel,) = model.kernels
     store = next(a for a in kernel.accesses if a.array.name == "out")
     assert str(store.offset) == "4*threadIdx.x"
+
+
+def test_no_launch_in_a_file_with_missing_includes_says_a_launch_may_be_lost(tmp_path):
+    """arrayfire's launches sit in host code that needs generated headers (af/version.h): clang drops them, and
+    "no launch in this file" was said of a file that launches the kernel."""
+    src = """
+#include "af/version_not_generated.h"
+__global__ void k(float *out, int n) { out[threadIdx.x * n] = 0; }
+"""
+    (d,) = lint(tmp_path, src)
+    assert d.code == "CL101"
+    assert d.assumptions[0] == (
+        "blockDim unknown (no launch in this file; some includes were not found, and a launch in it may be lost): "
+        "blockDim.x assumed a multiple of 32; give `// cudalint: block=(x,y,z)` or --block-dim")
