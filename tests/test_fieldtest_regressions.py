@@ -2005,3 +2005,22 @@ __global__ void k(float *out, int n) { out[threadIdx.x * n] = 0; }
     assert d.assumptions[0] == (
         "blockDim unknown (no launch in this file; some includes were not found, and a launch in it may be lost): "
         "blockDim.x assumed a multiple of 32; give `// cudalint: block=(x,y,z)` or --block-dim")
+
+
+def test_an_array_member_of_a_struct_parameter_is_named_as_written(tmp_path):
+    """arrayfire's `err.ptr[i * err.dims[0] + j]` (`Param<T>` by value): the stride was told as `4*load bytes`
+    and its assumption as `load = 4096`."""
+    src = """
+template <typename T> struct Param { T *ptr; long long dims[4]; long long strides[4]; };
+__global__ void k(Param<float> err, int n) {
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  for (int j = 0; j < n; j++) err.ptr[i * err.dims[0] + j] = 1.0f;
+}
+void h(Param<float> e, int n) { k<<<4, 256>>>(e, n); }
+"""
+    (d,) = lint(tmp_path, src)
+    assert (d.code, d.line, d.severity.value) == ("CL101", 5, "warning")
+    assert d.message.startswith("uncoalesced global store of `err.ptr`: lanes are 4*err.dims[0] bytes apart; a warp "
+                                "touches 32 sectors per request instead of 4")
+    assert d.assumptions == ["blockDim = (256, 1, 1) from launch at " + str(tmp_path / "k.cu") + ":7",
+                             "err.dims[0] = 4096 (a representative large run-time value)"]

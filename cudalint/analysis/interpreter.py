@@ -277,6 +277,7 @@ class KernelInterpreter:
         self.region = 0                   # counts the barriers, atomics and loop boundaries passed
         self.constant_pointers: dict = {}  # (constant array, offset, field) -> the pointer loaded there
         self.record_arrays: dict = {}  # `p.out` of a struct parameter -> the global array it points to
+        self.member_arrays: dict = {}  # the opaque value of `p.dims`, an array member of one -> "p.dims"
         self.bases: dict[int, sympy.Symbol] = {}  # array id -> its base address over its alignment (:meth:`address`)
         self.epoch = 0                    # counts barriers, atomics, fences, assembly, unseen calls (Access.epoch)
         self.jumps = 0                    # counts the exit statements passed (Access.exits)
@@ -974,7 +975,9 @@ class KernelInterpreter:
         if t.kind == TypeKind.RECORD and t.fields:
             return Record(name, t)
         if t.kind == TypeKind.ARRAY:
-            return self.symbols.opaque(name, varying=False)
+            sym = self.symbols.opaque(name, varying=False)
+            self.member_arrays[sym] = name
+            return sym
         return self.symbols.param(name)
 
     def subscript(self, e: ir.Index, env: Env, mode: str, record: bool) -> Value:
@@ -984,6 +987,10 @@ class KernelInterpreter:
         if isinstance(base, Accessor):  # a tensor accessor's `x[i]` as tree-sitter lowers it (no operator call)
             return self.accessor_index(e, base, idx, mode, record)
         if not isinstance(base, Pointer):
+            if base in self.member_arrays and isinstance(idx, sympy.Integer):
+                # `err.dims[0]` of a struct parameter (arrayfire's Param<T>): a run-time value of the launch, the
+                # same at every read, named as the user wrote it (it was `load`)
+                return self.symbols.param(f"{self.member_arrays[base]}[{int(idx)}]")
             if isinstance(e.base, ir.Ref) and e.base.var.type.kind == TypeKind.ARRAY and \
                     e.base.var.space == ir.Space.LOCAL and \
                     (own := self.private(id(e.base.var), None, mode)) is not None:  # `T key[4]`: type not modelled
