@@ -3,6 +3,7 @@
 from pathlib import Path
 
 import pytest
+import sympy
 
 from cudalint.runner import RunOptions, build_model
 
@@ -306,3 +307,15 @@ def test_a_comparison_with_a_floored_quotient_is_the_comparison_of_products():
     n = sympy.Symbol("n", integer=True)
     assert floor_bounds(sympy.StrictLessThan(i, sympy.floor(tx / n))) == sympy.StrictLessThan(i, sympy.floor(tx / n))
     assert floor_bounds(sympy.StrictLessThan(tx, n)) == sympy.StrictLessThan(tx, n)
+
+
+def test_a_thread_index_pinned_to_zero_stays_a_sympy_number():
+    """`threadIdx.y` alone, with blockDim.y = 1, is pinned to 0: a Python 0 had no `.has`, and CL301 crashed on DGL's
+    labor sampling (a loop-carried value whose source is `threadIdx.y`)."""
+    from cudalint.analysis.symbols import Symbols, TID, pin_threads
+    zero = pin_threads(TID[1], (128, 1, 1))
+    assert zero == 0 and isinstance(zero, sympy.Integer)
+    symbols = Symbols()
+    row = symbols.opaque("row", True, sources=(TID[1],))
+    assert not symbols.varies_in_block(row, (128, 1, 1))
+    assert symbols.varies_in_block(row, (32, 4, 1))

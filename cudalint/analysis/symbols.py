@@ -144,7 +144,9 @@ def pin_threads(expr: sympy.Basic, block: tuple[int, int, int]) -> sympy.Basic:
     (threadIdx members with nonnegative number factors) is in ``[0, 1)`` for every thread of the block
     (``floor(threadIdx.x / 128)`` with 128 threads: 0).  Exact: C's truncating division of nonnegative values is
     the floor the interpreter writes."""
-    e = expr.xreplace(dict(zip(BDIM, block))).xreplace({t: 0 for t, n in zip(TID, block) if n == 1})
+    # numbers as sympy's: `threadIdx.y` itself with one row pinned to a Python 0 had no `.has` (DGL's labor sampling)
+    e = expr.xreplace({d: sympy.sympify(n) for d, n in zip(BDIM, block)}).xreplace(
+        {t: sympy.Integer(0) for t, n in zip(TID, block) if n == 1})
 
     def fold(x):
         x = sympy.expand(x)
