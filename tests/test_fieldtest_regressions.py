@@ -2024,3 +2024,17 @@ void h(Param<float> e, int n) { k<<<4, 256>>>(e, n); }
                                 "touches 32 sectors per request instead of 4")
     assert d.assumptions == ["blockDim = (256, 1, 1) from launch at " + str(tmp_path / "k.cu") + ":7",
                              "err.dims[0] = 4096 (a representative large run-time value)"]
+
+
+def test_an_instantiation_names_only_the_parameters_its_launch_binds(tmp_path):
+    """DGL's `_RandomWalkKernel<IdType, FloatType, 256, 1024>` launched in a host template was told as
+    `(IdType = IdType, FloatType = FloatType, BLOCK_SIZE = 256, ...)`."""
+    src = """
+template <typename IdType, int B>
+__global__ void k(IdType *o, int n) { o[threadIdx.x * n] = 0; }
+template <typename IdType>
+void run(IdType *o, int n) { k<IdType, 256><<<1, 256>>>(o, n); }
+"""
+    (d,) = lint(tmp_path, src)
+    assert d.assumptions[1:3] == ["template instantiation `k<IdType, 256>` (B = 256)",
+                                  "template parameter IdType assumed 4 bytes (no instantiation in this file)"]

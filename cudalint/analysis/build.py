@@ -206,8 +206,10 @@ def _kernel(fn: ir.Function, targs: tuple, symbols: Symbols, globals_: dict) -> 
     if targs:
         texts = [template_arg_text(a) for a in targs]
         kernel.label = f"{fn.name}<{', '.join(texts)}>"
-        kernel.instantiation = f"`{kernel.label}` (" + ", ".join(
-            f"{tp.name} = {t}" for tp, t in zip(fn.template_params, texts)) + ")" if fn.template_params else None
+        # a launch in a host template passes its own parameters (`IdType = IdType`): only the bound ones are told
+        bound = [f"{tp.name} = {t}" for tp, t in zip(fn.template_params, texts) if t != tp.name]
+        kernel.instantiation = f"`{kernel.label}`" + (f" ({', '.join(bound)})" if bound else "") \
+            if fn.template_params else None
     kernel.open_template_params = frozenset(tp.name for tp in fn.template_params
                                             if not tp.is_type and tp.name not in values)
     for tp in (tp for tp in fn.template_params if tp.is_type and tp.name not in bindings):
