@@ -2038,3 +2038,26 @@ void run(IdType *o, int n) { k<IdType, 256><<<1, 256>>>(o, n); }
     (d,) = lint(tmp_path, src)
     assert d.assumptions[1:3] == ["template instantiation `k<IdType, 256>` (B = 256)",
                                   "template parameter IdType assumed 4 bytes (no instantiation in this file)"]
+
+
+def test_a_struct_of_float3_fields_is_moved_as_words(tmp_path):
+    """PCL's `Mat33 { float3 data[3]; }` in shared memory: a float3 (12 bytes, aligned to 4) was one 12-byte
+    piece, which no instruction moves, and CL201 crashed on its three "phases" (the whole file lost)."""
+    src = """
+struct Mat33 { float3 data[3]; };
+__global__ void k(float *out) {
+  __shared__ Mat33 mats[8];
+  int w = threadIdx.x / 32;
+  if (threadIdx.x % 32 == 0) mats[w].data[0] = make_float3(1.f, 2.f, 3.f);
+  __syncthreads();
+  Mat33 m = mats[w];
+  out[threadIdx.x] = m.data[0].x + m.data[2].z;
+}
+void h(float *o) { k<<<1, 256>>>(o); }
+"""
+    assert lint(tmp_path, src) == []
+    model = build_model(str(tmp_path / "k.cu"), src, RunOptions())
+    (kernel,) = model.kernels
+    whole = [a for a in kernel.accesses if a.array.name == "mats" and a.span.line == 8]
+    assert [(a.size, a.split) for a in whole] == [(4, 9)] * 9
+    assert sorted(a.field_offset for a in whole) == list(range(0, 36, 4))

@@ -187,6 +187,15 @@ def is_condition(v) -> bool:
                           sympy.logic.boolalg.BooleanAtom))
 
 
+def _words(size: int, align: Optional[int]) -> list[tuple[int, int]]:
+    """The accesses nvcc moves a field of ``size`` bytes and alignment ``align`` with: one where its size is a
+    power of two no larger than 16 and not above its alignment, else ``align``-byte words (a ``float3`` with no
+    fields in the type, 12 bytes aligned to 4: three 4-byte words; PCL's ``Mat33`` of three ``float3``)."""
+    if not align or align >= size or size in (1, 2, 4, 8, 16) and size <= align or size % align:
+        return [(0, size)]
+    return [(o, align) for o in range(0, size, align)]
+
+
 def as_number(v):
     """``v`` where C++ reads it as an integer (an index, an operand of arithmetic): a comparison or its and/or
     is 1 where it holds and 0 elsewhere (``a[threadIdx.x > 16]``, ``c += (d <= 1.0f)``); any other value as it is."""
@@ -1040,12 +1049,12 @@ class KernelInterpreter:
             if depth < 4 and ft.kind == TypeKind.ARRAY and ft.count and ft.pointee is not None \
                     and (es := self.size_of(ft.pointee)) and es * ft.count == size:
                 sub = (self.field_parts(ft.pointee, 0, depth + 1) if ft.pointee.kind == TypeKind.RECORD
-                       and ft.pointee.fields else [(0, es)])
+                       and ft.pointee.fields else _words(es, ft.pointee.align))
                 parts += [(base + f.offset + i * es + o, n) for i in range(ft.count) for o, n in sub]
             elif depth < 4 and ft.kind == TypeKind.RECORD and ft.fields and ft.align and ft.align < size:
                 parts += self.field_parts(ft, base + f.offset, depth + 1)
             else:
-                parts.append((base + f.offset, size))
+                parts += [(base + f.offset + o, n) for o, n in _words(size, ft.align)]
         return parts
 
     def unsized(self, what: str, vals: list) -> None:

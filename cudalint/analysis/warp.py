@@ -560,8 +560,9 @@ def counted_ideal(pic: WarpPicture, size: int, shared: bool) -> float:
 # --- shared memory -------------------------------------------------------------------------------
 
 def phases(size: int) -> int:
-    """Phases a warp's shared request is split into: 1 for <= 4-byte, 2 for 8-byte, 4 for 16-byte."""
-    return max(1, size // BANK_WIDTH)
+    """Phases a warp's shared request is split into: 1 for <= 4-byte, 2 for 8-byte, 4 for 16-byte (a size in
+    between, which no single instruction moves, as the next larger one: never more phases than lane groups)."""
+    return 1 if size <= 4 else 2 if size <= 8 else 4
 
 
 def bank_ways(lanes: list[int], size: int, ids: Optional[list[int]] = None) -> tuple[int, int]:
