@@ -67,6 +67,8 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--show-settings", action="store_true",
                    help="print the settings the first file found is linted with (its configuration file, the "
                         "rules, severities, blockDim, compiler flags, folders read) and exit")
+    c.add_argument("-q", "--quiet", action="store_true",
+                   help="print the findings and nothing else: no summary line, no fix counts, no progress bar")
     c.add_argument("--no-progress", action="store_true",
                    help="no progress bar (shown on a terminal's stderr for runs longer than a second)")
     c.add_argument("--output-file", metavar="F")
@@ -168,7 +170,7 @@ def _check(args: argparse.Namespace) -> int:
 
     def lint(paths: list[str]) -> list[Diagnostic]:  # each file with its own configuration, in worker processes
         from .progress import Progress
-        with Progress(len(paths), enabled=not args.no_progress) as bar:
+        with Progress(len(paths), enabled=not (args.no_progress or args.quiet)) as bar:
             return lint_many([(f, resolver.options_for(f)) for f in paths], jobs=args.jobs, cache=cache,
                              progress=bar.advance)
     diags = lint(files)
@@ -180,7 +182,8 @@ def _check(args: argparse.Namespace) -> int:
         applied = [plan for plan in plans if plan.refused is None]
         if args.diff:
             sys.stdout.write("".join(fixes.unified_diff(plan) for plan in applied))
-            sys.stderr.write(fixes.summary(applied, "Would fix"))
+            if not args.quiet:
+                sys.stderr.write(fixes.summary(applied, "Would fix"))
             return 1 if applied and not args.exit_zero else 0
         written = []
         for plan in applied:
@@ -211,9 +214,12 @@ def _check(args: argparse.Namespace) -> int:
     if args.format in ("text", "concise", "full"):
         # ruff's --statistics: the count per code instead of the findings, then the summary line
         summary = out.rstrip("\n").rsplit("\n", 1)[-1] + "\n" if out.strip() else ""
+        if args.quiet:  # ruff's --quiet: the findings (or the table), nothing else
+            out = out[:len(out.rstrip("\n")) - len(summary) + 1] if summary else out
+            summary = fixed_msg = ""
         out = fixed_msg + (table + summary if args.statistics else out)
     else:
-        sys.stderr.write(table + fixed_msg)  # keep json/sarif/github output machine-readable
+        sys.stderr.write(table + ("" if args.quiet else fixed_msg))  # keep json/sarif/github output machine-readable
     if args.output_file:
         Path(args.output_file).write_text(out, encoding="utf-8")
     else:

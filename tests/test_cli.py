@@ -37,6 +37,21 @@ def test_text_output_and_exit_code_one(tree, capsys):
     assert lines[-1] == "Found 1 finding (0 error, 1 warning, 0 info) in 1 of 2 files."
 
 
+def test_quiet_prints_the_findings_and_nothing_else(tree, capsys):
+    """ruff's `--quiet`: no summary line (nor fix counts, nor progress), in every text format."""
+    code, out, err = run(["check", "-q", str(tree / "src")], capsys)
+    assert code == 1 and err == ""
+    (line,) = out.splitlines()
+    assert line.startswith(f"{tree / 'src' / 'b.cu'}:2:5: CL101 [uncoalesced-global-access] ")
+    code, out, _ = run(["check", "-q", "--format", "full", "--color", "never", str(tree / "src")], capsys)
+    assert out.splitlines()[0].startswith(f"{tree / 'src' / 'b.cu'}:2:5: warning: ") and "Found" not in out
+    assert run(["check", "--quiet", "--statistics", str(tree / "src")], capsys)[1] == \
+        "    1\tCL101\t[uncoalesced-global-access]\n"
+    assert run(["check", "-q", str(tree / "src" / "a.cuh")], capsys)[:2] == (0, "")
+    code, out, err = run(["check", "-q", "--diff", str(tree / "src" / "a.cuh")], capsys)
+    assert (code, out, err) == (0, "", "")
+
+
 def test_json_output_matches_the_contract(tree, capsys):
     code, out, _ = run(["check", "--format", "json", str(tree / "src" / "b.cu")], capsys)
     assert code == 1
