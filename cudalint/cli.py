@@ -59,9 +59,10 @@ def build_parser() -> argparse.ArgumentParser:
     c = sub.add_parser("check", help="lint files and directories")
     c.add_argument("paths", nargs="*", default=["."], metavar="PATHS")
     c.add_argument("--format", "--output-format", dest="format", default="text",
-                   choices=["text", "concise", "full", "json", "sarif", "github"],
+                   choices=["text", "concise", "full", "json", "sarif", "github", "gitlab", "junit"],
                    help="text (= concise): one line per finding; full: as compilers print them, with the source "
-                        "line, the assumptions as notes and the fix; json, sarif, github")
+                        "line, the assumptions as notes and the fix; json, sarif, github (workflow commands), "
+                        "gitlab (Code Quality report), junit (JUnit XML)")
     c.add_argument("--color", choices=["auto", "always", "never"], default="auto",
                    help="colour the full text output (auto: on a terminal, unless NO_COLOR is set)")
     c.add_argument("--show-settings", action="store_true",
@@ -201,6 +202,12 @@ def _check(args: argparse.Namespace) -> int:
         out = json.dumps([d.to_json() for d in diags], indent=2) + "\n"
     elif args.format in ("sarif", "github"):
         out = (format_sarif if args.format == "sarif" else format_github)(diags)
+    elif args.format == "gitlab":
+        from .reporters.gitlab import format_gitlab
+        out = format_gitlab(diags)
+    elif args.format == "junit":
+        from .reporters.junit import format_junit
+        out = format_junit(diags)
     elif args.format == "full":
         from .reporters.text import format_full, use_color
         out = format_full(diags, len(files), lambda p: read_source(p).splitlines(),

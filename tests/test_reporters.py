@@ -257,3 +257,52 @@ def test_cl000_is_a_tool_notification_and_results_carry_fingerprints(tmp_path, m
     moved = doc["runs"][0]["results"][0]
     assert moved["locations"][0]["physicalLocation"]["region"]["startLine"] == 4
     assert moved["partialFingerprints"]["cudalintLineHash/v1"] == first
+
+
+def test_gitlab_code_quality_report(tmp_path, monkeypatch, capsys):
+    """`--format gitlab`: GitLab's Code Quality issues, one per finding, paths relative to the repository root,
+    the SARIF line hash as fingerprint, CL000 left out unless internal."""
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "k.cu").write_text(DIVERGENT)
+    (tmp_path / "src" / "t.cu").write_text(TILE)
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", "--format", "gitlab", "src"]) == 1
+    issues = json.loads(capsys.readouterr().out)
+    assert [(i["check_name"], i["severity"], i["location"]) for i in issues] == [
+        ("CL301", "critical", {"path": "src/k.cu", "lines": {"begin": 2, "end": 2}}),
+        ("CL201", "major", {"path": "src/t.cu", "lines": {"begin": 3, "end": 3}})]
+    assert issues[0]["description"] == "CL301 " + CL301_MESSAGE
+    main(["check", "--format", "sarif", "src/k.cu"])  # the same hash as SARIF's partialFingerprints
+    (result,) = json.loads(capsys.readouterr().out)["runs"][0]["results"]
+    assert issues[0]["fingerprint"] == result["partialFingerprints"]["cudalintLineHash/v1"]
+    from cudalint.reporters.gitlab import to_gitlab
+    modelled = Diagnostic(code="CL000", name="analysis-incomplete", severity=Severity.INFO, path="src/k.cu", line=1,
+                          column=1, end_line=1, end_column=1, message="could not model")
+    assert to_gitlab([modelled]) == []
+    crashed = Diagnostic(code="CL000", name="analysis-incomplete", severity=Severity.INFO, path="src/k.cu", line=1,
+                         column=1, end_line=1, end_column=1, message="internal error", internal=True)
+    assert [i["check_name"] for i in to_gitlab([crashed])] == ["CL000"]
+
+
+def test_junit_report_with_a_hostile_file_name(tmp_path, monkeypatch, capsys):
+    """`--format junit`: a test suite per file with findings, a failing test case per finding, a passing one for
+    a clean run; a file name with XML's special characters and a control character stays well-formed."""
+    import xml.etree.ElementTree as ET
+    name = 'a<b&"c\x01.cu'
+    (tmp_path / name).write_text(DIVERGENT)
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", "--format", "junit", name]) == 1
+    root = ET.fromstring(capsys.readouterr().out.encode("utf-8"))
+    assert (root.tag, root.get("tests"), root.get("failures"), root.get("errors")) == ("testsuites", "1", "1", "0")
+    (suite,) = root
+    assert suite.get("name") == 'a<b&"c\ufffd.cu' and suite.get("failures") == "1"
+    (case,) = suite
+    assert (case.get("name"), case.get("classname"), case.get("line")) == ("cudalint.CL301", 'a<b&"c\ufffd.cu', "2")
+    (failure,) = case
+    assert failure.tag == "failure" and failure.get("type") == "CL301" and failure.get("message") == CL301_MESSAGE
+    assert failure.text == "line 2, col 27, error: " + CL301_MESSAGE
+    (tmp_path / "clean.cu").write_text("__global__ void k(float *a) { a[threadIdx.x] = 0; }\n")
+    assert main(["check", "--format", "junit", "clean.cu"]) == 0
+    root = ET.fromstring(capsys.readouterr().out.encode("utf-8"))
+    assert [(c.tag, c.get("name")) for c in root.iter("testcase")] == [("testcase", "No findings")]
+    assert root.get("failures") == "0"
