@@ -2061,3 +2061,26 @@ void h(float *o) { k<<<1, 256>>>(o); }
     whole = [a for a in kernel.accesses if a.array.name == "mats" and a.span.line == 8]
     assert [(a.size, a.split) for a in whole] == [(4, 9)] * 9
     assert sorted(a.field_offset for a in whole) == list(range(0, 36, 4))
+
+
+def test_a_static_constexpr_local_is_its_value(tmp_path):
+    """TransformerEngine's `static constexpr int kElementsPerAccess = 16 / sizeof(T);`: a static local was read as
+    memory, its value a large run-time one, and 16-byte vector copies 16 bytes apart were "uncoalesced" (12 info
+    findings in its permutation kernels)."""
+    src = """
+template <typename T>
+__global__ void k(T *out, const T *in, int n) {
+  static constexpr int kElems = 16 / sizeof(T);
+  for (int i = threadIdx.x * kElems; i < n; i += blockDim.x * kElems)
+    *reinterpret_cast<float4 *>(out + i) = *reinterpret_cast<const float4 *>(in + i);
+}
+void h(float *o, const float *i, int n) { k<float><<<1, 256>>>(o, i, n); }
+"""
+    assert lint(tmp_path, src) == []
+    import re
+    for frontend in ("clang", "tree-sitter"):   # `sizeof(T)` is the instantiation's 4 bytes in both
+        model = build_model(str(tmp_path / "k.cu"), src, RunOptions(frontend=frontend))
+        (kernel,) = model.kernels
+        assert [(a.array.name, a.size) for a in kernel.accesses] == [("in", 16), ("out", 16)]
+        assert all(re.fullmatch(r"16\*blockDim\.x\*k@\S+ \+ 16\*threadIdx\.x", str(a.offset))
+                   for a in kernel.accesses), [str(a.offset) for a in kernel.accesses]

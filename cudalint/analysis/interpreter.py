@@ -856,6 +856,9 @@ class KernelInterpreter:
             if e.type.name in ("dim3", "uint3"):
                 return self.opaque("dim3", *vals)
             return self.opaque(e.type.name or "value", *vals) if vals else None
+        if isinstance(e, ir.Opaque) and e.what.startswith("sizeof:") \
+                and isinstance(size := self.bindings.get(e.what[len("sizeof:"):]), int):
+            return sympy.Integer(size)   # `sizeof(T)` of the instantiation's T (4: an unbound T, as its accesses)
         if isinstance(e, (ir.InitList, ir.New, ir.Launch, ir.Opaque)):
             return self.opaque(getattr(e, "what", "value"), *(self.expr(x, env, record=record) for x in ir.children(e)))
         return self.symbols.opaque("value", varying=False)
@@ -1550,8 +1553,13 @@ def _jumps(s: Optional[ir.Stmt]) -> bool:
 def is_memory(var: ir.Variable) -> bool:
     """A scalar that lives in memory shared between threads (``__shared__``, ``__device__``, a static or
     file-scope variable), not in a thread's registers."""
-    return var.type.kind != TypeKind.ARRAY and (var.space not in (ir.Space.LOCAL, ir.Space.CONSTANT)
-                                                or var.storage in (ir.Storage.FILE, ir.Storage.STATIC))
+    if var.type.kind == TypeKind.ARRAY:
+        return False
+    if var.storage == ir.Storage.STATIC and var.space == ir.Space.LOCAL and var.type.const:
+        # a function's `static constexpr int kElems = 16 / sizeof(T);` (TransformerEngine): never written, its
+        # initialiser's value at every read, as a `constexpr` local's
+        return False
+    return var.space not in (ir.Space.LOCAL, ir.Space.CONSTANT) or var.storage in (ir.Storage.FILE, ir.Storage.STATIC)
 
 
 def min_max(cond: Value, a: Value, b: Value) -> Optional[sympy.Expr]:

@@ -730,6 +730,13 @@ class Lowering:
                 and [t.spelling for t in c.get_tokens()][-2:] == ["*", ")"]:
             # `sizeof(T *)` in a template: clang folds no dependent type, but every pointer is 8 bytes
             return ir.IntLit(sp, 8, type=irt.SCALARS["unsigned long"])
+        if k == K.CXX_UNARY_EXPR and len(toks := [t.spelling for t in c.get_tokens()]) == 4 \
+                and toks[:2] == ["sizeof", "("] and toks[3] == ")" and any(
+                    x.kind == K.TYPE_REF and x.referenced is not None
+                    and x.referenced.kind == K.TEMPLATE_TYPE_PARAMETER for x in c.get_children()):
+            # `sizeof(T)` of a template type parameter: the instantiation's size (TransformerEngine's
+            # `16 / sizeof(T)`), which the interpreter takes from its bindings
+            return ir.Opaque(sp, f"sizeof:{toks[2]}", type=irt.SCALARS["unsigned long"])
         return ir.Opaque(sp, "value", [self.expr(x) for x in c.get_children() if x.kind.is_expression()],
                          type=self.type(c.type) if k.is_expression() else irt.UNKNOWN)
 

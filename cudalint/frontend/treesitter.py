@@ -1045,11 +1045,15 @@ class Lowering:
         if td is not None:
             t = self.type_descriptor(td)
         elif inner is not None and inner.type in ("identifier", "type_identifier") and \
-                self.lookup(self.text_of(inner)) is None and self.types.get(self.text_of(inner)).size:
-            t = self.types.get(self.text_of(inner))  # `sizeof(float4)` parses as an expression
+                self.lookup(self.text_of(inner)) is None and (
+                    self.types.get(self.text_of(inner)).size
+                    or self.types.get(self.text_of(inner)).kind == TypeKind.PARAM):
+            t = self.types.get(self.text_of(inner))  # `sizeof(float4)`, `sizeof(T)` parse as an expression
         elif val is not None:
             t = _deref(self.expr(val).type)
         size = None if t is None else t.size if c.type == "sizeof_expression" else t.align
+        if size is None and t is not None and t.kind == TypeKind.PARAM and c.type == "sizeof_expression":
+            return ir.Opaque(sp, f"sizeof:{t.name}", type=_ULONG)  # the instantiation's, as the clang front-end's
         return ir.IntLit(sp, size, type=_ULONG) if size is not None else ir.Opaque(sp, "value", type=_ULONG)
 
     def lambda_(self, c: N, sp: Span) -> ir.Expr:
