@@ -2084,3 +2084,19 @@ void h(float *o, const float *i, int n) { k<float><<<1, 256>>>(o, i, n); }
         assert [(a.array.name, a.size) for a in kernel.accesses] == [("in", 16), ("out", 16)]
         assert all(re.fullmatch(r"16\*blockDim\.x\*k@\S+ \+ 16\*threadIdx\.x", str(a.offset))
                    for a in kernel.accesses), [str(a.offset) for a in kernel.accesses]
+
+
+def test_a_scalar_fallback_past_a_tiled_index_bound_is_the_tail(tmp_path):
+    """TransformerEngine's nvfp4 transpose stores 8 bytes as a uint2 when `base + 7 < M_packed` and byte by byte
+    otherwise, `base = blockIdx.x * 32 + (tid % 4) * 8`: only the threads at the end of a row take the fallback, and
+    its 8-sector warning was judged false (the bounds tail knew only `threadIdx.x + blockIdx.x * blockDim.x`)."""
+    src = open(os.path.join(os.path.dirname(__file__), "data", "tail_fallback.cu")).read()
+    found = [(d.code, d.line, d.severity.value) for d in lint(tmp_path, src) if d.code == "CL101"]
+    assert found == [("CL101", 15, "info")]
+    (d,) = [d for d in lint(tmp_path, src) if d.code == "CL101"]
+    assert "only the threads whose index reaches the run-time bound on `M` run it (the other side of a bounds " \
+           "check): the tail of the one block that straddles it" in d.message
+    # the vector path itself is not a tail, and the same store with no bounds test before it stays a warning
+    plain = src.replace("if (base + 7 < M_packed) {", "if (M_packed > 0) {")
+    assert [(d.code, d.line, d.severity.value) for d in lint(tmp_path, plain) if d.code == "CL101"] == \
+        [("CL101", 15, "warning")]

@@ -297,11 +297,30 @@ def one_block(kernel: Kernel, guards: tuple, ctx: AnalysisContext) -> Optional[s
     return None
 
 
-def bounds_tail(guards: tuple) -> Optional[str]:
+def bounds_tail(guards: tuple, symbols=None, block: Optional[tuple] = None) -> Optional[str]:
     """Why a site that only threads past a run-time bound reach (the ``else`` of ``if (4*gid + 3 < n)``: SHOC's
     scan, which reads a uint4 when it can and single elements only at the array's end) is a small share of the
-    work: the grid is sized to the bound, so only the block that straddles it has such threads.  None
-    otherwise."""
+    work: the grid is sized to the bound, so only the block that straddles it has such threads.  With ``symbols``
+    (and the launch's ``block``), any global index :func:`cudalint.analysis.uniformity.bound_checks` reads counts,
+    not only ``threadIdx.x + blockIdx.x * blockDim.x`` (TransformerEngine's scalar fallback after
+    ``if (base + 7 < M_packed)``, ``base = blockIdx.x * 32 + (tid % 4) * 8``).  None otherwise."""
+    from ..analysis import uniformity
+    for g in guards:
+        if symbols is None or not isinstance(g, sympy.logic.boolalg.Boolean):
+            continue
+        nnf = sympy.to_nnf(g)
+        for c in (nnf.args if isinstance(nnf, sympy.And) else (nnf,)):
+            if not isinstance(c, (sympy.GreaterThan, sympy.StrictGreaterThan, sympy.LessThan, sympy.StrictLessThan)):
+                continue
+            high = isinstance(c, (sympy.GreaterThan, sympy.StrictGreaterThan))
+            tid_left = bool(c.lhs.free_symbols & set(TID)) and not c.rhs.free_symbols & set(TID)
+            tid_right = bool(c.rhs.free_symbols & set(TID)) and not c.lhs.free_symbols & set(TID)
+            past = high if tid_left else (not high) if tid_right else False   # the index at or past the bound
+            if past and uniformity.bound_checks(c, symbols, block):
+                bound = c.rhs if tid_left else c.lhs
+                names = ", ".join(f"`{spell(x)}`" for x in sorted(bound.free_symbols, key=str))
+                return (f"only the threads whose index reaches the run-time bound on {names} run it (the other "
+                        "side of a bounds check): the tail of the one block that straddles it")
     for g in guards:
         if not isinstance(g, sympy.Basic) or not isinstance(g, sympy.logic.boolalg.Boolean):
             continue

@@ -155,7 +155,8 @@ def row_trips(acc: Access, ctx: AnalysisContext):
 def demotion(kernel: Kernel, acc: Access, ctx: AnalysisContext) -> Optional[str]:
     """Why the waste of ``acc`` costs little in this kernel (an error path, a bounds tail, one block's work, a tiny
     launch or small kernel for an access made once per thread, a kernel bound by arithmetic), or None."""
-    return (error_path(acc.guards) or bounds_tail(acc.guards) or one_block(kernel, acc.guards, ctx)
+    return (error_path(acc.guards) or bounds_tail(acc.guards, ctx.symbols, ctx.launch_shape(kernel).full)
+            or one_block(kernel, acc.guards, ctx)
             or (tiny_launch(kernel, ctx) or small_kernel(kernel, acc, ctx) if not acc.loop_depth else None)
             or compute_bound(kernel, ctx))
 
