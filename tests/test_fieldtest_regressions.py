@@ -1146,15 +1146,16 @@ def test_a_signed_division_of_a_value_nvcc_knows_is_non_negative_is_a_shift(tmp_
     import pytest
     fixture = Path(__file__).resolve().parents[1] / "fixtures" / "arith" / "known_range.cu"
     found = {(d.kernel, d.line) for d in lint_file(str(fixture), RunOptions()) if d.code == "CL501"}
-    assert found == {("threadIdxOnly", 38)}
+    assert found == {("threadIdxOnly", 55)}
     if shutil.which("nvcc") is None:
         pytest.skip("nvcc not installed")
     ptx = tmp_path / "k.ptx"
     subprocess.run(["nvcc", "-O3", "-arch=sm_90", "-ptx", "-o", str(ptx), str(fixture)], check=True, timeout=300)
-    bodies = dict(re.findall(r"\.entry _Z\d+(\w+?)Pi\((.*?)\n}", ptx.read_text(), re.S))
-    assert set(bodies) == {"remainderRange", "maskRange", "threadIdxOnly"}
+    bodies = dict(re.findall(r"\.entry _Z\d+(\w+?)Pii?\((.*?)\n}", ptx.read_text(), re.S))
+    assert set(bodies) == {"remainderRange", "maskRange", "unsignedQuotient", "loopCounter", "threadIdxOnly"}
     fixup = {k: "shr.s32" in body for k, body in bodies.items()}
-    assert fixup == {"remainderRange": False, "maskRange": False, "threadIdxOnly": True}
+    assert fixup == {"remainderRange": False, "maskRange": False, "unsignedQuotient": False, "loopCounter": False,
+                     "threadIdxOnly": True}
 
 
 def test_a_static_assert_of_the_traits_class_makes_its_member_a_multiple(tmp_path):

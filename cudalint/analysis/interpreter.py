@@ -1216,21 +1216,28 @@ class KernelInterpreter:
                 or e.op == "%" and isinstance(b, sympy.Basic) and b.is_Integer and b > 0 and (
                     not e.type.signed or self.known_nonnegative(a))
                 or e.op in ("/", ">>") and isinstance(b, sympy.Basic) and b.is_Integer and b > 0
-                and self.known_nonnegative(a)):
+                and self.known_nonnegative(a)
+                # a 32-bit unsigned quotient (`threadIdx.x / 32`, `>> 5`) is below 2^31: non-negative as an int too
+                # (PTX: `int w = threadIdx.x / 32; (w * 4 + y) / 16` is a `shr.u32`; fixtures/arith/known_range.cu)
+                or e.op in ("/", ">>") and not e.type.signed and e.type.size == 4 and isinstance(b, sympy.Basic)
+                and b.is_Integer and (b >= 2 if e.op == "/" else b >= 1)):
             self.ranged.add(v)
         return v
 
     def known_nonnegative(self, v: Value) -> bool:
         """Whether nvcc can tell that ``v`` is never negative: a constant, a value an unsigned ``%`` or a mask made
         (``threadIdx.x % 16``, ``(int)gid & 1023``: a known range) or one built from such values by ``+``, ``*`` by
-        non-negative constants, ``/`` and ``>>``.  threadIdx itself is not one: the PTX of ``(int)threadIdx.x % 16``
+        non-negative constants, ``/`` and ``>>``, a 32-bit unsigned quotient, a loop's trip counter (a counter from a
+        non-negative start stepping up is one).  threadIdx itself is not one: the PTX of ``(int)threadIdx.x % 16``
         keeps the sign fix-up of a signed remainder, that of ``tx = threadIdx.x % 16; (ty * 16 + tx) % 64`` is an
         ``and.b32`` (CUDA 13.0, -O3; fixtures/measured/NOTES.md, sessions 38 and 39)."""
         if not isinstance(v, sympy.Basic):
             return False
         if v.is_Integer:
             return v >= 0
-        if v in self.ranged:
+        if v in self.ranged or v in self.symbols.trip_counters:
+            # a trip counter is 0, 1, ...: `for (int i = 0; i < n; i++) .. i / 16` is a `shr.u32` (nvcc's induction
+            # variable analysis; fixtures/arith/known_range.cu)
             return True
         if isinstance(v, (sympy.Add, sympy.Mul)):
             return all(self.known_nonnegative(x) for x in v.args)
