@@ -304,6 +304,21 @@ def bounds_tail(guards: tuple, symbols=None, block: Optional[tuple] = None) -> O
     (and the launch's ``block``), any global index :func:`cudalint.analysis.uniformity.bound_checks` reads counts,
     not only ``threadIdx.x + blockIdx.x * blockDim.x`` (TransformerEngine's scalar fallback after
     ``if (base + 7 < M_packed)``, ``base = blockIdx.x * 32 + (tid % 4) * 8``).  None otherwise."""
+    for g in guards:
+        if not isinstance(g, sympy.Basic) or not isinstance(g, sympy.logic.boolalg.Boolean):
+            continue
+        nnf = sympy.to_nnf(g)
+        for c in (nnf.args if isinstance(nnf, sympy.And) else (nnf,)):
+            if not isinstance(c, (sympy.GreaterThan, sympy.StrictGreaterThan, sympy.LessThan, sympy.StrictLessThan)):
+                continue
+            d = sympy.expand(c.lhs - c.rhs if isinstance(c, (sympy.GreaterThan, sympy.StrictGreaterThan))
+                             else c.rhs - c.lhs)  # d >= 0 (or > 0) past the bound
+            ct, cb = d.coeff(TID[0]), d.coeff(BID[0])
+            rest = d - ct * TID[0] - cb * BID[0]
+            if ct.is_positive and ct.is_Number and (cb / ct).free_symbols == {BDIM[0]} and rest.free_symbols and \
+                    not rest.free_symbols & {*TID, *BID}:
+                return (f"only the threads past the bound (`{spell(c)}`) run it: the tail of the one block that "
+                        "straddles it")
     from ..analysis import uniformity
     for g in guards:
         if symbols is None or not isinstance(g, sympy.logic.boolalg.Boolean):
@@ -321,21 +336,6 @@ def bounds_tail(guards: tuple, symbols=None, block: Optional[tuple] = None) -> O
                 names = ", ".join(f"`{spell(x)}`" for x in sorted(bound.free_symbols, key=str))
                 return (f"only the threads whose index reaches the run-time bound on {names} run it (the other "
                         "side of a bounds check): the tail of the one block that straddles it")
-    for g in guards:
-        if not isinstance(g, sympy.Basic) or not isinstance(g, sympy.logic.boolalg.Boolean):
-            continue
-        nnf = sympy.to_nnf(g)
-        for c in (nnf.args if isinstance(nnf, sympy.And) else (nnf,)):
-            if not isinstance(c, (sympy.GreaterThan, sympy.StrictGreaterThan, sympy.LessThan, sympy.StrictLessThan)):
-                continue
-            d = sympy.expand(c.lhs - c.rhs if isinstance(c, (sympy.GreaterThan, sympy.StrictGreaterThan))
-                             else c.rhs - c.lhs)  # d >= 0 (or > 0) past the bound
-            ct, cb = d.coeff(TID[0]), d.coeff(BID[0])
-            rest = d - ct * TID[0] - cb * BID[0]
-            if ct.is_positive and ct.is_Number and (cb / ct).free_symbols == {BDIM[0]} and rest.free_symbols and \
-                    not rest.free_symbols & {*TID, *BID}:
-                return (f"only the threads past the bound (`{spell(c)}`) run it: the tail of the one block that "
-                        "straddles it")
     return None
 
 
