@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import sys
+import time
 from collections import Counter
 from dataclasses import fields
 from pathlib import Path
@@ -84,6 +86,9 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--statistics", action="store_true",
                    help="print the count of findings per code instead of the findings "
                         "(on stderr with json, sarif, github)")
+    c.add_argument("--watch", action="store_true",
+                   help="lint, then lint again whenever a CUDA file, header or configuration under PATHS changes "
+                        "(until Ctrl-C; needs the `watch` extra: pip install 'cudalint[watch]')")
     c.add_argument("--fix", action="store_true",
                    help="apply the fixes (CL201 padding), written atomically, then lint the fixed files again")
     c.add_argument("--diff", action="store_true", help="print the fixes as a unified diff and write nothing")
@@ -236,6 +241,33 @@ def _check(args: argparse.Namespace) -> int:
     return 1 if failing(diags, Severity(args.fail_on)) and not args.exit_zero else 0
 
 
+#: what a change of makes ``--watch`` lint again: sources, headers, configuration, a compilation database
+WATCHED = (".cu", ".cuh", ".h", ".hpp", ".inl", ".toml", "compile_commands.json")
+
+
+def _watch(args: argparse.Namespace, watch=None) -> int:
+    """``check --watch``: lint, then lint again after each batch of changes to the files under ``args.paths``
+    (:data:`WATCHED`), with the same options, until interrupted; exit 0.  ``watch``: watchfiles' ``watch`` (a
+    stand-in in tests).  Raises UsageError without watchfiles or with an option that writes files."""
+    if args.fix or args.diff or args.show_settings:
+        raise UsageError("--watch cannot be combined with --fix, --diff or --show-settings")
+    if watch is None:
+        try:
+            from watchfiles import watch
+        except ImportError:
+            raise UsageError("--watch needs the watchfiles package: pip install 'cudalint[watch]'") from None
+    _check(args)
+    sys.stdout.flush()
+    for changes in watch(*args.paths, watch_filter=lambda _change, path: path.endswith(WATCHED),
+                         raise_interrupt=False):
+        names = sorted({os.path.relpath(p) for _, p in changes})
+        sys.stdout.write(printable(f"\n[{time.strftime('%H:%M:%S')}] changed: {', '.join(names)}; linting again")
+                         + "\n")
+        _check(args)
+        sys.stdout.flush()
+    return 0
+
+
 def _dump_ir(args: argparse.Namespace) -> int:
     from .ir.printer import dump
     path, _, function = args.location.partition(":")
@@ -261,13 +293,18 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         if args.command in ("check", "rule", "rules", "lsp"):
             rule_classes()  # a broken plugin is a one-line error before any work
         if args.command == "check":
-            return _check(args)
+            return _watch(args) if args.watch else _check(args)
         if args.command == "rule":
             rule = find_rule(args.code.upper())
             page = rule.page() if rule is not None else rule_page(args.code.upper())
             if page is None:
                 raise UsageError(f"unknown rule code: {args.code}")
-            sys.stdout.write(page)
+            if sys.stdout.isatty():  # rendered on a terminal (rich); the Markdown itself in a pipe or a file
+                from rich.console import Console
+                from rich.markdown import Markdown
+                Console().print(Markdown(page))
+            else:
+                sys.stdout.write(page)
             return 0
         if args.command == "lsp":
             from .lsp import serve

@@ -1,6 +1,7 @@
 """The command line contract (DESIGN.md §5): output formats, exit codes, bad input."""
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -185,3 +186,39 @@ def test_an_empty_folder_is_said_on_stderr(tmp_path, capsys):
     code, out, err = run(["check", str(tmp_path)], capsys)
     assert (code, out, err) == (0, "Found 0 findings (0 error, 0 warning, 0 info) in 0 files.\n",
                                 f"cudalint: warning: no CUDA files found in {tmp_path}\n")
+
+
+def test_watch_lints_again_after_a_change(tmp_path, capsys, monkeypatch):
+    """`check --watch`: a first run, then one per batch of changes (watchfiles' `watch`, driven here by a stand-in
+    that edits the file and reports it), with the same options; a change to another kind of file is filtered."""
+    from cudalint import cli
+    k = tmp_path / "k.cu"
+    k.write_text(STRIDE)
+    seen = {}
+
+    def fake_watch(*paths, watch_filter, raise_interrupt):
+        seen["paths"], seen["raise_interrupt"] = paths, raise_interrupt
+        assert watch_filter(None, str(k)) and watch_filter(None, str(tmp_path / "pyproject.toml"))
+        assert not watch_filter(None, str(tmp_path / "notes.txt"))
+        k.write_text(CLEAN)
+        yield {(2, str(k))}
+
+    args = cli.build_parser().parse_args(["check", "--watch", str(tmp_path)])
+    assert cli._watch(args, watch=fake_watch) == 0
+    out = capsys.readouterr().out
+    assert seen == {"paths": (str(tmp_path),), "raise_interrupt": False}
+    first, second = out.split("; linting again\n")
+    assert "k.cu:2:5: CL101 [uncoalesced-global-access]" in first
+    assert f"changed: {os.path.relpath(k)}" in first.splitlines()[-1]
+    assert second == "Found 0 findings (0 error, 0 warning, 0 info) in 1 file.\n"
+    code, _, err = run(["check", "--watch", "--fix", str(tmp_path)], capsys)
+    assert code == 2 and err == "cudalint: error: --watch cannot be combined with --fix, --diff or --show-settings\n"
+
+
+def test_rule_page_is_rendered_on_a_terminal_and_markdown_in_a_pipe(capsys, monkeypatch):
+    code, out, _ = run(["rule", "CL301"], capsys)
+    assert code == 0 and "## What it does" in out    # a pipe: the Markdown itself
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    monkeypatch.setenv("COLUMNS", "100")
+    code, out, _ = run(["rule", "CL301"], capsys)
+    assert code == 0 and "What it does" in out and "## What it does" not in out and "```" not in out
