@@ -160,7 +160,8 @@ def run_explain(location: str, warp: int = 0, html: Optional[str] = None,
     others = []
     if barriers or not found:   # a barrier's verdict, or what else the rules say of the line (CL501, CL601)
         from .runner import lint_text
-        others = [d for d in lint_text(path, text, opts) if d.line == line and os.path.samefile(d.path, path)
+        here = os.path.realpath(path)
+        others = [d for d in lint_text(path, text, opts) if d.line == line and os.path.realpath(d.path) == here
                   and d.code != "CL000" and not any(d.line == a.span.line and d.column == a.span.column
                                                    for _, a in found)]
     explain_barriers(console, ctx, barriers, others)
