@@ -22,7 +22,7 @@ from .analysis.warp import BANK_WIDTH, BANKS, SECTOR, WARP, bank_ways, global_co
 from .diagnostics import Severity
 from .model import Access, AddressSpace, Kernel
 from .rules import spell
-from .runner import UsageError, build_model, read_source
+from .runner import UsageError, analyse_file, read_source
 
 LINE = 128
 
@@ -150,7 +150,10 @@ def run_explain(location: str, warp: int = 0, html: Optional[str] = None,
         raise UsageError(f"cannot read {path}: {e}") from e
     from .config import Overrides, Resolver
     opts = Resolver(Overrides(block_dim=block_dim)).options_for(path)   # include-paths and defines, as `check`
-    model = build_model(path, text, opts)
+    # one analysis, as `check` makes it (launches in other files too): the pictures' model and the line's findings
+    diags, model = analyse_file(path, opts, text=text)
+    if model is None:
+        raise UsageError(next((d.message for d in diags), f"cannot model {path}"))
     ctx = AnalysisContext(model=model, lines=text.splitlines(), settings=opts.settings)
     console = console or Console(record=html is not None)
     found = [(k, a) for k in model.kernels for a in k.accesses if a.span.line == line and a.span.path == path]
@@ -159,9 +162,8 @@ def run_explain(location: str, warp: int = 0, html: Optional[str] = None,
     barriers = [(k, b) for k in model.kernels for b in k.barriers if b.span.line == line and b.span.path == path]
     others = []
     if barriers or not found:   # a barrier's verdict, or what else the rules say of the line (CL501, CL601)
-        from .runner import lint_text
         here = os.path.realpath(path)
-        others = [d for d in lint_text(path, text, opts) if d.line == line and os.path.realpath(d.path) == here
+        others = [d for d in diags if d.line == line and os.path.realpath(d.path) == here
                   and d.code != "CL000" and not any(d.line == a.span.line and d.column == a.span.column
                                                    for _, a in found)]
     explain_barriers(console, ctx, barriers, others)

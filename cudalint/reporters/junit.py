@@ -27,14 +27,21 @@ def _x(text: str) -> str:
     return _NOT_XML.sub("\ufffd", text)
 
 
+def _kind(d: Diagnostic) -> str:
+    """A finding is a failure, an internal error an error, a file cudalint could not model (CL000) skipped."""
+    return "failure" if d.code != "CL000" else "error" if d.internal else "skipped"
+
+
+def _counts(diags: list[Diagnostic]) -> dict[str, str]:
+    kinds = [_kind(d) for d in diags]
+    return {"failures": str(kinds.count("failure")), "errors": str(kinds.count("error")),
+            "skipped": str(kinds.count("skipped"))}
+
+
 def to_junit(diags: Iterable[Diagnostic]) -> ET.Element:
     """The ``<testsuites>`` element for ``diags`` (sorted as the other formats sort them)."""
     diags = sorted(diags, key=Diagnostic.sort_key)
-    failures = sum(1 for d in diags if d.code != "CL000")
-    errors = sum(1 for d in diags if d.code == "CL000" and d.internal)
-    skipped = sum(1 for d in diags if d.code == "CL000" and not d.internal)
-    root = ET.Element("testsuites", name="cudalint", tests=str(max(1, len(diags))), failures=str(failures),
-                      errors=str(errors), skipped=str(skipped))
+    root = ET.Element("testsuites", name="cudalint", tests=str(max(1, len(diags))), **_counts(diags))
     if not diags:
         suite = ET.SubElement(root, "testsuite", name="cudalint", tests="1", failures="0", errors="0")
         ET.SubElement(suite, "testcase", name="No findings", classname="cudalint")
@@ -42,15 +49,12 @@ def to_junit(diags: Iterable[Diagnostic]) -> ET.Element:
     for path, group in itertools.groupby(diags, key=lambda d: d.path):
         group = list(group)
         path = _x(path)
-        suite = ET.SubElement(root, "testsuite", name=path, tests=str(len(group)),
-                              failures=str(sum(1 for d in group if d.code != "CL000")),
-                              errors=str(sum(1 for d in group if d.code == "CL000" and d.internal)),
-                              skipped=str(sum(1 for d in group if d.code == "CL000" and not d.internal)))
+        suite = ET.SubElement(root, "testsuite", name=path, tests=str(len(group)), **_counts(group))
         for d in group:
             case = ET.SubElement(suite, "testcase", name=f"cudalint.{d.code}", classname=path,
                                  file=path, line=str(d.line))
             text = _x(f"line {d.line}, col {d.column}, {Severity(d.severity).value}: {d.message}")
-            kind = "failure" if d.code != "CL000" else "error" if d.internal else "skipped"
+            kind = _kind(d)
             ET.SubElement(case, kind, message=_x(d.message), **({"type": d.code} if kind != "skipped" else {})).text = text
     return root
 

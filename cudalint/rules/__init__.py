@@ -304,39 +304,33 @@ def bounds_tail(guards: tuple, symbols=None, block: Optional[tuple] = None) -> O
     (and the launch's ``block``), any global index :func:`cudalint.analysis.uniformity.bound_checks` reads counts,
     not only ``threadIdx.x + blockIdx.x * blockDim.x`` (TransformerEngine's scalar fallback after
     ``if (base + 7 < M_packed)``, ``base = blockIdx.x * 32 + (tid % 4) * 8``).  None otherwise."""
-    for g in guards:
-        if not isinstance(g, sympy.Basic) or not isinstance(g, sympy.logic.boolalg.Boolean):
-            continue
-        nnf = sympy.to_nnf(g)
-        for c in (nnf.args if isinstance(nnf, sympy.And) else (nnf,)):
-            if not isinstance(c, (sympy.GreaterThan, sympy.StrictGreaterThan, sympy.LessThan, sympy.StrictLessThan)):
-                continue
-            d = sympy.expand(c.lhs - c.rhs if isinstance(c, (sympy.GreaterThan, sympy.StrictGreaterThan))
-                             else c.rhs - c.lhs)  # d >= 0 (or > 0) past the bound
-            ct, cb = d.coeff(TID[0]), d.coeff(BID[0])
-            rest = d - ct * TID[0] - cb * BID[0]
-            if ct.is_positive and ct.is_Number and (cb / ct).free_symbols == {BDIM[0]} and rest.free_symbols and \
-                    not rest.free_symbols & {*TID, *BID}:
-                return (f"only the threads past the bound (`{spell(c)}`) run it: the tail of the one block that "
-                        "straddles it")
     from ..analysis import uniformity
+    found = None
     for g in guards:
-        if symbols is None or not isinstance(g, sympy.logic.boolalg.Boolean):
+        if not isinstance(g, sympy.logic.boolalg.Boolean):
             continue
         nnf = sympy.to_nnf(g)
         for c in (nnf.args if isinstance(nnf, sympy.And) else (nnf,)):
             if not isinstance(c, (sympy.GreaterThan, sympy.StrictGreaterThan, sympy.LessThan, sympy.StrictLessThan)):
                 continue
             high = isinstance(c, (sympy.GreaterThan, sympy.StrictGreaterThan))
+            d = sympy.expand(c.lhs - c.rhs if high else c.rhs - c.lhs)  # d >= 0 (or > 0) past the bound
+            ct, cb = d.coeff(TID[0]), d.coeff(BID[0])
+            rest = d - ct * TID[0] - cb * BID[0]
+            if ct.is_positive and ct.is_Number and (cb / ct).free_symbols == {BDIM[0]} and rest.free_symbols and \
+                    not rest.free_symbols & {*TID, *BID}:
+                return (f"only the threads past the bound (`{spell(c)}`) run it: the tail of the one block that "
+                        "straddles it")
+            if found is not None or symbols is None:
+                continue
             tid_left = bool(c.lhs.free_symbols & set(TID)) and not c.rhs.free_symbols & set(TID)
             tid_right = bool(c.rhs.free_symbols & set(TID)) and not c.lhs.free_symbols & set(TID)
             past = high if tid_left else (not high) if tid_right else False   # the index at or past the bound
             if past and uniformity.bound_checks(c, symbols, block):
-                bound = c.rhs if tid_left else c.lhs
-                names = ", ".join(f"`{spell(x)}`" for x in sorted(bound.free_symbols, key=str))
-                return (f"only the threads whose index reaches the run-time bound on {names} run it (the other "
-                        "side of a bounds check): the tail of the one block that straddles it")
-    return None
+                names = ", ".join(f"`{spell(x)}`" for x in sorted((c.rhs if tid_left else c.lhs).free_symbols, key=str))
+                found = (f"only the threads whose index reaches the run-time bound on {names} run it (the other "
+                         "side of a bounds check): the tail of the one block that straddles it")
+    return found
 
 
 #: tests of a value for NaN or infinity (CUDA Math API, "Single/Double Precision Mathematical Functions"),
