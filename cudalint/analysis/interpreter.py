@@ -856,9 +856,8 @@ class KernelInterpreter:
             if e.type.name in ("dim3", "uint3"):
                 return self.opaque("dim3", *vals)
             return self.opaque(e.type.name or "value", *vals) if vals else None
-        if isinstance(e, ir.Opaque) and e.what.startswith("sizeof:") \
-                and isinstance(size := self.bindings.get(e.what[len("sizeof:"):]), int):
-            return sympy.Integer(size)   # `sizeof(T)` of the instantiation's T (4: an unbound T, as its accesses)
+        if isinstance(e, ir.SizeOf):   # `sizeof(T)`: the instantiation's T (4 for an unbound T, as its accesses)
+            return sympy.Integer(size) if (size := self.size_of(e.of)) else self.symbols.opaque("sizeof", varying=False)
         if isinstance(e, (ir.InitList, ir.New, ir.Launch, ir.Opaque)):
             return self.opaque(getattr(e, "what", "value"), *(self.expr(x, env, record=record) for x in ir.children(e)))
         return self.symbols.opaque("value", varying=False)

@@ -735,8 +735,8 @@ class Lowering:
                     x.kind == K.TYPE_REF and x.referenced is not None
                     and x.referenced.kind == K.TEMPLATE_TYPE_PARAMETER for x in c.get_children()):
             # `sizeof(T)` of a template type parameter: the instantiation's size (TransformerEngine's
-            # `16 / sizeof(T)`), which the interpreter takes from its bindings
-            return ir.Opaque(sp, f"sizeof:{toks[2]}", type=irt.SCALARS["unsigned long"])
+            # `16 / sizeof(T)`), which the interpreter gives it
+            return ir.SizeOf(sp, irt.Type(irt.TypeKind.PARAM, toks[2]), type=irt.SCALARS["unsigned long"])
         return ir.Opaque(sp, "value", [self.expr(x) for x in c.get_children() if x.kind.is_expression()],
                          type=self.type(c.type) if k.is_expression() else irt.UNKNOWN)
 

@@ -1053,7 +1053,7 @@ class Lowering:
             t = _deref(self.expr(val).type)
         size = None if t is None else t.size if c.type == "sizeof_expression" else t.align
         if size is None and t is not None and t.kind == TypeKind.PARAM and c.type == "sizeof_expression":
-            return ir.Opaque(sp, f"sizeof:{t.name}", type=_ULONG)  # the instantiation's, as the clang front-end's
+            return ir.SizeOf(sp, t, type=_ULONG)  # the instantiation's size, as the clang front-end's
         return ir.IntLit(sp, size, type=_ULONG) if size is not None else ir.Opaque(sp, "value", type=_ULONG)
 
     def lambda_(self, c: N, sp: Span) -> ir.Expr:

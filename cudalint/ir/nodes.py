@@ -109,6 +109,13 @@ class IntLit(Expr):
 
 
 @dataclass(eq=False)
+class SizeOf(Expr):
+    """``sizeof`` of a type whose size depends on the instantiation (``sizeof(T)`` of a template type parameter):
+    ``of`` is that type, sized by the interpreter with the kernel's bindings (:meth:`Type.size_with`)."""
+    of: Type
+
+
+@dataclass(eq=False)
 class FloatLit(Expr):
     """A floating-point literal (its value is not modelled)."""
 

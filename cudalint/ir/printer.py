@@ -54,6 +54,7 @@ _TEXT = {
     ir.Launch: _launch,
     ir.Lambda: lambda e: "[lambda]",
     ir.Opaque: lambda e: f"opaque:{e.what}({_list(e.children)})",
+    ir.SizeOf: lambda e: f"sizeof({e.of.spelling()})",
 }
 
 
