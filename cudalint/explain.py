@@ -107,7 +107,11 @@ def _constant(console: Console, lanes: list[int]) -> None:
     console.print(f"{len(addrs)} distinct address(es) -> {len(addrs)} request(s) per warp")
 
 
-def explain_access(console: Console, ctx: AnalysisContext, kernel: Kernel, acc: Access, warp: int) -> None:
+def explain_access(console: Console, ctx: AnalysisContext, kernel: Kernel, acc: Access, warp: int) -> list:
+    """Print the access's picture for warp ``warp``; returns the same picture as SVG elements for ``--html``
+    (:mod:`cudalint.explain_svg`; empty where the lanes are not modelled).  Raises UsageError for a warp out of
+    range."""
+    from . import explain_svg
     console.rule(f"{kernel.name}: {acc.kind} of `{acc.array.name}` ({acc.array.space.value}, {acc.size} bytes)")
     # whole lines (soft wrap): a location or an assumption cut at the width of a pipe cannot be copied
     console.print(f"at {acc.span.path}:{acc.span.line}:{acc.span.column}", soft_wrap=True, highlight=False)
@@ -116,7 +120,7 @@ def explain_access(console: Console, ctx: AnalysisContext, kernel: Kernel, acc: 
     if pic is None:
         console.print("[yellow]not modelled: the lanes' addresses depend on values known only at run time "
                       "(a loaded index, or a run-time stride in shared memory)[/yellow]")
-        return
+        return []
     for a in ctx.assumptions(kernel, pic):
         console.print(f"assumption: {spell(a)}", soft_wrap=True, highlight=False)
     if not 0 <= warp < len(pic.warps):
@@ -130,13 +134,18 @@ def explain_access(console: Console, ctx: AnalysisContext, kernel: Kernel, acc: 
         _global(console, acc.size, lanes, thread_coords(ctx.launch_shape(kernel))[warp * WARP:], cost.worst_residue)
         console.print(f"sectors/request {cost.sectors_per_request:g} (ideal {cost.ideal_sectors_per_request:g}), "
                       f"efficiency {cost.efficiency:.1%}")
-    elif acc.array.space == AddressSpace.SHARED:
-        _shared(console, acc.size, lanes, _uniform_bytes(acc, ctx, kernel))
+        return [explain_svg.global_svg(acc.size, lanes, cost.worst_residue)]
+    if acc.array.space == AddressSpace.SHARED:
+        shift = _uniform_bytes(acc, ctx, kernel)
+        _shared(console, acc.size, lanes, shift)
         cost = shared_cost(pic, acc.size)
         console.print(f"block: worst {cost.bank_conflict_ways}-way, "
                       f"{cost.wavefronts_per_request:g} wavefronts per request on average")
-    elif acc.array.space == AddressSpace.CONSTANT:
+        return explain_svg.shared_svgs(acc.size, lanes, shift or 0)
+    if acc.array.space == AddressSpace.CONSTANT:
         _constant(console, lanes)
+        return [explain_svg.constant_svg(lanes)]
+    return []
 
 
 def run_explain(location: str, warp: int = 0, html: Optional[str] = None,
@@ -157,8 +166,11 @@ def run_explain(location: str, warp: int = 0, html: Optional[str] = None,
     ctx = AnalysisContext(model=model, lines=text.splitlines(), settings=opts.settings)
     console = console or Console(record=html is not None)
     found = [(k, a) for k in model.kernels for a in k.accesses if a.span.line == line and a.span.path == path]
+    sections = []    # for --html: (heading, SVG pictures, the terminal text of that part)
     for kernel, acc in found:
-        explain_access(console, ctx, kernel, acc, warp)
+        pictures = explain_access(console, ctx, kernel, acc, warp)
+        sections.append((f"{kernel.name}: {acc.kind} of {acc.array.name} ({acc.array.space.value}, {acc.size} bytes), "
+                         f"warp {warp}", pictures, console.export_text(clear=True) if console.record else ""))
     barriers = [(k, b) for k in model.kernels for b in k.barriers if b.span.line == line and b.span.path == path]
     others = []
     if barriers or not found:   # a barrier's verdict, or what else the rules say of the line (CL501, CL601)
@@ -172,7 +184,15 @@ def run_explain(location: str, warp: int = 0, html: Optional[str] = None,
     if not (found or barriers or others):
         console.print(f"no global, shared or constant access, barrier or finding on {path}:{line}")
     if html:
-        console.save_html(html)
+        rest = console.export_text(clear=True) if console.record else ""
+        if rest.strip():
+            sections.append(("barriers and other findings" if barriers or others else "nothing to draw", [], rest))
+        from .explain_svg import page
+        try:
+            with open(html, "w", encoding="utf-8") as fh:
+                fh.write(page(f"cudalint explain {path}:{line}", sections))
+        except OSError as e:
+            raise UsageError(f"cannot write {html}: {e}") from e
     return 0 if found or barriers or others else 1
 
 
