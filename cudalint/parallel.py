@@ -38,13 +38,16 @@ def merge_includes(results: list[tuple[str, list[Diagnostic], list[str]]]) -> li
     header's finding given by several includers is kept once. A file read only for the launch shapes its calls
     pass (a caller) is not included: its kernels' findings stay (before, a program whose two kernel files shared
     a launcher name dropped each other's findings)."""
-    included = {os.path.realpath(dep) for path, _, deps in results for dep in deps
-                if os.path.realpath(dep) != os.path.realpath(path)}
+    rp = os.path.realpath
+    included = {rp(dep) for path, _, deps in results for dep in deps if rp(dep) != rp(path)}
+    superseded = _partial_elsewhere_whole(results)
     out, seen = [], set()
     for path, diags, _ in results:
-        alone = os.path.realpath(path) in included
+        alone = rp(path) in included
         for d in diags:
             if alone and d.kernel and not d.internal:
+                continue
+            if d.path != path and (d.kernel, rp(path)) in superseded and not d.internal:
                 continue
             key = (os.path.realpath(d.path), d.line, d.column, d.code, d.message)
             if d.path != path and key in seen:
@@ -52,6 +55,28 @@ def merge_includes(results: list[tuple[str, list[Diagnostic], list[str]]]) -> li
             seen.add(key)
             out.append(d)
     return out
+
+
+def _partial_elsewhere_whole(results: list[tuple[str, list[Diagnostic], list[str]]]) -> set[tuple[str, str]]:
+    """(kernel, includer) pairs whose findings give way: a header's kernel that one includer models only in part (a
+    CL000 "only partly modelled": it lacks the operators or macros the header expects from its includer, as
+    NVIDIA/gvdb-voxels' OptiX header does for `int3 - int3`) while another includer of the same header models it
+    whole. The whole analysis is the answer; the partial one's CL000 and findings for that kernel are dropped. An
+    includer that failed as a whole (a file-level CL000) models nothing."""
+    rp = os.path.realpath
+    includers: dict[str, set[str]] = {}
+    failed = {rp(path) for path, diags, _ in results if any(d.code == "CL000" and not d.kernel for d in diags)}
+    for path, _, deps in results:
+        for dep in deps:
+            if rp(dep) != rp(path):
+                includers.setdefault(rp(dep), set()).add(rp(path))
+    partial: dict[tuple[str, str], set[str]] = {}   # (header, kernel) -> includers that model it in part
+    for path, diags, _ in results:
+        for d in diags:
+            if d.code == "CL000" and d.kernel and not d.internal and d.path != path and "only partly modelled" in d.message:
+                partial.setdefault((rp(d.path), d.kernel), set()).add(rp(path))
+    return {(kernel, tu) for (header, kernel), tus in partial.items()
+            if includers.get(header, set()) - tus - failed for tu in tus}
 
 
 def _collect(path: str, opts, key, fut, timeout: Optional[float], cache) -> tuple[str, list[Diagnostic], list[str]]:

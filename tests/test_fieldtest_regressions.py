@@ -2101,3 +2101,29 @@ def test_a_scalar_fallback_past_a_tiled_index_bound_is_the_tail(tmp_path):
     plain = src.replace("if (base + 7 < M_packed) {", "if (M_packed > 0) {")
     assert [(d.code, d.line, d.severity.value) for d in lint(tmp_path, plain) if d.code == "CL101"] == \
         [("CL101", 15, "warning")]
+
+
+def test_a_header_kernel_one_includer_models_whole_is_not_partial_because_another_lacks_its_operators(tmp_path):
+    """NVIDIA/gvdb-voxels: `cuda_gvdb_nodes.cuh` uses `int3 - int3` from `cuda_math.cuh`, which its kernel module
+    includes first; an OptiX header includes it without that, and its CL000 "only partly modelled" was kept beside
+    the module's whole analysis. The includer that models the kernel whole is the answer."""
+    import json as _json
+
+    from cudalint.cli import main
+    (tmp_path / "ops.cuh").write_text(
+        "struct __align__(8) V { int x, y; };\n"
+        "inline __device__ V operator-(V a, V b) { V r; r.x = a.x - b.x; r.y = a.y - b.y; return r; }\n")
+    (tmp_path / "nodes.cuh").write_text(
+        "__global__ void diff(V *out, const V *a, const V *b) {\n"
+        "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "  out[i] = a[i] - b[i];\n"
+        "  out[i * 32].x = 0;\n"
+        "}\n")
+    (tmp_path / "module.cu").write_text('#include "ops.cuh"\n#include "nodes.cuh"\n'
+                                        "void run(V *o, V *a, V *b) { diff<<<4096, 256>>>(o, a, b); }\n")
+    (tmp_path / "optix_side.cuh").write_text('#include "nodes.cuh"\n')
+    out = tmp_path / "out.json"
+    main(["check", str(tmp_path), "--format", "json", "--no-cache", "--exit-zero", "--output-file", str(out)])
+    found = [(d["path"].rsplit("/", 1)[-1], d["line"], d["code"], d["severity"]) for d in _json.loads(out.read_text())]
+    # the module's whole analysis only: its 32-way store, no CL000 from the includer that lacks `operator-`
+    assert found == [("nodes.cuh", 4, "CL101", "warning")]
