@@ -2127,3 +2127,24 @@ def test_a_header_kernel_one_includer_models_whole_is_not_partial_because_anothe
     found = [(d["path"].rsplit("/", 1)[-1], d["line"], d["code"], d["severity"]) for d in _json.loads(out.read_text())]
     # the module's whole analysis only: its 32-way store, no CL000 from the includer that lacks `operator-`
     assert found == [("nodes.cuh", 4, "CL101", "warning")]
+
+
+def test_a_member_of_a_template_struct_parameter_is_named_as_written(tmp_path):
+    """gunrock's spmm: `row < C.height` with `C` a `matrix_t<type_t>` of the kernel template. libclang gives the
+    dependent member expression no spelling, and CL301 said "unless `` is a multiple of `256`"."""
+    src = """
+template <typename T> struct matrix_t { int width; int height; T *data; };
+template <typename T>
+__global__ void spmm(const int *offsets, matrix_t<T> C) {
+  __shared__ int sh[257];
+  for (int row = threadIdx.x + blockIdx.x * blockDim.x; row < C.height; row += blockDim.x * gridDim.x) {
+    sh[threadIdx.x] = offsets[row];
+    __syncthreads();
+    C.data[row] = sh[threadIdx.x];
+  }
+}
+void run(const int *o, matrix_t<float> C) { spmm<<<100, 256>>>(o, C); }
+"""
+    (d,) = lint(tmp_path, src)
+    assert (d.code, d.line, d.column) == ("CL301", 8, 5)
+    assert "unless `C.height` is a multiple of `256`;" in d.message

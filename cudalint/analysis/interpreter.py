@@ -903,7 +903,9 @@ class KernelInterpreter:
             return self.record_field(v, f)
         if isinstance(v, Dim3) and e.name in ("x", "y", "z"):  # `block.thread_index().x`
             return v["xyz".index(e.name)]
-        return self.opaque(e.name, v)
+        # a member of a variable whose type is not known here (`C.height`, `C` a `matrix_t<T>` of a kernel
+        # template): named as written
+        return self.opaque(f"{base.var.name}.{e.name}" if isinstance(base, ir.Ref) and e.name else e.name, v)
 
     def field_at(self, e: ir.Member, ptr: Pointer, mode: str, record: bool) -> Value:
         """Field ``e.field`` of the struct at ``ptr``: its address (``mode`` "addr"), a pointer to the first element

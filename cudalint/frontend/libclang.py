@@ -788,7 +788,7 @@ class Lowering:
 
     def member(self, c: ci.Cursor, sp: Span) -> ir.Expr:
         kids = list(c.get_children())
-        member = c.spelling
+        member = c.spelling or _dependent_member_name(c)
         if not kids:
             return ir.Member(sp, ir.Opaque(sp, "value"), member, type=self.type(c.type))
         base = _strip(kids[0])
@@ -992,6 +992,15 @@ def lower(path: str, text: str, extra_args: Optional[list[str]] = None,
                 f.incomplete.append(f"line {loc.line}: {summarise(d.spelling, _header_text(loc.file.name))}{_hint(d)}")
     unit.dependencies = sorted({inc.include.name for inc in tu.get_includes() if inc.include is not None})
     return unit
+
+
+def _dependent_member_name(c: ci.Cursor) -> str:
+    """The member a dependent member expression names (``C.height`` with ``C`` a ``matrix_t<T>`` in a kernel
+    template: libclang gives it no spelling): the identifier after its last ``.`` or ``->``, else ""."""
+    toks = [t.spelling for t in c.get_tokens()]
+    if len(toks) >= 2 and toks[-2] in (".", "->") and toks[-1].isidentifier():
+        return toks[-1]
+    return ""
 
 
 def _overload_candidate(oref: ci.Cursor, args: list) -> Optional[ci.Cursor]:
