@@ -49,7 +49,9 @@ def merge_includes(results: list[tuple[str, list[Diagnostic], list[str]]]) -> li
                 continue
             if d.path != path and (d.kernel, rp(path)) in superseded and not d.internal:
                 continue
-            key = (os.path.realpath(d.path), d.line, d.column, d.code, d.message)
+            # a header kernel's CL000 "only partly modelled" once, whatever each includer lacks besides
+            key = (rp(d.path), d.line, d.column, d.code,
+                   d.kernel if d.code == "CL000" and d.kernel and d.path != path else d.message)
             if d.path != path and key in seen:
                 continue
             seen.add(key)

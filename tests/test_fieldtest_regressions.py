@@ -2148,3 +2148,19 @@ void run(const int *o, matrix_t<float> C) { spmm<<<100, 256>>>(o, C); }
     (d,) = lint(tmp_path, src)
     assert (d.code, d.line, d.column) == ("CL301", 8, 5)
     assert "unless `C.height` is a multiple of `256`;" in d.message
+
+
+def test_a_header_kernels_partial_model_is_one_cl000_whatever_each_includer_lacks(tmp_path):
+    """gunrock: `block_mapped.hxx`'s kernel, partly modelled in every includer, was five CL000 at one line, each
+    naming another includer's unresolved headers."""
+    import json as _json
+
+    from cudalint.cli import main
+    (tmp_path / "kern.cuh").write_text("__global__ void k(float *out) {\n  undeclared_thing(out);\n"
+                                       "  out[threadIdx.x] = 0;\n}\n")
+    (tmp_path / "a.cu").write_text('#include "missing_a.h"\n#include "kern.cuh"\n')
+    (tmp_path / "b.cu").write_text('#include "missing_b.h"\n#include "kern.cuh"\n')
+    out = tmp_path / "out.json"
+    main(["check", str(tmp_path), "--format", "json", "--no-cache", "--exit-zero", "--output-file", str(out)])
+    found = [(d["path"].rsplit("/", 1)[-1], d["line"], d["code"]) for d in _json.loads(out.read_text())]
+    assert found == [("kern.cuh", 1, "CL000")]
