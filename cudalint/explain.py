@@ -9,6 +9,7 @@ degree.  Constant memory: the distinct addresses a warp reads.  The same facts a
 from __future__ import annotations
 
 import os
+import sys
 from typing import Optional
 
 import sympy
@@ -112,19 +113,19 @@ def explain_access(console: Console, ctx: AnalysisContext, kernel: Kernel, acc: 
     (:mod:`cudalint.explain_svg`; empty where the lanes are not modelled).  Raises UsageError for a warp out of
     range."""
     from . import explain_svg
+    pic = ctx.picture(kernel, acc)
+    if pic is not None and not 0 <= warp < len(pic.warps):   # said before anything is drawn
+        raise UsageError(f"warp {warp} out of range: the block has {len(pic.warps)} warps")
     console.rule(f"{kernel.name}: {acc.kind} of `{acc.array.name}` ({acc.array.space.value}, {acc.size} bytes)")
     # whole lines (soft wrap): a location or an assumption cut at the width of a pipe cannot be copied
     console.print(f"at {acc.span.path}:{acc.span.line}:{acc.span.column}", soft_wrap=True, highlight=False)
     console.print(f"offset (bytes) = {spell(acc.offset)}", soft_wrap=True, highlight=False)
-    pic = ctx.picture(kernel, acc)
     if pic is None:
         console.print("[yellow]not modelled: the lanes' addresses depend on values known only at run time "
                       "(a loaded index, or a run-time stride in shared memory)[/yellow]")
         return []
     for a in ctx.assumptions(kernel, pic):
         console.print(f"assumption: {spell(a)}", soft_wrap=True, highlight=False)
-    if not 0 <= warp < len(pic.warps):
-        raise UsageError(f"warp {warp} out of range: the block has {len(pic.warps)} warps")
     lanes = pic.warps[warp]
     console.print(f"warp {warp} of {len(pic.warps)}")
     if acc.array.space == AddressSpace.GLOBAL:
@@ -157,6 +158,8 @@ def run_explain(location: str, warp: int = 0, html: Optional[str] = None,
         text = read_source(path)
     except (OSError, UnicodeDecodeError) as e:
         raise UsageError(f"cannot read {path}: {e}") from e
+    if line > (n := len(text.splitlines())):
+        raise UsageError(f"{path} has {n} lines: line {line} is past its end")
     from .config import Overrides, Resolver
     opts = Resolver(Overrides(block_dim=block_dim)).options_for(path)   # include-paths and defines, as `check`
     # one analysis, as `check` makes it (launches in other files too): the pictures' model and the line's findings
@@ -193,6 +196,7 @@ def run_explain(location: str, warp: int = 0, html: Optional[str] = None,
                 fh.write(page(f"cudalint explain {path}:{line}", sections))
         except OSError as e:
             raise UsageError(f"cannot write {html}: {e}") from e
+        sys.stderr.write(f"cudalint: wrote {html}\n")
     return 0 if found or barriers or others else 1
 
 

@@ -70,7 +70,7 @@ def _caption(svg: ET.Element, text: str) -> None:
 
 
 def _wire(svg: ET.Element, x1: float, y1: float, x2: float, y2: float, colour: str = "#888") -> None:
-    _el(svg, "line", class_="wire", x1=x1, y1=y1, x2=x2, y2=y2, stroke=colour, stroke_width=1)
+    _el(svg, "line", class_="wire", x1=x1, y1=y1, x2=x2, y2=y2, stroke=colour, stroke_width=1, stroke_opacity=0.7)
 
 
 def global_svg(size: int, lanes: Sequence[Optional[int]], residue: int = 0) -> ET.Element:
@@ -87,8 +87,16 @@ def global_svg(size: int, lanes: Sequence[Optional[int]], residue: int = 0) -> E
     top, pitch, sw = 90, 30, 60                 # first line row's y, row pitch, sector box width
     height = top + pitch * len(shown) + (30 if len(lines) > len(shown) else 10)
     svg = _svg(max(_x(WARP) + 10, LEFT + 4 * sw + 200), height, "lanes to 32-byte sectors")
-    _lanes(svg, addrs)
     sx = LEFT + 10 * (CELL + GAP)               # sectors drawn under the warp's middle
+    # the wires first: the boxes drawn after them cover a wire's run across the rows above its own line
+    for lane, a in enumerate(addrs):
+        if a is None:
+            continue
+        for s in {a // SECTOR, (a + size - 1) // SECTOR}:
+            ln = s * SECTOR // LINE
+            if ln in row:
+                _wire(svg, _x(lane) + CELL / 2, 46, sx + (s % 4) * sw + (sw - 4) / 2, top + pitch * row[ln])
+    _lanes(svg, addrs)
     for ln in shown:
         y = top + pitch * row[ln]
         _el(svg, "text", f"line {ln} (byte {ln * LINE})", x=8, y=y + 16, font_size=11)
@@ -98,13 +106,6 @@ def global_svg(size: int, lanes: Sequence[Optional[int]], residue: int = 0) -> E
             _el(g, "rect", x=sx + i * sw, y=y, width=sw - 4, height=22, fill=TOUCHED if hit else FREE, stroke="#555")
             _el(g, "title", f"sector {ln * 4 + i} (bytes {(ln * 4 + i) * SECTOR}-{(ln * 4 + i + 1) * SECTOR - 1})"
                 + (": touched" if hit else ": not touched"))
-    for lane, a in enumerate(addrs):
-        if a is None:
-            continue
-        for s in {a // SECTOR, (a + size - 1) // SECTOR}:
-            ln = s * SECTOR // LINE
-            if ln in row:
-                _wire(svg, _x(lane) + CELL / 2, 46, sx + (s % 4) * sw + (sw - 4) / 2, top + pitch * row[ln])
     if len(lines) > len(shown):
         _el(svg, "text", f"... and {len(lines) - len(shown)} more 128-byte lines", x=8, y=height - 10, font_size=11)
     sectors = sum(len(v) for v in lines.values())

@@ -85,6 +85,20 @@ def test_global_stride_two_draws_eight_sectors_in_two_lines(tmp_path):
     assert doc.texts["caption"] == ["8 sector(s) of 32 bytes in 2 line(s) of 128 bytes for this warp"]
 
 
+def test_html_says_where_it_wrote_and_bad_lines_or_warps_are_refused_before_drawing(tmp_path, capsys):
+    from cudalint.cli import main
+    out = tmp_path / "p.html"
+    assert main(["explain", f"{ROOT}/fixtures/global/stride.cu:25", "--html", str(out)]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == f"cudalint: wrote {out}\n" and out.exists()
+    assert main(["explain", f"{ROOT}/fixtures/global/stride.cu:25", "--warp", "99"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err == "cudalint: error: warp 99 out of range: the block has 8 warps\n"
+    assert main(["explain", f"{ROOT}/fixtures/global/stride.cu:999"]) == 2
+    assert capsys.readouterr().err == (f"cudalint: error: {ROOT}/fixtures/global/stride.cu has 78 lines: line 999 "
+                                       "is past its end\n")
+
+
 def test_constant_reads_draw_each_distinct_address_once(tmp_path):
     code, text, _ = page(f"{ROOT}/fixtures/constant/constant_reads.cu:47", tmp_path)
     doc = Elements(text)
