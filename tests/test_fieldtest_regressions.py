@@ -2164,3 +2164,23 @@ def test_a_header_kernels_partial_model_is_one_cl000_whatever_each_includer_lack
     main(["check", str(tmp_path), "--format", "json", "--no-cache", "--exit-zero", "--output-file", str(out)])
     found = [(d["path"].rsplit("/", 1)[-1], d["line"], d["code"]) for d in _json.loads(out.read_text())]
     assert found == [("kern.cuh", 1, "CL000")]
+
+
+def test_a_launch_whose_arguments_are_thrust_raw_pointers_is_kept(tmp_path):
+    """With no Thrust among the shims, `k<<<g, 48>>>(thrust::raw_pointer_cast(a.data()), ..)` did not parse and the
+    launch was lost: blockDim was assumed a multiple of 32 (4 sectors, ideal 3 for 48-thread blocks)."""
+    src = """
+#include <thrust/device_vector.h>
+__global__ void k(float *out, const float *in) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = in[2 * i];
+}
+int main() {
+  thrust::device_vector<float> a(1 << 20), b(1 << 21);
+  k<<<(1 << 20) / 48, 48>>>(thrust::raw_pointer_cast(a.data()), thrust::raw_pointer_cast(b.data()));
+}
+"""
+    (d,) = lint(tmp_path, src)
+    assert (d.code, d.line, d.metrics["sectors_per_request"], d.metrics["ideal_sectors_per_request"]) == \
+        ("CL101", 5, 6, 3)
+    assert d.assumptions[0] == f"blockDim = (48, 1, 1) from launch at {tmp_path / 'k.cu'}:9"

@@ -1,0 +1,2 @@
+/* thrust/equal.h -- see __cudalint_thrust.h */
+#include "__cudalint_thrust.h"

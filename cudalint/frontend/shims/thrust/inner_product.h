@@ -1,0 +1,2 @@
+/* thrust/inner_product.h -- see __cudalint_thrust.h */
+#include "__cudalint_thrust.h"

@@ -1,0 +1,2 @@
+/* thrust/iterator/iterator_adaptor.h -- see ../__cudalint_thrust.h */
+#include "../__cudalint_thrust.h"

@@ -1,0 +1,2 @@
+/* thrust/sequence.h -- see __cudalint_thrust.h */
+#include "__cudalint_thrust.h"

@@ -1,0 +1,2 @@
+/* thrust/system_error.h */
+#include "__cudalint_thrust.h"
