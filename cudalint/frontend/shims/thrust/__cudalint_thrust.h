@@ -107,6 +107,33 @@ template <class T> class device_allocator { public: typedef T value_type; };
 template <class T> class device_malloc_allocator { public: typedef T value_type; };
 
 /* ---- containers ---------------------------------------------------------------------------------------------- */
+/* what device_vector and host_vector share: construction from a size, a value, another container or a range,
+ * and the std::vector-like members */
+#define CUDALINT_THRUST_VECTOR(Self) \
+  Self(); \
+  explicit Self(size_type n); \
+  Self(size_type n, const T &value); \
+  Self(const Self &); \
+  Self(Self &&); \
+  template <class V, class = decltype(__cudalint_declval<const V &>().size())> Self(const V &); \
+  template <class It> Self(It first, It last); \
+  Self &operator=(const Self &); \
+  Self &operator=(Self &&); \
+  template <class V> Self &operator=(const V &); \
+  ~Self(); \
+  size_type size() const; \
+  size_type capacity() const; \
+  bool empty() const; \
+  void resize(size_type, const T & = T()); \
+  void reserve(size_type); \
+  void clear(); \
+  void shrink_to_fit(); \
+  void push_back(const T &); \
+  void pop_back(); \
+  void swap(Self &); \
+  template <class It> void assign(It, It); \
+  void assign(size_type, const T &);
+
 template <class T, class Alloc = device_allocator<T>> class device_vector {
  public:
   typedef T value_type;
@@ -115,30 +142,8 @@ template <class T, class Alloc = device_allocator<T>> class device_vector {
   typedef device_ptr<const T> const_iterator;
   typedef device_reference<T> reference;
   typedef device_ptr<T> pointer;
-  device_vector();
-  explicit device_vector(size_type n);
-  device_vector(size_type n, const T &value);
-  device_vector(const device_vector &);
-  device_vector(device_vector &&);
+  CUDALINT_THRUST_VECTOR(device_vector)
   template <class U, class A> device_vector(const device_vector<U, A> &);
-  template <class V, class = decltype(__cudalint_declval<const V &>().size())> device_vector(const V &);
-  template <class It> device_vector(It first, It last);
-  device_vector &operator=(const device_vector &);
-  device_vector &operator=(device_vector &&);
-  template <class V> device_vector &operator=(const V &);
-  ~device_vector();
-  size_type size() const;
-  size_type capacity() const;
-  bool empty() const;
-  void resize(size_type, const T & = T());
-  void reserve(size_type);
-  void clear();
-  void shrink_to_fit();
-  void push_back(const T &);
-  void pop_back();
-  void swap(device_vector &);
-  template <class It> void assign(It, It);
-  void assign(size_type, const T &);
   reference operator[](size_type);
   reference operator[](size_type) const;
   reference front();
@@ -163,29 +168,7 @@ template <class T, class Alloc = void> class host_vector {
   typedef const T *const_iterator;
   typedef T &reference;
   typedef T *pointer;
-  host_vector();
-  explicit host_vector(size_type n);
-  host_vector(size_type n, const T &value);
-  host_vector(const host_vector &);
-  host_vector(host_vector &&);
-  template <class V, class = decltype(__cudalint_declval<const V &>().size())> host_vector(const V &);
-  template <class It> host_vector(It first, It last);
-  host_vector &operator=(const host_vector &);
-  host_vector &operator=(host_vector &&);
-  template <class V> host_vector &operator=(const V &);
-  ~host_vector();
-  size_type size() const;
-  size_type capacity() const;
-  bool empty() const;
-  void resize(size_type, const T & = T());
-  void reserve(size_type);
-  void clear();
-  void shrink_to_fit();
-  void push_back(const T &);
-  void pop_back();
-  void swap(host_vector &);
-  template <class It> void assign(It, It);
-  void assign(size_type, const T &);
+  CUDALINT_THRUST_VECTOR(host_vector)
   T &operator[](size_type);
   const T &operator[](size_type) const;
   T &front();
