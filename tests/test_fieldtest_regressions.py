@@ -2184,3 +2184,50 @@ int main() {
     assert (d.code, d.line, d.metrics["sectors_per_request"], d.metrics["ideal_sectors_per_request"]) == \
         ("CL101", 5, 6, 3)
     assert d.assumptions[0] == f"blockDim = (48, 1, 1) from launch at {tmp_path / 'k.cu'}:9"
+
+
+def test_a_dependent_launch_keeps_its_builtin_type_arguments(tmp_path):
+    """A builtin type has no cursor among a dependent launch's template arguments: `k2<double, N>` in a host template
+    was read as `k2<2>` (T = 2, K unbound: 32 sectors); the written argument list places `double` (cuSZ's launches of
+    `hist<E, FREQ>` from class-template members)."""
+    src = """
+template <typename T, int K> __global__ void k2(T *out) { out[threadIdx.x * K] = 0; }
+template <int N> void h(double *o) { k2<double, N><<<1, 256>>>(o); }
+template void h<2>(double *);
+"""
+    (d,) = lint(tmp_path, src)
+    assert (d.code, d.metrics["sectors_per_request"]) == ("CL101", 16)
+    assert d.assumptions == [f"blockDim = (256, 1, 1) from launch at {tmp_path / 'k.cu'}:3",
+                             "template instantiation `k2<double, 2>` (T = double, K = 2)"]
+
+
+def test_a_launch_naming_more_template_arguments_than_the_kernel_has_is_not_its_launch(tmp_path):
+    """cuSZ's stale tuning code launches `hist<T, NWARP, CHUNK, FQ>` of a three-parameter kernel inside a host
+    template nobody instantiates (so clang never checks it); its block was taken as the kernel's."""
+    src = """
+template <typename T, int K = 5> __global__ void k2(T *out) { out[threadIdx.x * 2] = 0; }
+template <int A, int B, int C> void stale(float *o) { k2<float, A, B><<<1, 64>>>(o); }
+int main() { k2<float><<<1, 128>>>((float *)0); }
+"""
+    (d,) = lint(tmp_path, src)
+    assert d.assumptions == [f"blockDim = (128, 1, 1) from launch at {tmp_path / 'k.cu'}:4",
+                             "template instantiation `k2<float, 5>` (T = float, K = 5)"]
+
+
+def test_a_doubling_variable_beside_a_constant_loop_counter_divides_by_constants(tmp_path):
+    """cuSZ's Huffman shuffle: `for (sf = 8, stride = 1; sf > 0; sf--, stride *= 2) .. / (stride * 2)` is unrolled
+    by nvcc into 8 trips of masks and shifts (no `div`/`rem` in the PTX); judged false as a CL501 warning."""
+    import re
+    import shutil
+    import subprocess
+    import pytest
+    fixture = Path(__file__).resolve().parents[1] / "fixtures" / "arith" / "unrolled_loop.cu"
+    found = {(d.kernel, d.line) for d in lint_file(str(fixture), RunOptions()) if d.code == "CL501"}
+    assert found == {("runtimeBound", 30)}
+    if shutil.which("nvcc") is None:
+        pytest.skip("nvcc not installed")
+    ptx = tmp_path / "k.ptx"
+    subprocess.run(["nvcc", "-O3", "-arch=sm_90", "-ptx", "-o", str(ptx), str(fixture)], check=True, timeout=300)
+    bodies = dict(re.findall(r"\.entry _Z\d+(\w+?)P\w*\((.*?)\n}", ptx.read_text(), re.S))
+    divides = {k: bool(re.search(r"\b(div|rem)\.", body)) for k, body in bodies.items()}
+    assert divides == {"constantBound": False, "runtimeBound": True, "halvingWhile": False, "companionDoubling": False}

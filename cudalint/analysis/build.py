@@ -35,7 +35,7 @@ def _build_model(tu: ir.TranslationUnit, external: Optional[dict] = None) -> Tra
     symbols = Symbols()
     model = TranslationUnitModel(path=tu.path, frontend=tu.frontend, errors=list(tu.errors),
                                  missing_includes=list(tu.missing_includes), dependencies=list(tu.dependencies),
-                                 symbols=symbols, unit=tu, launches=collect_launches(tu, external),
+                                 symbols=symbols, unit=tu, launches=_fitting(collect_launches(tu, external), tu),
                                  unlaunched=unlaunched_kernels(tu), copies=collect_async_copies(tu))
     model.minor = launched_once(model.launches)
     globals_ = {v: arr for v in tu.globals if (space := _SPACES.get(v.space)) is not None
@@ -72,6 +72,18 @@ def _build_model(tu: ir.TranslationUnit, external: Optional[dict] = None) -> Tra
             null &= _null_tested(fn)  # a null placeholder in a launch the kernel does not test is not followed
             k.accesses = [a for a in k.accesses if a.array.name not in null]  # under `if (p != NULL)`: never run
     return model
+
+
+def _fitting(launches: list, tu: ir.TranslationUnit) -> list:
+    """The launches that can run a kernel of ``tu``: one naming more template arguments than every kernel template of
+    its name has parameters (none of them variadic) is no launch of it. clang does not check a launch inside a host
+    template that is never instantiated: cuSZ's stale tuning code launches `hist<T, NWARP, CHUNK, FQ>` of a
+    `template <typename T, typename FREQ, int K>` kernel, and its shape was taken as the kernel's."""
+    most: dict[str, float] = {}
+    for fn in tu.kernels:
+        variadic = any(p.type.spelling().endswith("...") for p in fn.params)
+        most[fn.name] = max(most.get(fn.name, 0), float("inf") if variadic else len(fn.template_params))
+    return [s for s in launches if s.kernel not in most or len(s.template_args) <= most[s.kernel]]
 
 
 def _sites(fn: ir.Function, targs: tuple, launches: list) -> list:

@@ -942,9 +942,40 @@ class Lowering:
         at = next((i for i, ch in enumerate(kids) if ch.kind == K.OVERLOADED_DECL_REF), None)
         if at is None:
             return None
-        vals = ((ch, self._dependent_type_arg(ch) if ch.kind == K.TYPE_REF else evaluate_int(ch))
-                for ch in kids[at + 1:])
-        return kids[at].spelling, tuple(v if v is not None else self.expr(ch) for ch, v in vals)
+        vals = [(ch, self._dependent_type_arg(ch) if ch.kind == K.TYPE_REF else evaluate_int(ch))
+                for ch in kids[at + 1:]]
+        args = [v if v is not None else self.expr(ch) for ch, v in vals]
+        # a builtin type argument has no cursor (`k2<float, A, B>` gives children for A and B only): the written
+        # argument list decides how many there are and where a builtin type sits
+        written = _written_template_args(ref, kids[at])
+        if written is not None and len(written) > len(args):
+            by_start = {ch.extent.start.offset: a for (ch, _), a in zip(vals, args)}
+            args = [by_start[off] if off in by_start else (irt.scalar_named(text) or ir.Opaque(Span(), text))
+                    for off, text in written]
+        return kids[at].spelling, tuple(args)
+
+
+def _written_template_args(ref: ci.Cursor, name: ci.Cursor) -> Optional[list[tuple[int, str]]]:
+    """The explicit template arguments written after ``name`` in ``ref``'s tokens (``k2<float, A, B>``): each
+    argument's start offset and text, split at the commas outside brackets; None when no ``<`` follows the name."""
+    toks = list(ref.get_tokens())
+    i = next((j for j, t in enumerate(toks) if t.extent.start.offset >= name.extent.end.offset), None)
+    if i is None or toks[i].spelling != "<":
+        return None
+    out, depth, cur = [], 0, []
+    for t in toks[i + 1:]:
+        sp = t.spelling
+        closes = {">": 1, ">>": 2}.get(sp, 0)
+        if depth == 0 and sp == "," or closes > depth:   # the end of an argument, or of the list
+            if cur:
+                out.append((cur[0].extent.start.offset, " ".join(c.spelling for c in cur)))
+            if sp != ",":
+                return out
+            cur = []
+            continue
+        depth += (sp in ("<", "(", "[", "{")) - (sp in (")", "]", "}")) - closes
+        cur.append(t)
+    return None
 
 
 def _stand_in(f: ci.Cursor) -> bool:
