@@ -2231,3 +2231,18 @@ def test_a_doubling_variable_beside_a_constant_loop_counter_divides_by_constants
     bodies = dict(re.findall(r"\.entry _Z\d+(\w+?)P\w*\((.*?)\n}", ptx.read_text(), re.S))
     divides = {k: bool(re.search(r"\b(div|rem)\.", body)) for k, body in bodies.items()}
     assert divides == {"constantBound": False, "runtimeBound": True, "halvingWhile": False, "companionDoubling": False}
+
+
+def test_a_launch_of_an_explicit_specialization_of_a_declared_template_is_kept(tmp_path):
+    """lightseq declares `template <typename T> __global__ void lookup(..);` and defines only
+    `template <> __global__ void lookup<float>(..)`: the rule that drops launches naming more template arguments than
+    the kernel has must not drop `lookup<float><<<g, b>>>` (its block was lost, 14 new info findings)."""
+    src = """
+template <typename T> __global__ void lookup(T *out, int n);
+template <> __global__ void lookup<float>(float *out, int n) { out[threadIdx.y * n + threadIdx.x] = 0; }
+void run(float *o, int n) { dim3 block(32, 8); lookup<float><<<4, block>>>(o, n); }
+"""
+    p = tmp_path / "k.cu"
+    p.write_text(src)
+    model = build_model(str(p), src, RunOptions())
+    assert [(s.kernel, s.block) for s in model.launches] == [("lookup", (32, 8, 1))]

@@ -81,7 +81,9 @@ def _fitting(launches: list, tu: ir.TranslationUnit) -> list:
     `template <typename T, typename FREQ, int K>` kernel, and its shape was taken as the kernel's."""
     most: dict[str, float] = {}
     for fn in tu.kernels:
-        variadic = any(p.type.spelling().endswith("...") for p in fn.params)
+        # an explicit specialization (`template <> __global__ void k<float>(..)`) has no parameters of its own and
+        # takes its primary's arguments, which may be only declared: it bounds nothing
+        variadic = any(p.type.spelling().endswith("...") for p in fn.params) or fn.specializes
         most[fn.name] = max(most.get(fn.name, 0), float("inf") if variadic else len(fn.template_params))
     return [s for s in launches if s.kernel not in most or len(s.template_args) <= most[s.kernel]]
 
