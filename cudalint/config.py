@@ -273,6 +273,9 @@ class Overrides:
     warn_unused_ignores: bool = False
     config: Optional[str] = None
     frontend: str = "auto"  # --frontend auto|clang|tree-sitter
+    #: --cuda-path, resolved and probed (:mod:`cudalint.frontend.toolkit`): the machine's toolkit, never a
+    #: configuration file's (a repository's settings do not choose which headers outside it are read)
+    cuda_path: Optional[str] = None
 
 
 class Resolver:
@@ -317,7 +320,7 @@ class Resolver:
                           extra_args=extra, compile_db=o.compile_db, severity=dict(cfg.severity),
                           warn_unused_ignores=o.warn_unused_ignores,
                           frontend=o.frontend if o.frontend != "auto" else cfg.frontend,
-                          read_roots=(root, *trusted))
+                          read_roots=(root, *trusted), cuda_path=o.cuda_path)
 
 
 # -- discovery

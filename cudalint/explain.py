@@ -150,7 +150,8 @@ def explain_access(console: Console, ctx: AnalysisContext, kernel: Kernel, acc: 
 
 
 def run_explain(location: str, warp: int = 0, html: Optional[str] = None,
-                block_dim: Optional[tuple[int, int, int]] = None, console: Optional[Console] = None) -> int:
+                block_dim: Optional[tuple[int, int, int]] = None, console: Optional[Console] = None,
+                cuda_path: Optional[str] = None) -> int:
     """Draw every access on ``location`` (``FILE:LINE``); returns the exit code (0, or 1 when no access
     is on that line). Raises UsageError for a bad location or an unreadable file."""
     path, line = parse_location(location)
@@ -161,7 +162,7 @@ def run_explain(location: str, warp: int = 0, html: Optional[str] = None,
     if line > (n := len(text.splitlines())):
         raise UsageError(f"{path} has {n} lines: line {line} is past its end")
     from .config import Overrides, Resolver
-    opts = Resolver(Overrides(block_dim=block_dim)).options_for(path)   # include-paths and defines, as `check`
+    opts = Resolver(Overrides(block_dim=block_dim, cuda_path=cuda_path)).options_for(path)   # include-paths and defines, as `check`
     # one analysis, as `check` makes it (launches in other files too): the pictures' model and the line's findings
     diags, model = analyse_file(path, opts, text=text)
     if model is None:

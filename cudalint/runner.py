@@ -62,6 +62,8 @@ class RunOptions:
     #: the folders besides the system headers the clang front-end may read (:mod:`cudalint.frontend.confine`);
     #: None: the linted file's project root
     read_roots: Optional[tuple[str, ...]] = None
+    #: the CUDA toolkit the clang front-end parses with (``--cuda-path``), None: cudalint's shims
+    cuda_path: Optional[str] = None
 
 
 def _overload_unlaunched(model, kernels: list, d: Diagnostic) -> Optional[str]:
@@ -155,7 +157,7 @@ def lower(path: str, text: str, opts: RunOptions):
         from .frontend.confine import Refused
         try:
             from .frontend.libclang import lower as clang_lower
-            return clang_lower(path, text, args, opts.read_roots)
+            return clang_lower(path, text, args, opts.read_roots, opts.cuda_path)
         except Refused:
             raise
         except Exception:

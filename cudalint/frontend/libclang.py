@@ -1,7 +1,7 @@
 """The clang front-end: libclang (``clang.cindex`` from the libclang-ng wheel) -> :mod:`cudalint.ir`.
 
-The file is parsed as CUDA device code for sm_90 with cudalint's own shim headers (never the CUDA
-toolkit's), libc++ from the wheel, and ``KeepGoing`` so that an ``#include`` that cannot be found is
+The file is parsed as CUDA device code for sm_90 with cudalint's own shim headers (the CUDA toolkit's only
+with ``--cuda-path``: :mod:`cudalint.frontend.toolkit`), libc++ from the wheel, and ``KeepGoing`` so that an ``#include`` that cannot be found is
 skipped instead of stopping the parse.  Then every function of the file (and each ``__device__`` function
 of a user header it calls) is lowered to the IR: clang's types give sizes, alignments and struct layouts,
 its constant evaluator folds macros, enumerators, ``constexpr`` values and ``sizeof``.  Declarations in
@@ -86,8 +86,12 @@ _SCALAR_KINDS = {TK.BOOL: irt.TypeKind.BOOL, TK.VOID: irt.TypeKind.VOID, TK.ENUM
 _INLINE_NS = re.compile(r"\b__v?\d+::")
 
 
-def base_args() -> list[str]:
-    """The clang arguments every file is parsed with (see the module docstring)."""
+def base_args(cuda_path: Optional[str] = None) -> list[str]:
+    """The clang arguments every file is parsed with (see the module docstring); with ``cuda_path``, those of the
+    toolkit mode (:func:`cudalint.frontend.toolkit.toolkit_args`)."""
+    if cuda_path:
+        from .toolkit import toolkit_args
+        return toolkit_args(cuda_path)
     return [
         "-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_90", "-nocudainc", "-nocudalib",
         "--cuda-path=/nonexistent/cudalint", "-std=c++17", "-ferror-limit=0", "-w", "-Wno-register", "-fgpu-rdc",
@@ -97,8 +101,8 @@ def base_args() -> list[str]:
     ]
 
 
-def parse(path: str, text: str, extra_args: list[str]) -> ci.TranslationUnit:
-    return ci.Index.create().parse(os.path.abspath(path), args=base_args() + list(extra_args),
+def parse(path: str, text: str, extra_args: list[str], cuda_path: Optional[str] = None) -> ci.TranslationUnit:
+    return ci.Index.create().parse(os.path.abspath(path), args=base_args(cuda_path) + list(extra_args),
                                    unsaved_files=[(os.path.abspath(path), text)], options=PARSE_OPTIONS)
 
 
@@ -788,6 +792,8 @@ class Lowering:
 
     def member(self, c: ci.Cursor, sp: Span) -> ir.Expr:
         kids = list(c.get_children())
+        # no spelling: a dependent member (`C.height` in a template), or a builtin's property with the toolkit's
+        # headers (`blockIdx.x` written by a macro): its tokens name it
         member = c.spelling or _dependent_member_name(c)
         if not kids:
             return ir.Member(sp, ir.Opaque(sp, "value"), member, type=self.type(c.type))
@@ -1000,15 +1006,18 @@ def _shown(name: str, main: str) -> str:
 
 
 def lower(path: str, text: str, extra_args: Optional[list[str]] = None,
-          roots: Optional[tuple[str, ...]] = None) -> ir.TranslationUnit:
+          roots: Optional[tuple[str, ...]] = None, cuda_path: Optional[str] = None) -> ir.TranslationUnit:
     """Parse ``text`` (the contents of ``path``) with libclang and lower it to the IR.  ``roots``: the folders
     besides the system headers it may read (:mod:`~cudalint.frontend.confine`; default: the file's project
     root).  Raises :class:`~cudalint.frontend.confine.Refused` for a file that reads anything else or uses
     ``#embed``."""
     check_text(text)
     roots = roots if roots is not None else (project_root(path),)
-    scanned = check_includes(path, text, base_args() + list(extra_args or []), roots)
-    tu = parse(path, text, list(extra_args or []))
+    if cuda_path:   # the toolkit mode reads the toolkit's headers (a system root wherever it is installed)
+        from .toolkit import include_roots
+        roots = (*roots, *include_roots(cuda_path))
+    scanned = check_includes(path, text, base_args(cuda_path) + list(extra_args or []), roots)
+    tu = parse(path, text, list(extra_args or []), cuda_path)
     check_reads(((inc.include.name, inc.location.line if inc.depth == 1 else 1) for inc in tu.get_includes()
                  if inc.include is not None), roots, path, frozenset(scanned))
     with ir.recursion_limit(RECURSION_LIMIT):
@@ -1026,11 +1035,18 @@ def lower(path: str, text: str, extra_args: Optional[list[str]] = None,
 
 
 def _dependent_member_name(c: ci.Cursor) -> str:
-    """The member a dependent member expression names (``C.height`` with ``C`` a ``matrix_t<T>`` in a kernel
-    template: libclang gives it no spelling): the identifier after its last ``.`` or ``->``, else ""."""
+    """The member a member expression libclang gives no spelling names (``C.height`` with ``C`` a ``matrix_t<T>`` in
+    a kernel template; a builtin's property ``blockIdx.x`` with the toolkit's headers): the identifier after its last
+    ``.`` or ``->``, or after its base's inside a macro's expansion, else ""."""
     toks = [t.spelling for t in c.get_tokens()]
     if len(toks) >= 2 and toks[-2] in (".", "->") and toks[-1].isidentifier():
         return toks[-1]
+    # inside a macro's expansion the extent runs on past the expression (`blockIdx . x * blockDim .`): the
+    # identifier after the base's `.`
+    base = next(iter(c.get_children()), None)
+    if base is not None and len(toks) >= 3 and toks[0] == base.spelling and toks[1] in (".", "->") \
+            and toks[2].isidentifier():
+        return toks[2]
     return ""
 
 

@@ -1,0 +1,78 @@
+"""The toolkit mode of the clang front-end (`--cuda-path PATH|auto`): the installed CUDA toolkit's headers instead of
+cudalint's shims. The tests that parse with a real toolkit are skipped where none is installed or libclang cannot
+take it (they run on the developers' machines, where nvcc is)."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from cudalint.cli import main
+from cudalint.frontend.toolkit import find_toolkit, usable
+
+ROOT = Path(__file__).resolve().parents[1]
+TOOLKIT = find_toolkit("auto")
+REAL = pytest.mark.skipif(TOOLKIT is None or usable(TOOLKIT) is not None,
+                          reason=f"no CUDA toolkit libclang can parse ({TOOLKIT}: "
+                                 f"{usable(TOOLKIT) if TOOLKIT else 'none found'})")
+
+# one or more fixtures of every rule family; the toolkit mode must give exactly the shims' findings on them
+SAME = ["global/stride.cu", "global/misaligned.cu", "global/aos_soa.cu", "global/runtime_stride.cu",
+        "shared/transpose_tile.cu", "shared/stride2.cu", "sync/divergent_barrier.cu", "constant/constant_reads.cu",
+        "arith/div_mod.cu", "arith/unrolled_loop.cu", "host/streams_pageable.cu", "host/streams_pinned.cu",
+        # builtins written by a macro (libclang spells their property members only through the tokens)
+        "global/macro_loop.cu", "sync/switch_bound_block.cu"]
+
+
+def findings(capsys, *args) -> tuple[list, str]:
+    code = main(["check", "--no-cache", "--format", "json", "--exit-zero", *args])
+    out = capsys.readouterr()
+    assert code == 0
+    return [(d["path"], d["line"], d["column"], d["code"], d["severity"], d["message"]) for d in json.loads(out.out)], \
+        out.err
+
+
+def test_a_folder_that_is_no_toolkit_is_a_usage_error(tmp_path, capsys):
+    assert main(["check", "--cuda-path", str(tmp_path), str(ROOT / "fixtures/shared/stride2.cu")]) == 2
+    assert capsys.readouterr().err == (f"cudalint: error: --cuda-path {tmp_path}: no CUDA toolkit there "
+                                       "(no include/cuda_runtime.h)\n")
+
+
+def test_a_toolkit_libclang_cannot_parse_is_said_once_and_the_shims_kept(tmp_path, capsys):
+    (tmp_path / "include").mkdir()
+    (tmp_path / "include" / "cuda_runtime.h").write_text("#error this toolkit is from the future\n")
+    files = [str(ROOT / "fixtures" / f) for f in ("shared/stride2.cu", "global/stride.cu")]
+    shims, _ = findings(capsys, *files)
+    broken, err = findings(capsys, "--cuda-path", str(tmp_path), *files)
+    assert broken == shims and len(shims) == 4
+    lines = err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith(
+        "cudalint: warning: not parsing with the CUDA toolkit (") and lines[0].endswith("; using cudalint's shims")
+    # the first error libclang gives for it (here: not a whole installation, so clang stops before the #error)
+    assert "cannot find CUDA installation" in lines[0] or "this toolkit is from the future" in lines[0]
+
+
+@REAL
+def test_the_toolkit_mode_gives_the_shims_findings_on_every_rule_family(capsys):
+    files = [str(ROOT / "fixtures" / f) for f in SAME]
+    shims, _ = findings(capsys, *files)
+    toolkit, err = findings(capsys, "--cuda-path", "auto", *files)
+    assert err == "" and toolkit == shims
+    assert {c for _, _, _, c, _, _ in shims} >= {"CL101", "CL102", "CL201", "CL301", "CL401", "CL501", "CL601"}
+
+
+@REAL
+def test_the_toolkit_mode_resolves_headers_the_shims_do_not_have(tmp_path, capsys):
+    src = tmp_path / "k.cu"
+    src.write_text("#include <cuda/std/span>\n"
+                   "__global__ void k(float *out, const float *in, int n) {\n"
+                   "  cuda::std::span<const float> s(in, n);\n"
+                   "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                   "  out[i] = in[2 * i] + s.size();\n"
+                   "}\n"
+                   "int main() { k<<<4096, 256>>>(0, 0, 0); }\n")
+    shims, _ = findings(capsys, str(src))
+    assert [(c, line) for _, line, _, c, _, _ in shims] == [("CL000", 2)]      # `cuda::std::span` is not shimmed
+    toolkit, _ = findings(capsys, "--cuda-path", "auto", str(src))
+    assert [(c, line, col) for _, line, col, c, _, _ in toolkit] == [("CL101", 5, 12)]
+    assert "a warp touches 8 sectors per request instead of 4" in toolkit[0][5]
