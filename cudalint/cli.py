@@ -150,8 +150,9 @@ def show_settings(path: str, resolver) -> str:
     return "".join(printable(f"{k:<20} {v}") + "\n" for k, v in rows)
 
 
-_CUDA_PATH_HELP = ("parse with this CUDA toolkit's headers instead of cudalint's shims (auto: CUDA_PATH, CUDA_HOME, "
-                   "the nvcc on PATH, /usr/local/cuda); a toolkit libclang cannot parse is said once and the shims kept")
+_CUDA_PATH_HELP = ("parse with this CUDA toolkit's headers instead of cudalint's shims (auto: CUDA_PATH, "
+                   "CUDA_HOME, the nvcc on PATH, /usr/local/cuda); a toolkit libclang cannot parse is said once "
+                   "and the shims kept")
 
 
 def _toolkit(args: argparse.Namespace) -> None:
@@ -165,7 +166,8 @@ def _toolkit(args: argparse.Namespace) -> None:
         root = find_toolkit(spec)
     except ValueError as e:
         raise UsageError(str(e)) from e
-    why = "no CUDA toolkit found (CUDA_PATH, CUDA_HOME, nvcc on PATH, /usr/local/cuda)" if root is None else usable(root)
+    why = usable(root) if root is not None else "no CUDA toolkit found (CUDA_PATH, CUDA_HOME, nvcc on PATH, " \
+        "/usr/local/cuda)"
     if why:
         sys.stderr.write(printable(f"cudalint: warning: not parsing with the CUDA toolkit ({why}); using cudalint's "
                                    "shims") + "\n")

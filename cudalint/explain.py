@@ -162,7 +162,8 @@ def run_explain(location: str, warp: int = 0, html: Optional[str] = None,
     if line > (n := len(text.splitlines())):
         raise UsageError(f"{path} has {n} lines: line {line} is past its end")
     from .config import Overrides, Resolver
-    opts = Resolver(Overrides(block_dim=block_dim, cuda_path=cuda_path)).options_for(path)   # include-paths and defines, as `check`
+    # include-paths and defines, as `check` reads them
+    opts = Resolver(Overrides(block_dim=block_dim, cuda_path=cuda_path)).options_for(path)
     # one analysis, as `check` makes it (launches in other files too): the pictures' model and the line's findings
     diags, model = analyse_file(path, opts, text=text)
     if model is None:

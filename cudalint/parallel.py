@@ -75,7 +75,8 @@ def _partial_elsewhere_whole(results: list[tuple[str, list[Diagnostic], list[str
     partial: dict[tuple[str, str], set[str]] = {}   # (header, kernel) -> includers that model it in part
     for path, diags, _ in results:
         for d in diags:
-            if d.code == "CL000" and d.kernel and not d.internal and d.path != path and "only partly modelled" in d.message:
+            if d.code == "CL000" and d.kernel and not d.internal and d.path != path \
+                    and "only partly modelled" in d.message:
                 partial.setdefault((rp(d.path), d.kernel), set()).add(rp(path))
     return {(kernel, tu) for (header, kernel), tus in partial.items()
             if includers.get(header, set()) - tus - failed for tu in tus}

@@ -1,11 +1,12 @@
 """The clang front-end: libclang (``clang.cindex`` from the libclang-ng wheel) -> :mod:`cudalint.ir`.
 
-The file is parsed as CUDA device code for sm_90 with cudalint's own shim headers (the CUDA toolkit's only
-with ``--cuda-path``: :mod:`cudalint.frontend.toolkit`), libc++ from the wheel, and ``KeepGoing`` so that an ``#include`` that cannot be found is
-skipped instead of stopping the parse.  Then every function of the file (and each ``__device__`` function
-of a user header it calls) is lowered to the IR: clang's types give sizes, alignments and struct layouts,
-its constant evaluator folds macros, enumerators, ``constexpr`` values and ``sizeof``.  Declarations in
-system headers (libc++, the CUDA shims, ``-isystem`` paths) are not lowered.
+The file is parsed as CUDA device code for sm_90 with cudalint's own shim headers (the CUDA toolkit's
+only with ``--cuda-path``: :mod:`cudalint.frontend.toolkit`), libc++ from the wheel, and ``KeepGoing`` so
+that an ``#include`` that cannot be found is skipped instead of stopping the parse.  Then every function
+of the file (and each ``__device__`` function of a user header it calls) is lowered to the IR: clang's
+types give sizes, alignments and struct layouts, its constant evaluator folds macros, enumerators,
+``constexpr`` values and ``sizeof``.  Declarations in system headers (libc++, the CUDA shims, ``-isystem``
+paths) are not lowered.
 
 Nothing of libclang escapes this module: the IR holds only its own nodes.
 """
@@ -956,8 +957,9 @@ class Lowering:
         written = _written_template_args(ref, kids[at])
         if written is not None and len(written) > len(args):
             by_start = {ch.extent.start.offset: a for (ch, _), a in zip(vals, args)}
-            args = [by_start[off] if off in by_start else (irt.scalar_named(text) or ir.Opaque(Span(), text))
-                    for off, text in written]
+            if set(by_start) <= {off for off, _ in written}:   # every child found in the tokens (not a macro's)
+                args = [by_start[off] if off in by_start else (irt.scalar_named(text) or ir.Opaque(Span(), text))
+                        for off, text in written]
         return kids[at].spelling, tuple(args)
 
 

@@ -58,7 +58,8 @@ def host_cxx_args() -> tuple[str, ...]:
         return tuple(int(x) for x in re.findall(r"\d+", os.path.basename(p)))
     for base in sorted(glob.glob("/usr/include/c++/*"), key=version, reverse=True):
         n = os.path.basename(base)
-        target = glob.glob(f"/usr/include/*/c++/{n}") or [d for d in glob.glob(f"{base}/*-linux-gnu") if os.path.isdir(d)]
+        target = glob.glob(f"/usr/include/*/c++/{n}") or [d for d in glob.glob(f"{base}/*-linux-gnu")
+                                                            if os.path.isdir(d)]
         if os.path.isfile(os.path.join(base, "cstddef")):
             return ("-nostdinc++", "-isystem", base, *(x for t in target[:1] for x in ("-isystem", t)))
     return ()
@@ -68,8 +69,8 @@ def toolkit_args(root: str) -> list[str]:
     """The clang arguments of the toolkit mode for the toolkit at ``root`` (the shim mode's, with the toolkit's
     headers and the host's libstdc++ instead of cudalint's prelude, shims and libc++)."""
     cccl = os.path.join(root, "include", "cccl")   # CUDA 13 moved libcu++, Thrust and CUB here
-    return ["-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_90", f"--cuda-path={root}", "-nocudalib", "-std=c++17",
-            "-ferror-limit=0", "-w", "-Wno-register", "-Wno-unknown-cuda-version", "-fgpu-rdc",
+    return ["-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_90", f"--cuda-path={root}", "-nocudalib",
+            "-std=c++17", "-ferror-limit=0", "-w", "-Wno-register", "-Wno-unknown-cuda-version", "-fgpu-rdc",
             "-Wno-reserved-user-defined-literal", *host_cxx_args(),
             *(("-isystem", cccl) if os.path.isdir(cccl) else ()), "-idirafter", str(FALLBACK),
             "-include", str(FALLBACK / "cudalint_toolkit_prelude.h")]

@@ -51,7 +51,8 @@ the loop is ``#pragma unroll 1``.  Else None."""
         else ""
     if re.match(r"\s*#\s*pragma\s+unroll\s*\(?\s*1\s*\)?\s*$", above):
         return None  # `#pragma unroll 1` keeps it a loop (fixtures/arith/div_mod.cu byDoublingLoopVar)
-    if len(cond.free_symbols) == 1 and (n := constant_trips(next(iter(cond.free_symbols)), cond)):
+    counter = next(iter(cond.free_symbols)) if len(cond.free_symbols) == 1 else None
+    if counter is not None and counter != v and (n := constant_trips(counter, cond)):
         # a doubling companion of a loop counted by another variable (cuSZ's Huffman shuffle:
         # `for (sf = 8, stride = 1; sf > 0; sf--, stride *= 2)`): its values on the loop's constant trips
         trips = [start * 2 ** i if factor > 0 else start // 2 ** i for i in range(n)]
