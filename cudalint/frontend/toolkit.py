@@ -61,8 +61,16 @@ def host_cxx_args() -> tuple[str, ...]:
         target = glob.glob(f"/usr/include/*/c++/{n}") or [d for d in glob.glob(f"{base}/*-linux-gnu")
                                                             if os.path.isdir(d)]
         if os.path.isfile(os.path.join(base, "cstddef")):
-            return ("-nostdinc++", "-isystem", base, *(x for t in target[:1] for x in ("-isystem", t)))
+            # clang's CUDA wrappers of <new>, <cmath>, <complex> first, as its driver puts them (device placement new)
+            return ("-nostdinc++", *_cuda_wrappers(), "-isystem", base,
+                    *(x for t in target[:1] for x in ("-isystem", t)))
     return ()
+
+
+def _cuda_wrappers() -> tuple[str, ...]:
+    import clang.cindex as ci
+    wrappers = Path(ci.__file__).parent / "native" / "resource" / "include" / "cuda_wrappers"
+    return ("-isystem", str(wrappers)) if wrappers.is_dir() else ()
 
 
 def toolkit_args(root: str) -> list[str]:
