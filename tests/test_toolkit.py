@@ -76,3 +76,20 @@ def test_the_toolkit_mode_resolves_headers_the_shims_do_not_have(tmp_path, capsy
     toolkit, _ = findings(capsys, "--cuda-path", "auto", str(src))
     assert [(c, line, col) for _, line, col, c, _, _ in toolkit] == [("CL101", 5, 12)]
     assert "a warp touches 8 sectors per request instead of 4" in toolkit[0][5]
+
+
+@REAL
+def test_device_placement_new_resolves_through_clangs_cuda_wrappers(tmp_path, capsys):
+    """cuda-samples' newdelete: `new (p) T(..)` in a kernel needs clang's device `operator new` from its CUDA wrapper of
+    <new>, which `-nostdinc++` left out ("no matching function for non-allocating placement new": a CL000)."""
+    src = tmp_path / "k.cu"
+    src.write_text("#include <new>\n"
+                   "struct V { float x; __device__ V(float v) : x(v) {} };\n"
+                   "__global__ void k(V *out) {\n"
+                   "  __shared__ unsigned char buf[sizeof(V) * 32];\n"
+                   "  V *v = new (buf + sizeof(V) * (threadIdx.x % 32)) V(1.0f);\n"
+                   "  out[threadIdx.x * 2] = *v;\n"
+                   "}\n"
+                   "int main() { k<<<64, 256>>>(0); }\n")
+    toolkit, _ = findings(capsys, "--cuda-path", "auto", str(src))
+    assert [c for _, _, _, c, _, _ in toolkit] == ["CL101"]
