@@ -6,6 +6,19 @@ from pathlib import Path
 from cudalint.runner import RunOptions, build_model, lint_file
 
 
+def ptx_bodies(fixture: Path, tmp_path: Path) -> dict:
+    """Each kernel's PTX body by its name, as nvcc -O3 for sm_90 compiles ``fixture``; skips where nvcc is missing."""
+    import re
+    import shutil
+    import subprocess
+    import pytest
+    if shutil.which("nvcc") is None:
+        pytest.skip("nvcc not installed")
+    ptx = tmp_path / "k.ptx"
+    subprocess.run(["nvcc", "-O3", "-arch=sm_90", "-ptx", "-o", str(ptx), str(fixture)], check=True, timeout=300)
+    return dict(re.findall(r"\.entry _Z\d+(\w+?)P\w*\((.*?)\n}", ptx.read_text(), re.S))
+
+
 def lint(tmp_path: Path, src: str):
     p = tmp_path / "k.cu"
     p.write_text(src)
@@ -1140,18 +1153,10 @@ void run(float *o, const float *i, int n) { k<float><<<64, 32>>>(o, i, n); }
 def test_a_signed_division_of_a_value_nvcc_knows_is_non_negative_is_a_shift(tmp_path):
     # cuda-convnet2's `tidx = ty * B_X + tx` with `tx = threadIdx.x % B_X`: five CL501 judged false (census `aa`);
     # the fixture's kernels and their PTX: no finding where nvcc emits no sign fix-up, two where it does
-    import re
-    import shutil
-    import subprocess
-    import pytest
     fixture = Path(__file__).resolve().parents[1] / "fixtures" / "arith" / "known_range.cu"
     found = {(d.kernel, d.line) for d in lint_file(str(fixture), RunOptions()) if d.code == "CL501"}
     assert found == {("threadIdxOnly", 55)}
-    if shutil.which("nvcc") is None:
-        pytest.skip("nvcc not installed")
-    ptx = tmp_path / "k.ptx"
-    subprocess.run(["nvcc", "-O3", "-arch=sm_90", "-ptx", "-o", str(ptx), str(fixture)], check=True, timeout=300)
-    bodies = dict(re.findall(r"\.entry _Z\d+(\w+?)Pii?\((.*?)\n}", ptx.read_text(), re.S))
+    bodies = ptx_bodies(fixture, tmp_path)
     assert set(bodies) == {"remainderRange", "maskRange", "unsignedQuotient", "loopCounter", "threadIdxOnly"}
     fixup = {k: "shr.s32" in body for k, body in bodies.items()}
     assert fixup == {"remainderRange": False, "maskRange": False, "unsignedQuotient": False, "loopCounter": False,
@@ -2218,17 +2223,10 @@ def test_a_doubling_variable_beside_a_constant_loop_counter_divides_by_constants
     """cuSZ's Huffman shuffle: `for (sf = 8, stride = 1; sf > 0; sf--, stride *= 2) .. / (stride * 2)` is unrolled
     by nvcc into 8 trips of masks and shifts (no `div`/`rem` in the PTX); judged false as a CL501 warning."""
     import re
-    import shutil
-    import subprocess
-    import pytest
     fixture = Path(__file__).resolve().parents[1] / "fixtures" / "arith" / "unrolled_loop.cu"
     found = {(d.kernel, d.line) for d in lint_file(str(fixture), RunOptions()) if d.code == "CL501"}
     assert found == {("runtimeBound", 30)}
-    if shutil.which("nvcc") is None:
-        pytest.skip("nvcc not installed")
-    ptx = tmp_path / "k.ptx"
-    subprocess.run(["nvcc", "-O3", "-arch=sm_90", "-ptx", "-o", str(ptx), str(fixture)], check=True, timeout=300)
-    bodies = dict(re.findall(r"\.entry _Z\d+(\w+?)P\w*\((.*?)\n}", ptx.read_text(), re.S))
+    bodies = ptx_bodies(fixture, tmp_path)
     divides = {k: bool(re.search(r"\b(div|rem)\.", body)) for k, body in bodies.items()}
     assert divides == {"constantBound": False, "runtimeBound": True, "halvingWhile": False, "companionDoubling": False}
 
