@@ -667,8 +667,8 @@ class Lowering:
                 continue
             init = self.initializer(init_node, t) if init_node is not None else None
             if init is not None:
-                if t.name == "auto" and t.kind == TypeKind.UNKNOWN:  # `auto` deduced
-                    t = replace(_decay(init.type), const=True) if t.const else _decay(init.type)
+                if t.name == "auto" and t.kind == TypeKind.UNKNOWN:  # `auto` deduced: top-level const dropped
+                    t = replace(_decay(init.type), const=bool(t.const))   # (`auto sf = times`, `times` constexpr)
                 init = _copy(init, t)
             if isinstance(init, ir.InitList) and init.type.kind == TypeKind.UNKNOWN:
                 init.type = t
