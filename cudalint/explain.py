@@ -19,8 +19,9 @@ from rich.text import Text
 
 from .analysis.context import AnalysisContext
 from .analysis.symbols import TID
-from .analysis.warp import BANK_WIDTH, BANKS, SECTOR, WARP, bank_ways, global_cost, phases, shared_cost, thread_coords
+from .analysis.warp import BANKS, SECTOR, WARP, bank_ways, global_cost, phases, shared_cost, thread_coords
 from .diagnostics import Severity
+from .explain_svg import phase_banks, touched_lines
 from .model import Access, AddressSpace, Kernel
 from .rules import spell
 from .runner import UsageError, analyse_file, read_source
@@ -45,10 +46,7 @@ def _global(console: Console, size: int, lanes: list[int], coords, residue: int)
         sec = str(first) if first == last else f"{first}-{last}"
         table.add_row(str(lane), f"({c[0]},{c[1]},{c[2]})", str(a), sec, str(a // LINE))
     console.print(table)
-    lines: dict[int, set[int]] = {}   # 128-byte line -> the sectors touched in it
-    for a in (off + residue for off in lanes):
-        for s in range(a // SECTOR, (a + size - 1) // SECTOR + 1):
-            lines.setdefault(s * SECTOR // LINE, set()).add(s % (LINE // SECTOR))
+    lines = touched_lines(size, [off + residue for off in lanes])   # 128-byte line -> the sectors touched in it
     grid = Text()
     for ln in sorted(lines)[:64]:
         cells = "".join("[#]" if i in lines[ln] else "[ ]" for i in range(LINE // SECTOR))
@@ -76,13 +74,8 @@ def _shared(console: Console, size: int, lanes: list[int], shift: Optional[int] 
     n_phases = phases(size)
     per = WARP // n_phases
     for p in range(n_phases):
-        banks: dict[int, dict[int, list[int]]] = {}
-        for lane, off in enumerate((x + (shift or 0) if x is not None else None
-                                    for x in lanes[p * per:(p + 1) * per]), p * per):
-            if off is None:  # an inactive lane
-                continue
-            for word in range(off // BANK_WIDTH, (off + size - 1) // BANK_WIDTH + 1):
-                banks.setdefault(word % BANKS, {}).setdefault(word, []).append(lane)
+        banks = phase_banks(size, [x + (shift or 0) if x is not None else None
+                                   for x in lanes[p * per:(p + 1) * per]], p * per)
         title = "32 banks x 4 bytes" + (f" (phase {p + 1} of {n_phases}, lanes {p * per}-{(p + 1) * per - 1})"
                                         if n_phases > 1 else "")
         table = Table("bank", "words (lanes)", "distinct words", title=title)
@@ -108,10 +101,11 @@ def _constant(console: Console, lanes: list[int]) -> None:
     console.print(f"{len(addrs)} distinct address(es) -> {len(addrs)} request(s) per warp")
 
 
-def explain_access(console: Console, ctx: AnalysisContext, kernel: Kernel, acc: Access, warp: int) -> list:
-    """Print the access's picture for warp ``warp``; returns the same picture as SVG elements for ``--html``
-    (:mod:`cudalint.explain_svg`; empty where the lanes are not modelled).  Raises UsageError for a warp out of
-    range."""
+def explain_access(console: Console, ctx: AnalysisContext, kernel: Kernel, acc: Access, warp: int,
+                   draw: bool = False) -> list:
+    """Print the access's picture for warp ``warp``; with ``draw``, returns the same picture as SVG elements for
+    ``--html`` (:mod:`cudalint.explain_svg`; empty where the lanes are not modelled, or without ``draw``).  Raises
+    UsageError for a warp out of range."""
     from . import explain_svg
     pic = ctx.picture(kernel, acc)
     if pic is not None and not 0 <= warp < len(pic.warps):   # said before anything is drawn
@@ -135,17 +129,17 @@ def explain_access(console: Console, ctx: AnalysisContext, kernel: Kernel, acc: 
         _global(console, acc.size, lanes, thread_coords(ctx.launch_shape(kernel))[warp * WARP:], cost.worst_residue)
         console.print(f"sectors/request {cost.sectors_per_request:g} (ideal {cost.ideal_sectors_per_request:g}), "
                       f"efficiency {cost.efficiency:.1%}")
-        return [explain_svg.global_svg(acc.size, lanes, cost.worst_residue)]
+        return [explain_svg.global_svg(acc.size, lanes, cost.worst_residue)] if draw else []
     if acc.array.space == AddressSpace.SHARED:
         shift = _uniform_bytes(acc, ctx, kernel)
         _shared(console, acc.size, lanes, shift)
         cost = shared_cost(pic, acc.size)
         console.print(f"block: worst {cost.bank_conflict_ways}-way, "
                       f"{cost.wavefronts_per_request:g} wavefronts per request on average")
-        return explain_svg.shared_svgs(acc.size, lanes, shift or 0)
+        return explain_svg.shared_svgs(acc.size, lanes, shift or 0) if draw else []
     if acc.array.space == AddressSpace.CONSTANT:
         _constant(console, lanes)
-        return [explain_svg.constant_svg(lanes)]
+        return [explain_svg.constant_svg(lanes)] if draw else []
     return []
 
 
@@ -173,7 +167,7 @@ def run_explain(location: str, warp: int = 0, html: Optional[str] = None,
     found = [(k, a) for k in model.kernels for a in k.accesses if a.span.line == line and a.span.path == path]
     sections = []    # for --html: (heading, SVG pictures, the terminal text of that part)
     for kernel, acc in found:
-        pictures = explain_access(console, ctx, kernel, acc, warp)
+        pictures = explain_access(console, ctx, kernel, acc, warp, draw=html is not None)
         sections.append((f"{kernel.name}: {acc.kind} of {acc.array.name} ({acc.array.space.value}, {acc.size} bytes), "
                          f"warp {warp}", pictures, console.export_text(clear=True) if console.record else ""))
     barriers = [(k, b) for k in model.kernels for b in k.barriers if b.span.line == line and b.span.path == path]

@@ -34,6 +34,27 @@ CONFLICT = "#d93025"
 FREE = "#ffffff"
 
 
+def touched_lines(size: int, addrs: Sequence[Optional[int]]) -> dict[int, set[int]]:
+    """128-byte line -> the indices (0-3) of its 32-byte sectors that lanes at byte ``addrs`` (None: inactive),
+    moving ``size`` bytes each, touch."""
+    lines: dict[int, set[int]] = {}
+    for a in (a for a in addrs if a is not None):
+        for s in range(a // SECTOR, (a + size - 1) // SECTOR + 1):
+            lines.setdefault(s * SECTOR // LINE, set()).add(s % (LINE // SECTOR))
+    return lines
+
+
+def phase_banks(size: int, offsets: Sequence[Optional[int]], first: int = 0) -> dict[int, dict[int, list[int]]]:
+    """bank -> 4-byte word -> the lanes (numbered from ``first``) of one phase whose ``size``-byte access at byte
+    ``offsets`` (None: inactive) covers it."""
+    banks: dict[int, dict[int, list[int]]] = {}
+    for lane, off in enumerate(offsets, first):
+        if off is not None:
+            for w in range(off // BANK_WIDTH, (off + size - 1) // BANK_WIDTH + 1):
+                banks.setdefault(w % BANKS, {}).setdefault(w, []).append(lane)
+    return banks
+
+
 def _el(parent: ET.Element, tag: str, text: Optional[str] = None, **attrs) -> ET.Element:
     e = ET.SubElement(parent, tag, {k.rstrip("_").replace("_", "-"): str(v) for k, v in attrs.items()})
     if text is not None:
@@ -77,11 +98,7 @@ def global_svg(size: int, lanes: Sequence[Optional[int]], residue: int = 0) -> E
     """Lanes -> 32-byte sectors of 128-byte lines.  ``size``: bytes each lane moves; ``lanes``: each lane's byte
     offset (None: inactive); ``residue``: bytes added to every offset (the base's residue mod 32)."""
     addrs = [None if off is None else off + residue for off in lanes]
-    lines: dict[int, set[int]] = {}
-    for a in addrs:
-        if a is not None:
-            for s in range(a // SECTOR, (a + size - 1) // SECTOR + 1):
-                lines.setdefault(s * SECTOR // LINE, set()).add(s % (LINE // SECTOR))
+    lines = touched_lines(size, addrs)
     shown = sorted(lines)[:MAX_LINES]
     row = {ln: r for r, ln in enumerate(shown)}
     top, pitch, sw = 90, 30, 60                 # first line row's y, row pitch, sector box width
@@ -121,11 +138,7 @@ def shared_svgs(size: int, lanes: Sequence[Optional[int]], shift: int = 0) -> li
     out = []
     for p in range(n):
         part = [None if off is None else off + shift for off in lanes[p * per:(p + 1) * per]]
-        banks: dict[int, dict[int, list[int]]] = {}
-        for lane, off in enumerate(part, p * per):
-            if off is not None:
-                for w in range(off // BANK_WIDTH, (off + size - 1) // BANK_WIDTH + 1):
-                    banks.setdefault(w % BANKS, {}).setdefault(w, []).append(lane)
+        banks = phase_banks(size, part, p * per)
         depth = max((len(ws) for ws in banks.values()), default=0)
         shown = min(depth, 8)
         btop = 110

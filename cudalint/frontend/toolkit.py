@@ -17,7 +17,6 @@ import glob
 import os
 import re
 import shutil
-import tempfile
 from pathlib import Path
 from typing import Optional
 
@@ -96,10 +95,9 @@ def usable(root: str) -> Optional[str]:
     if not host_cxx_args():
         return "no GCC C++ library (/usr/include/c++/N) to parse the toolkit's headers with"
     import clang.cindex as ci
-    with tempfile.TemporaryDirectory(prefix="cudalint-probe-") as d:
-        probe = os.path.join(d, "probe.cu")
-        tu = ci.Index.create().parse(probe, args=toolkit_args(root), unsaved_files=[(probe, PROBE)], options=0x200)
-        errors = [x for x in tu.diagnostics if x.severity >= 3]
+    probe = "/cudalint-toolkit-probe.cu"   # never on disk: libclang reads it from memory
+    tu = ci.Index.create().parse(probe, args=toolkit_args(root), unsaved_files=[(probe, PROBE)], options=0x200)
+    errors = [x for x in tu.diagnostics if x.severity >= 3]
     if errors:
         e = errors[0]
         where = f"{e.location.file.name}:{e.location.line}: " if e.location.file else ""
