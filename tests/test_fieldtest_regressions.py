@@ -2244,3 +2244,19 @@ void run(float *o, int n) { dim3 block(32, 8); lookup<float><<<4, block>>>(o, n)
     p.write_text(src)
     model = build_model(str(p), src, RunOptions())
     assert [(s.kernel, s.block) for s in model.launches] == [("lookup", (32, 8, 1))]
+
+
+def test_a_loop_invariant_constant_read_is_made_once_before_the_loop(tmp_path):
+    """popsift's `desc_tile[threadIdx.x]` in its loop over the rows: a `__constant__` read whose address the loop does
+    not change is loaded once before the loop, barriers in it or not (nothing writes constant memory during a
+    launch), so its 32 serialized requests are paid once beside the loop's 256 trips: info; a read whose address moves
+    with the trip stays a warning.  The PTX shows where nvcc puts each `ld.const`."""
+    import re
+    fixture = Path(__file__).resolve().parents[1] / "fixtures" / "constant" / "hoisted_read.cu"
+    found = {(d.kernel, d.line, d.severity.value) for d in lint_file(str(fixture), RunOptions()) if d.code == "CL401"}
+    assert found == {("invariantRead", 16, "info"), ("invariantReadWithBarrier", 27, "info"),
+                     ("movingRead", 37, "warning")}
+    before_loop = {k: bool(re.search(r"ld\.const\.f32[^$]*?\$L__BB", body, re.S)) and
+                   not re.search(r"\$L__BB\d+_\d+:[^$]*?ld\.const", body, re.S)
+                   for k, body in ptx_bodies(fixture, tmp_path).items()}
+    assert before_loop == {"invariantRead": True, "invariantReadWithBarrier": True, "movingRead": False}

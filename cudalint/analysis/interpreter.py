@@ -707,6 +707,7 @@ class KernelInterpreter:
                 self.symbols.loop_spans[sym] = s.span
         self.symbols.loop_conds[trip] = cond_val
         self.push_guard(cond_val, SourceLine.of(s.span))
+        entry_guards = len([g for g, _ in self.guards if isinstance(g, sympy.Basic)])
         self.loops.append(next(self.order))
         self.loop_marks.append(mark)
         self.trips.append(trip)
@@ -716,6 +717,7 @@ class KernelInterpreter:
         for x in s.step:
             self.expr(x, loop_env)
         self.breakable.pop()
+        self.hoist_constant(self.kernel.accesses[first:], mark, entry_guards)
         if len(self.kernel.barriers) == barriers:
             self.hoist(self.kernel.accesses[first:], mark)
             self.mark_unrolled(self.kernel.accesses[first:], trip, cond_val, s.unroll)
@@ -776,6 +778,21 @@ class KernelInterpreter:
                     and all(self.symbols.born(x) < mark for x in a.offset.free_symbols) \
                     and (all(b.offset == a.offset for b in same[id(a.array)])
                          or not any(b.is_write for b in same[id(a.array)])):
+                a.loop_depth -= 1
+                a.loop_trips = a.loop_trips[:-1]
+
+    def hoist_constant(self, body: list[Access], mark: int, entry_guards: int) -> None:
+        """Take out of the loop just ended (``body``: its accesses) the ``__constant__`` reads whose address no value
+        of the loop changes (every symbol born before ``mark``) and that no branch inside the loop guards (the loop's
+        own condition is the ``entry_guards``-th guard): nothing writes constant memory while a kernel runs, so nvcc
+        loads the value once before the loop and keeps it in a register, barriers in the loop or not (popsift's
+        ``desc_tile[threadIdx.x]`` in its loop over the rows; fixtures/constant/hoisted_read.cu, whose PTX has the
+        ``ld.const`` ahead of the loop).  A read under a branch of the loop is left in it (a load nvcc cannot show
+        in bounds is not speculated)."""
+        for a in body:
+            if a.array.space == AddressSpace.CONSTANT and a.loop_depth == len(self.loops) and a.offset is not None \
+                    and len(a.guards) <= entry_guards and not a.is_write \
+                    and all(self.symbols.born(x) < mark for x in a.offset.free_symbols):
                 a.loop_depth -= 1
                 a.loop_trips = a.loop_trips[:-1]
 
