@@ -8,11 +8,20 @@ Reports
   worker pool included) and its peak memory (max RSS of the command and its workers);
 * language-server re-lint latency: `lint_text` of a 500-line buffer after a one-line change.
 Targets (issues 2 and 6): ratio <= 1.5, single file <= 0.5 s, re-lint <= 150 ms, peak memory <= 500 MB.
+
+With ``--corpus DIR [PATHS...]`` (issue 13) it measures a real corpus instead, in one run: every file the command
+would lint under ``DIR`` (its configuration files read as `cudalint check` reads them), parsed bare by libclang
+with the exact arguments cudalint gives that file, serially in one process; then `cudalint check --no-cache` on
+the same paths with ``--jobs 1`` and ``--jobs 2`` (each a fresh interpreter, start-up and worker pool included),
+their ratios to the bare parse, and the peak memory of the command and its workers.  E.g. NVIDIA/cuda-samples
+with its `.cudalint.toml` (``include-paths = ["Common"]``): ``bench_check.py --corpus CHECKOUT Samples``.
+Targets (issue 13): ``--jobs 1`` <= 1.2x the bare parse, ``--jobs 2`` <= 0.6x ``--jobs 1``, memory <= 500 MB.
 Not a test: numbers depend on the machine.
 """
 
 from __future__ import annotations
 
+import os
 import platform
 import resource
 import subprocess
@@ -24,7 +33,8 @@ from pathlib import Path
 import clang.cindex as ci
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+if not os.environ.get("PYTHONPATH"):  # PYTHONPATH=SNAPSHOT measures another copy of cudalint (its workers too)
+    sys.path.insert(0, str(ROOT))
 
 from cudalint.frontend.libclang import PARSE_OPTIONS, base_args  # noqa: E402
 from cudalint.rules import all_rules  # noqa: E402
@@ -107,8 +117,37 @@ def relint_latency(path: str, frontend: str, repeat: int = 5) -> float:
     return best
 
 
+def corpus(root: str, paths: list[str]) -> None:
+    """The ``--corpus`` measurement (module docstring); run from ``root`` as a user runs cudalint there."""
+    from cudalint.config import Resolver, discover
+    from cudalint.frontend.libclang import parse
+    from cudalint.runner import compile_flags
+    os.chdir(root)
+    resolver = Resolver()
+    files = discover(paths or ["."], resolver)
+    t = time.perf_counter()
+    for f in files:
+        opts = resolver.options_for(f)
+        parse(f, Path(f).read_text(encoding="utf-8", errors="replace"),
+              opts.extra_args + compile_flags(f, opts.compile_db), opts.cuda_path)
+    bare = time.perf_counter() - t
+    print(f"{len(files)} files under {root}: bare libclang parse (one process, serial) {bare:.1f} s")
+    walls = {}
+    for jobs in (1, 2):
+        t = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "cudalint", "check", "--no-cache", "--exit-zero", "--jobs", str(jobs),
+                        "--quiet", *(paths or ["."])], capture_output=True, check=True)
+        walls[jobs] = time.perf_counter() - t
+        print(f"`cudalint check --jobs {jobs}`: {walls[jobs]:.1f} s, {walls[jobs] / bare:.2f}x the bare parse")
+    rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    print(f"--jobs 2 / --jobs 1: {walls[2] / walls[1]:.2f}; peak memory of one process (command or worker): {rss:.0f} MB")
+
+
 def main() -> None:
     print(f"machine: {platform.machine()}, {platform.processor() or 'cpu'}, Python {platform.python_version()}")
+    if len(sys.argv) > 2 and sys.argv[1] == "--corpus":
+        corpus(sys.argv[2], sys.argv[3:])
+        return
     fixtures = sorted(str(p) for p in (ROOT / "fixtures").rglob("*.cu"))
     with tempfile.TemporaryDirectory() as d:
         big = Path(d) / "generated.cu"

@@ -8,6 +8,7 @@ run goes on.  Results are sorted exactly like a serial run.
 
 from __future__ import annotations
 
+import functools
 import os
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Callable, Iterable, Optional
@@ -38,7 +39,7 @@ def merge_includes(results: list[tuple[str, list[Diagnostic], list[str]]]) -> li
     header's finding given by several includers is kept once. A file read only for the launch shapes its calls
     pass (a caller) is not included: its kernels' findings stay (before, a program whose two kernel files shared
     a launcher name dropped each other's findings)."""
-    rp = os.path.realpath
+    rp = functools.lru_cache(maxsize=None)(os.path.realpath)  # each header is named by every file including it
     included = {rp(dep) for path, _, deps in results for dep in deps if rp(dep) != rp(path)}
     superseded = _partial_elsewhere_whole(results)
     out, seen = [], set()
@@ -65,7 +66,7 @@ def _partial_elsewhere_whole(results: list[tuple[str, list[Diagnostic], list[str
     NVIDIA/gvdb-voxels' OptiX header does for `int3 - int3`) while another includer of the same header models it
     whole. The whole analysis is the answer; the partial one's CL000 and findings for that kernel are dropped. An
     includer that failed as a whole (a file-level CL000) models nothing."""
-    rp = os.path.realpath
+    rp = functools.lru_cache(maxsize=None)(os.path.realpath)
     includers: dict[str, set[str]] = {}
     failed = {rp(path) for path, diags, _ in results if any(d.code == "CL000" and not d.kernel for d in diags)}
     for path, _, deps in results:

@@ -192,3 +192,22 @@ def test_volatile_pointee_is_kept_on_the_access(tmp_path):
     src = "__global__ void k(volatile int* f, int* g) { f[threadIdx.x] = 1; g[threadIdx.x] = 1; }\n"
     k = model_of(tmp_path, src).kernels[0]
     assert [(a.array.name, a.volatile) for a in k.accesses] == [("f", True), ("g", False)]
+
+
+def test_cursor_is_null_answered_in_python_agrees_with_libclang():
+    """The front-end answers the bindings' `Cursor.is_null` (called before every cursor property) in Python; it
+    must agree with libclang's `clang_equalCursors(c, null)` on the null cursor and on every cursor of a file."""
+    import clang.cindex as ci
+    from cudalint.frontend import libclang as L
+    fixture = Path(__file__).resolve().parents[1] / "fixtures" / "shared" / "hoisted_load.cu"
+    tu = ci.Index.create().parse(str(fixture), args=L.base_args(), options=L.PARSE_OPTIONS)
+    null = ci.conf.null_cursor
+    assert ci.Cursor.is_null is L._is_null
+    assert L._is_null(null) and bool(ci.conf.lib.clang_equalCursors(null, null))
+    seen = 0
+    for c in tu.cursor.walk_preorder():
+        for x in (c, c.semantic_parent, c.referenced):
+            if x is not None:
+                seen += 1
+                assert L._is_null(x) == bool(ci.conf.lib.clang_equalCursors(x, null))
+    assert seen > 1000

@@ -228,3 +228,34 @@ def test_a_header_that_embeds_a_file_is_refused_before_the_parse(layout, capsys)
         (1, f"not linted: the header `{proj / 'e.h'}` uses `#embed`/`__has_embed`, which reads a file's bytes into "
             "the program")]
     assert "118" not in out
+
+
+def test_headers_are_resolved_as_realpath_resolves_them(tmp_path):
+    """check_reads resolves each header's folder once and the name after it by one lstat (speed: a translation
+    unit names a thousand headers): the same answer as os.path.realpath for links to folders, links to files, links
+    with `..` in them and paths through them."""
+    from cudalint.frontend.confine import _RealPaths
+    (tmp_path / "a" / "b").mkdir(parents=True)
+    (tmp_path / "a" / "b" / "f.h").write_text("")
+    os.symlink(tmp_path / "a" / "b", tmp_path / "lnk")
+    os.symlink("b/f.h", tmp_path / "a" / "g.h")
+    os.symlink("../..", tmp_path / "a" / "b" / "up")
+    real = _RealPaths()
+    for p in ("lnk/f.h", "a/g.h", "lnk/../x.h", "a/b/up/a/b/f.h", "lnk/up/lnk/f.h", "a/./b/f.h", "lnk/"):
+        assert real(str(tmp_path / p)) == os.path.realpath(tmp_path / p), p
+    assert real(str(tmp_path / "lnk/f.h")) == str(tmp_path / "a" / "b" / "f.h")
+    assert real(str(tmp_path / "lnk/../x.h")) == str(tmp_path / "a" / "x.h")   # `..` after the link, not before it
+
+
+def test_a_header_through_a_link_out_of_the_project_is_refused_however_often_it_is_included(tmp_path):
+    """The memo of resolved folders must not let a link out of the project through (checked once, refused)."""
+    from cudalint.frontend.confine import Refused, check_reads
+    proj, out = tmp_path / "proj", tmp_path / "elsewhere"
+    proj.mkdir()
+    out.mkdir()
+    (out / "h.h").write_text("")
+    (proj / "k.cu").write_text("")
+    (proj / "inc").symlink_to(out)
+    inside = str(proj / "k.cu")
+    with pytest.raises(Refused, match="outside the project"):
+        check_reads([(str(proj / "inc" / "h.h"), 1)] * 3, (str(proj),), inside)

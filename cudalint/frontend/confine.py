@@ -69,8 +69,12 @@ def project_root(path: str, config_dir: Optional[str] = None) -> str:
 
 def inside(path: str, roots: Iterable[str]) -> bool:
     """Whether ``path`` (resolved) lies under one of ``roots`` (resolved) and below no ``.git`` folder."""
-    real = os.path.realpath(path)
-    if ".git" in Path(real).parts:
+    return _inside_real(os.path.realpath(path), roots)
+
+
+def _inside_real(real: str, roots: Iterable[str]) -> bool:
+    """:func:`inside` for a path already resolved."""
+    if f"{os.sep}.git{os.sep}" in f"{os.sep}{real}{os.sep}":  # a `.git` component
         return False
     return any(real == r or real.startswith(r.rstrip(os.sep) + os.sep) for r in roots)
 
@@ -168,20 +172,28 @@ def check_reads(files: Iterable[tuple[str, int]], roots: tuple[str, ...], main: 
     """Raise :class:`Refused` when a file the translation unit read lies outside ``roots`` (and the system
     roots), or a header read under the project uses ``#embed`` (``scanned``: headers :func:`check_includes`
     already read).  ``files``: (path, the line of the linted file that includes it, 1 for a nested include)."""
-    allowed = roots + system_roots()
-    if not inside(main, roots[:1] or allowed):
-        raise Refused(f"not linted: `{main}` is a link to `{os.path.realpath(main)}`, outside the project "
+    system = system_roots()   # resolved once per call: a translation unit reads hundreds of headers
+    allowed = roots + system
+    real_main = os.path.realpath(main)
+    realpath = _RealPaths()
+    done: set[str] = set()
+    if not _inside_real(real_main, roots[:1] or allowed):
+        raise Refused(f"not linted: `{main}` is a link to `{real_main}`, outside the project "
                       f"({roots[0] if roots else '?'})")
     for f, line in files:
-        if os.path.realpath(f) == os.path.realpath(main):
+        if f in done:   # a header included from several places is checked once
             continue
-        if not inside(f, allowed):
-            link = f" (a link to `{os.path.realpath(f)}`)" if os.path.realpath(f) != os.path.abspath(f) else ""
-            if ".git" in Path(os.path.realpath(f)).parts:
+        done.add(f)
+        real = realpath(f)
+        if real == real_main:
+            continue
+        if not _inside_real(real, allowed):
+            link = f" (a link to `{real}`)" if real != os.path.abspath(f) else ""
+            if ".git" in Path(real).parts:
                 raise Refused(f"not linted: it includes `{f}`{link}, inside a `.git` folder (repository metadata, which "
                               "can hold credentials); cudalint reads no such file", line)
             raise Refused(_outside(f, link, roots), line)
-        if not inside(f, system_roots()) and os.path.realpath(f) not in scanned:
+        if not _inside_real(real, system) and real not in scanned:
             try:
                 with open(f, encoding="latin-1") as fh:
                     check_text(fh.read(1 << 22))
@@ -190,6 +202,24 @@ def check_reads(files: Iterable[tuple[str, int]], roots: tuple[str, ...], main: 
             except Refused as e:
                 raise Refused(f"not linted: the header `{f}` uses `#embed`/`__has_embed`, which reads a file's bytes "
                               "into the program", line) from e
+
+
+class _RealPaths:
+    """``os.path.realpath`` of many files in few folders: each folder resolved once, then one ``lstat`` per file
+    (its own name may be a link).  The same answer: ``realpath`` resolves a path's components in order, so the
+    folder's part is ``realpath(folder)`` whatever the name after it."""
+
+    def __init__(self) -> None:
+        self.folders: dict[str, str] = {}
+
+    def __call__(self, path: str) -> str:
+        folder, name = os.path.split(path)
+        if not folder or name in ("", ".", ".."):
+            return os.path.realpath(path)
+        if (real := self.folders.get(folder)) is None:
+            real = self.folders[folder] = os.path.realpath(folder)
+        joined = os.path.join(real, name)
+        return os.path.realpath(joined) if os.path.islink(joined) else joined
 
 
 def summarise(message: str, source: str) -> str:

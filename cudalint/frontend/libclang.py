@@ -37,7 +37,7 @@ from .traits import static_multiples, type_constants
 K = ci.CursorKind
 TK = ci.TypeKind
 SHIMS = Path(__file__).with_name("shims")
-PARSE_OPTIONS = 0x01 | 0x200  # DetailedPreprocessingRecord | KeepGoing
+PARSE_OPTIONS = 0x200  # KeepGoing
 #: deepest expression nesting lowered (a deeper function body is CL000: "expression nesting too deep")
 MAX_NESTING = 8_000
 #: Python recursion allowed while lowering (two or three frames per nesting level)
@@ -51,6 +51,19 @@ for _name, _arg, _res in (("clang_Cursor_Evaluate", ci.Cursor, ctypes.c_void_p),
     getattr(_lib, _name).argtypes = [_arg]
     getattr(_lib, _name).restype = _res
 _lib.clang_EvalResult_dispose.argtypes = [ctypes.c_void_p]
+_NULL = ci.conf.null_cursor  # set when `_lib` above loaded the library
+
+
+def _is_null(self: ci.Cursor) -> bool:
+    """``Cursor.is_null`` answered in Python: the bindings (22.x) guard every cursor property with it, a ctypes call
+    of ``clang_equalCursors`` each time (1.2 million calls for 12 cuda-samples files, a fifth of the lowering's time
+    under cProfile).  libclang compares two cursors field by field after clearing ``data[1]`` of a declaration's
+    (CIndex.cpp, ``clang_equalCursors``); the null cursor is no declaration, so a cursor is null exactly when every
+    field equals the null cursor's."""
+    return self._kind_id == _NULL._kind_id and self.xdata == _NULL.xdata and tuple(self.data) == tuple(_NULL.data)
+
+
+ci.Cursor.is_null = _is_null
 
 #: CXUnaryOperatorKind (clang-c/Index.h) -> the IR's unary operator
 _UNARY = {1: "post++", 2: "post--", 3: "pre++", 4: "pre--", 5: "&", 6: "*", 7: "+", 8: "-", 9: "~", 10: "!"}
@@ -1020,8 +1033,9 @@ def lower(path: str, text: str, extra_args: Optional[list[str]] = None,
         roots = (*roots, *include_roots(cuda_path))
     scanned = check_includes(path, text, base_args(cuda_path) + list(extra_args or []), roots)
     tu = parse(path, text, list(extra_args or []), cuda_path)
-    check_reads(((inc.include.name, inc.location.line if inc.depth == 1 else 1) for inc in tu.get_includes()
-                 if inc.include is not None), roots, path, frozenset(scanned))
+    includes = [(inc.include.name, inc.location.line if inc.depth == 1 else 1) for inc in tu.get_includes()
+                if inc.include is not None]   # read once: a thousand inclusions, each a Python callback
+    check_reads(includes, roots, path, frozenset(scanned))
     with ir.recursion_limit(RECURSION_LIMIT):
         unit = Lowering(path, text, tu).lower()
     unit.errors, unit.missing_includes = file_diagnostics(path, tu, text)
@@ -1032,7 +1046,7 @@ def lower(path: str, text: str, extra_args: Optional[list[str]] = None,
             if d.severity >= 3 and loc.file and _shown(loc.file.name, path) == f.span.path \
                     and f.span.line <= loc.line <= f.span.end_line:
                 f.incomplete.append(f"line {loc.line}: {summarise(d.spelling, _header_text(loc.file.name))}{_hint(d)}")
-    unit.dependencies = sorted({inc.include.name for inc in tu.get_includes() if inc.include is not None})
+    unit.dependencies = sorted({name for name, _ in includes})
     return unit
 
 
