@@ -2260,3 +2260,57 @@ def test_a_loop_invariant_constant_read_is_made_once_before_the_loop(tmp_path):
                    not re.search(r"\$L__BB\d+_\d+:[^$]*?ld\.const", body, re.S)
                    for k, body in ptx_bodies(fixture, tmp_path).items()}
     assert before_loop == {"invariantRead": True, "invariantReadWithBarrier": True, "movingRead": False}
+
+
+def test_a_one_trip_loop_counts_one_trip(tmp_path):
+    """convolutionSeparable's halo loops, `for (i = 0; i < HALO_STEPS; i++)` with HALO_STEPS 1: nvcc leaves straight
+    code and the interpreter evaluates it at trip 0, whose condition is then `True`; the count of its accesses must be
+    1, not the symbol of a loop of a run-time count (which made the halo's global load "repeat in a loop of a run-time
+    trip count" and its 2-way conflict judged true an info finding)."""
+    from cudalint.analysis.context import AnalysisContext
+    from cudalint.rules import thread_trips
+    src = """
+__global__ void k(const float *in, float *out) {
+  __shared__ float s[64];
+  for (int i = 0; i < 1; i++) s[threadIdx.x + 32 * i] = in[threadIdx.x + 32 * i];
+  for (int i = 0; i < 4; i++) s[threadIdx.x + 8 * i] += 1.0f;
+  out[threadIdx.x] = s[threadIdx.x];
+}
+int main() { k<<<1, 32>>>((float *)0, (float *)0); }
+"""
+    p = tmp_path / "k.cu"
+    p.write_text(src)
+    model = build_model(str(p), src, RunOptions())
+    ctx = AnalysisContext(model, src.splitlines())
+    (kernel,) = model.kernels
+    trips = {(a.span.line, a.array.name, a.kind): thread_trips(kernel, a, ctx) for a in kernel.accesses}
+    assert trips[(4, "in", "load")] == 1 and trips[(4, "s", "store")] == 1
+    assert trips[(5, "s", "load and store")] == 4
+
+
+def test_a_conflict_made_once_after_a_run_time_loop_of_global_loads_is_info(tmp_path):
+    """lightseq's column_sum_reduce: each thread sums its column over `rows / 32` rows (a run-time count), then
+    transposes the sums through `tile[threadIdx.x][threadIdx.y]` (32-way, once): the loop's DRAM sectors grow past the
+    kernel's 33 wavefronts per warp, so the conflict is info (judged debatable as a warning: "a single store after
+    the long loop"); fixtures/shared/after_global_loop.cu has the bound launch and the warnings beside it."""
+    src = """
+__global__ void columnSum(const float* __restrict__ in, float* __restrict__ out, int rows, int cols) {
+    __shared__ float tile[32][32];
+    const int col = blockIdx.x * 32 + threadIdx.x;
+    float sum = 0.0f;
+    for (int r = threadIdx.y; r < rows; r += 32)
+        sum += in[r * cols + col];
+    tile[threadIdx.x][threadIdx.y] = sum;
+    __syncthreads();
+    float t = tile[threadIdx.y][threadIdx.x];
+    if (threadIdx.x == 0) out[blockIdx.x * 32 + threadIdx.y] = t;
+}
+void run(const float* in, float* out, int rows, int cols) {
+    columnSum<<<(cols + 31) / 32, dim3(32, 32)>>>(in, out, rows, cols);
+}
+"""
+    (d,) = [d for d in lint(tmp_path, src) if d.code == "CL201"]
+    assert (d.line, d.column, d.severity.value, d.metrics["bank_conflict_ways"]) == (8, 5, "info", 32)
+    assert d.message.endswith("; the kernel's global load on line 7 repeats in a loop of a run-time trip count this "
+                              "access is not in, so the DRAM sectors it moves grow past the 33 shared wavefronts per "
+                              "warp the kernel takes: DRAM, not shared memory, limits it")

@@ -690,9 +690,12 @@ class KernelInterpreter:
                 loop_env[s.var] = self.opaque(s.var.name, cond_val)
         else:  # for (;;): exits only through break/return
             cond_val = self.expr(s.cond, loop_env) if s.cond is not None else sympy.Integer(1)
+        trip_cond = None
         if is_condition(cond_val) and cond_val.free_symbols == {trip} and constant_trips(trip, cond_val) == 1:
             # one trip (`for (i = 0; i < channels; ++i)` in `crop<float, 1>`): nvcc leaves straight-line code, the
-            # counters at their first values
+            # counters at their first values; its trips counted as one (the condition at trip 0 is `True`, which
+            # `thread_trips` would take for a loop of a run-time count: convolutionSeparable's one-step halo loops)
+            trip_cond = sympy.StrictLessThan(trip, 1)
             once = {trip: sympy.Integer(0)}
             for var, v in list(loop_env.items()):
                 if isinstance(v, sympy.Basic):
@@ -705,7 +708,7 @@ class KernelInterpreter:
                 # the trips' values are known once blockDim is (enumerated by the warp model)
                 self.symbols.pow2_loops[sym] = (int(v0), factor, cond_val)
                 self.symbols.loop_spans[sym] = s.span
-        self.symbols.loop_conds[trip] = cond_val
+        self.symbols.loop_conds[trip] = cond_val if trip_cond is None else trip_cond
         self.push_guard(cond_val, SourceLine.of(s.span))
         entry_guards = len([g for g, _ in self.guards if isinstance(g, sympy.Basic)])
         self.loops.append(next(self.order))

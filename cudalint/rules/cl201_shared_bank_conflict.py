@@ -23,7 +23,7 @@ from ..analysis.warp import NotModelled, picture, shared_cost
 from ..diagnostics import Edit, Fix
 from ..model import Access, AddressSpace, ArrayDecl, Kernel
 from . import (AnalysisContext, Findings, Rule, Severity, TranslationUnitModel, compute_bound, error_path, fmt, metric,
-               one_block, one_shot, outside, pictured, small_kernel, spell)
+               one_block, one_shot, outside, pictured, same_site, small_kernel, spell, thread_trips)
 
 MAX_PAD = 32
 
@@ -56,9 +56,57 @@ def dram_bound(kernel: Kernel, acc: Access, ctx: AnalysisContext) -> Optional[st
             most[key] = max(most.get(key, 0), min(c.sectors_per_request, c.ideal_sectors_per_request))
     sectors = sum(most.values())
     where = "made once per thread" if not acc.loop_depth else f"{acc.loop_depth} loop{'s' * (acc.loop_depth > 1)} deep"
-    return (f"the kernel's shared accesses {where} take {fmt(waves)} wavefronts per warp, no more than the "
-            f"{fmt(sectors)} DRAM sectors its global accesses there move, so DRAM, not shared memory, limits "
-            "it") if sectors and waves <= sectors else None
+    if sectors and waves <= sectors:
+        return (f"the kernel's shared accesses {where} take {fmt(waves)} wavefronts per warp, no more than the "
+                f"{fmt(sectors)} DRAM sectors its global accesses there move, so DRAM, not shared memory, limits it")
+    return dram_bound_over_trips(kernel, acc, ctx)
+
+
+def dram_bound_over_trips(kernel: Kernel, acc: Access, ctx: AnalysisContext) -> Optional[str]:
+    """:func:`dram_bound` over the whole kernel, each access weighed by how often a thread makes it
+    (:func:`~cudalint.rules.thread_trips`): a conflicted store made once, after a loop that reads the kernel's input
+    (a column sum transposed through a 32 x 32 tile: lightseq's column_sum_reduce), when the kernel's shared accesses
+    take no more wavefronts per warp in all than its global accesses move DRAM sectors (each array's costliest load
+    and store per loop trip, at most at their ideal sectors), or when the loops of a run-time trip count that carry
+    the global accesses make the sectors grow past the wavefronts.  fixtures/shared/after_global_loop.cu: 33
+    wavefronts beside 2049 sectors, info; the same conflict inside the loop, 16,384 beside 2,048, a warning.  None
+    when a shared access is not modelled or the kernel moves no global sector."""
+    waves = sympy.Integer(0)
+    for a in (a for a in kernel.accesses if a.array.space == AddressSpace.SHARED and not a.compile_time_choice):
+        if (p := ctx.picture(kernel, a)) is None:
+            return None
+        waves += thread_trips(kernel, a, ctx) * shared_cost(p, a.size).wavefronts_per_request
+    most: dict = {}
+    for a in (a for a in kernel.accesses if a.array.space == AddressSpace.GLOBAL and not a.compile_time_choice):
+        if (c := ctx.global_cost(kernel, a)) is not None:
+            key = (a.array.name, a.is_write, a.loop_trips)
+            n = thread_trips(kernel, a, ctx) * min(c.sectors_per_request, c.ideal_sectors_per_request)
+            most[key] = n if key not in most else sympy.Max(most[key], n)
+    sectors = sympy.Add(*most.values())
+    if not waves or not sectors:
+        return None
+    r = sympy.cancel(sectors / waves)
+    if r.is_Number:
+        if r < 1:
+            return None
+        return (f"the kernel's shared accesses take {fmt(waves)} wavefronts per warp in all, no more than the "
+                f"{fmt(sectors)} DRAM sectors its global accesses move, so DRAM, not shared memory, limits it")
+    num, den = sympy.fraction(r)
+    grows = not den.free_symbols and all(t.as_coeff_Mul()[0] > 0 for t in sympy.Add.make_args(sympy.expand(num)))
+    carried = num.free_symbols - acc_trips(kernel, acc)
+    bulk = next((b for b in kernel.accesses if b.array.space == AddressSpace.GLOBAL and set(b.loop_trips) & carried),
+                None)
+    if not grows or bulk is None:
+        return None
+    shared = f"the {fmt(waves)} shared wavefronts per warp" if waves.is_Number else "the shared wavefronts"
+    return (f"the kernel's global {bulk.kind} on line {bulk.span.line} repeats in a loop of a run-time trip count this "
+            f"access is not in, so the DRAM sectors it moves grow past {shared} the kernel takes: DRAM, not shared "
+            "memory, limits it")
+
+
+def acc_trips(kernel: Kernel, acc: Access) -> set:
+    """The trip counters of the loops around ``acc`` (and every inlined copy of it)."""
+    return {t for b in kernel.accesses if same_site(b, acc) for t in b.loop_trips}
 
 
 class SharedBankConflict(Rule):
