@@ -2292,20 +2292,11 @@ def test_a_conflict_made_once_after_a_run_time_loop_of_global_loads_is_info(tmp_
     """lightseq's column_sum_reduce: each thread sums its column over `rows / 32` rows (a run-time count), then
     transposes the sums through `tile[threadIdx.x][threadIdx.y]` (32-way, once): the loop's DRAM sectors grow past the
     kernel's 33 wavefronts per warp, so the conflict is info (judged debatable as a warning: "a single store after
-    the long loop"); fixtures/shared/after_global_loop.cu has the bound launch and the warnings beside it."""
-    src = """
-__global__ void columnSum(const float* __restrict__ in, float* __restrict__ out, int rows, int cols) {
-    __shared__ float tile[32][32];
-    const int col = blockIdx.x * 32 + threadIdx.x;
-    float sum = 0.0f;
-    for (int r = threadIdx.y; r < rows; r += 32)
-        sum += in[r * cols + col];
-    tile[threadIdx.x][threadIdx.y] = sum;
-    __syncthreads();
-    float t = tile[threadIdx.y][threadIdx.x];
-    if (threadIdx.x == 0) out[blockIdx.x * 32 + threadIdx.y] = t;
-}
-void run(const float* in, float* out, int rows, int cols) {
+    the long loop").  The fixture's `columnSum`, launched with run-time sizes (the fixture binds them)."""
+    fixture = Path(__file__).resolve().parents[1] / "fixtures" / "shared" / "after_global_loop.cu"
+    text = fixture.read_text()
+    kernel = text[text.index("__global__ void columnSum("):text.index("__global__ void columnSumPadded(")]
+    src = "\n" + kernel + """void run(const float* in, float* out, int rows, int cols) {
     columnSum<<<(cols + 31) / 32, dim3(32, 32)>>>(in, out, rows, cols);
 }
 """
