@@ -129,3 +129,31 @@ def test_an_unrolled_loops_consecutive_loads_become_one_vector_access():
     assert vectorize_unrolled(load(base + 4 * k), 4).size == 4           # the array only 4-byte aligned
     assert vectorize_unrolled(load(base + 4 * k, trips=2), 16).size == 8  # 2 trips fill 8 bytes
     assert vectorize_unrolled(load(base + 8 * k), 16).size == 4          # a stride of 2 floats: not consecutive
+
+
+def test_a_linear_comparison_decided_at_the_box_corners_agrees_with_every_lane():
+    """`_linear_everywhere` answers a guard linear in threadIdx, blockIdx and a loop's trip counter from the smallest
+    and largest values over the block and the samples; it must say what evaluating every lane of every sample says,
+    and abstain where the lanes or samples disagree."""
+    import itertools
+    import sympy
+    from cudalint.analysis.symbols import BID, TID
+    from cudalint.analysis.warp import _SAMPLE_BLOCKS, _linear_everywhere
+    k = sympy.Symbol("k", integer=True)
+    x, y, z = TID
+    coords = [(a, b, 0) for b in range(4) for a in range(32)]
+    box = [(0, 31), (0, 3), (0, 0)]
+    ks = (0, 1, 2, 5)
+    cases = [x + 32 * y + 128 * BID[0] + 1024 * k < 1 << 20,   # a bounds check every lane passes
+             x + 32 * y >= 200,                                # no lane passes
+             x < 16,                                           # half the lanes: abstain
+             x + 128 * BID[0] < 300,                           # depends on the block: abstain
+             -x - y > -40,                                     # every lane: -34 > -40
+             2 * x + k <= 66]                                  # 67 at lane 31, k = 5: abstain
+    for g in cases:
+        f = sympy.lambdify([*TID, *BID, k], g)
+        seen = {bool(f(a, b, c, *blk, v)) for a, b, c in coords for blk in _SAMPLE_BLOCKS for v in ks}
+        want = seen.pop() if len(seen) == 1 else None
+        assert _linear_everywhere(g, box, _SAMPLE_BLOCKS, [(k, ks)]) == want, g
+    assert _linear_everywhere(sympy.Mod(x, 2) < 1, box, _SAMPLE_BLOCKS, []) is None   # not linear: evaluated
+    assert _linear_everywhere(x * y < 500, box, _SAMPLE_BLOCKS, []) is None
