@@ -246,3 +246,23 @@ def test_a_kernel_whose_signature_does_not_parse_is_a_cl000(tmp_path, capsys):
     p.write_text("__global__ void later(float *);\nvoid host(UnknownDesc *);\n"
                  "__global__ void later(float *a) { a[threadIdx.x] = 0; }\n")
     assert [d.code for d in lint_file(str(p), RunOptions())] == []
+
+
+def test_a_source_that_vanishes_while_callers_are_searched_is_skipped(tmp_path, monkeypatch):
+    """The search for a host launcher's callers lists the program's sources, then reads the identifiers of those
+    naming it; a file gone in between (nvcc's `/tmp/tmpxft_*.cudafe1.cpp` beside a file linted in /tmp, which two
+    test workers met) was an internal error.  It is skipped."""
+    from cudalint.analysis import launches
+    (tmp_path / "prog").mkdir()
+    gone = tmp_path / "prog" / "gone.cpp"
+    kept = tmp_path / "prog" / "main.cpp"
+    kept.write_text("int main() { return 0; }\n")
+    here = tmp_path / "prog" / "k.cu"
+    here.write_text("")
+    real = launches._sources
+
+    def listing(top, here_, deep=True, extensions=launches._SOURCES):
+        yield str(tmp_path / "prog"), str(gone), b"void launch(); int main() { launch(); }"
+        yield from real(top, here_, deep, extensions)
+    monkeypatch.setattr(launches, "_sources", listing)
+    assert launches._called_elsewhere(str(here), {"launch"}) is False   # main.cpp has `main` and never calls it

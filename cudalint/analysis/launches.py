@@ -1126,7 +1126,10 @@ def _called_elsewhere(path: str, names: set) -> Optional[bool]:
             return True
         root, p, text = found
         if any(n.encode() in text for n in names) or root in near and _MAIN.search(text):
-            used = _used_in(p, os.stat(p).st_mtime_ns)
+            try:
+                used = _used_in(p, os.stat(p).st_mtime_ns)
+            except OSError:   # gone since it was listed (a compiler's temporary file beside the program)
+                continue
             if used & names:
                 return True
             main = main or root in near and "main()" in used

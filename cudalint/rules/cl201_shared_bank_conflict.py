@@ -75,12 +75,13 @@ def dram_bound_over_trips(kernel: Kernel, acc: Access, ctx: AnalysisContext) -> 
     for a in (a for a in kernel.accesses if a.array.space == AddressSpace.SHARED and not a.compile_time_choice):
         if (p := ctx.picture(kernel, a)) is None:
             return None
-        waves += thread_trips(kernel, a, ctx) * shared_cost(p, a.size).wavefronts_per_request
+        waves += thread_trips(kernel, a, ctx) * shared_cost(p, a.size).wavefronts_per_request * _warps_making(p)
     most: dict = {}
     for a in (a for a in kernel.accesses if a.array.space == AddressSpace.GLOBAL and not a.compile_time_choice):
-        if (c := ctx.global_cost(kernel, a)) is not None:
+        if (c := ctx.global_cost(kernel, a)) is not None and (p := ctx.picture(kernel, a)) is not None:
             key = (a.array.name, a.is_write, a.loop_trips)
-            n = thread_trips(kernel, a, ctx) * min(c.sectors_per_request, c.ideal_sectors_per_request)
+            n = thread_trips(kernel, a, ctx) * min(c.sectors_per_request, c.ideal_sectors_per_request) * \
+                (_warps_making(p) if not _selects_threads(a, p, ctx.launch_shape(kernel).free) else 0)
             most[key] = n if key not in most else sympy.Max(most[key], n)
     sectors = sympy.Add(*most.values())
     if not waves or not sectors:
@@ -102,6 +103,25 @@ def dram_bound_over_trips(kernel: Kernel, acc: Access, ctx: AnalysisContext) -> 
     return (f"the kernel's global {bulk.kind} on line {bulk.span.line} repeats in a loop of a run-time trip count this "
             f"access is not in, so the DRAM sectors it moves grow past {shared} the kernel takes: DRAM, not shared "
             "memory, limits it")
+
+
+def _warps_making(pic) -> sympy.Rational:
+    """The share of a block's warps with a lane that makes the pictured access: a tile filled under
+    ``if (threadIdx.y == 0)`` is loaded by one warp in eight of a 16 x 16 block, so its sectors count an eighth per
+    warp (fixtures/shared/branch_block.cu's fill beside a conflicted read every warp makes)."""
+    return sympy.Rational(sum(1 for w in pic.warps if w), len(pic.warps)) if pic.warps else sympy.Integer(1)
+
+
+def _selects_threads(acc: Access, pic, free: tuple) -> bool:
+    """Whether a guard of ``acc`` compares a thread index for equality (``threadIdx.y == 0``, ``tid == 0``) that the
+    picture cannot tell the share of warps of: every lane of every pictured warp makes it (the guard was not decided
+    per lane), or the index is of an axis whose extent is a run-time value (``free``: the picture holds one
+    representative warp, fixtures/shared/branch_block.cu's `threadIdx.y == 0` fill with blockDim.y 8 or 16).  A few
+    threads make it, not every warp, so its sectors are not counted."""
+    eqs = [c for g in acc.guards if isinstance(g, sympy.Basic) for c in sympy.And.make_args(g)
+           if isinstance(c, sympy.Eq) and c.free_symbols & set(TID)]
+    return bool(eqs) and (any(TID[i] in c.free_symbols for c in eqs for i in free)
+                          or all(len(w) == 32 for w in pic.warps))
 
 
 def acc_trips(kernel: Kernel, acc: Access) -> set:
