@@ -69,7 +69,7 @@ def dram_bound_over_trips(kernel: Kernel, acc: Access, ctx: AnalysisContext) -> 
     take no more wavefronts per warp in all than its global accesses move DRAM sectors (each array's costliest load
     and store per loop trip, at most at their ideal sectors), or when the loops of a run-time trip count that carry
     the global accesses make the sectors grow past the wavefronts.  fixtures/shared/after_global_loop.cu: 33
-    wavefronts beside 2049 sectors, info; the same conflict inside the loop, 16,384 beside 2,048, a warning.  None
+    wavefronts beside 2,049 sectors, info; the same conflict inside the loop, 16,384 beside 2,052, a warning.  None
     when a shared access is not modelled or the kernel moves no global sector."""
     waves = sympy.Integer(0)
     for a in (a for a in kernel.accesses if a.array.space == AddressSpace.SHARED and not a.compile_time_choice):
@@ -94,7 +94,7 @@ def dram_bound_over_trips(kernel: Kernel, acc: Access, ctx: AnalysisContext) -> 
                 f"{fmt(sectors)} DRAM sectors its global accesses move, so DRAM, not shared memory, limits it")
     num, den = sympy.fraction(r)
     grows = not den.free_symbols and all(t.as_coeff_Mul()[0] > 0 for t in sympy.Add.make_args(sympy.expand(num)))
-    carried = num.free_symbols - acc_trips(kernel, acc)
+    carried = num.free_symbols - _acc_trips(kernel, acc)
     bulk = next((b for b in kernel.accesses if b.array.space == AddressSpace.GLOBAL and set(b.loop_trips) & carried),
                 None)
     if not grows or bulk is None:
@@ -124,7 +124,7 @@ def _selects_threads(acc: Access, pic, free: tuple) -> bool:
                           or all(len(w) == 32 for w in pic.warps))
 
 
-def acc_trips(kernel: Kernel, acc: Access) -> set:
+def _acc_trips(kernel: Kernel, acc: Access) -> set:
     """The trip counters of the loops around ``acc`` (and every inlined copy of it)."""
     return {t for b in kernel.accesses if same_site(b, acc) for t in b.loop_trips}
 
