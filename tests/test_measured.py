@@ -188,6 +188,21 @@ KNOWN = {
         "the per-lane read in the 64 rounds is 64 bank-3 LDCs once nvcc unrolls the loop, so the kernel's request "
         "count is not one LDC's; per LDC it is (1,075,838,976 - 35,651,584) / 524,288 warps / 64 = 31 extra "
         "requests, the 32 distinct addresses predicted (fixtures/measured/NOTES.md, session 31)."),
+    ("constant__hoisted_read", "invariantRead"): (
+        {"distinct_addresses_per_warp"},
+        "the loop-invariant read is made once per warp before the 256-trip loop, as predicted: (4,608 requests - 640 "
+        "LDC executed) / 128 warps = 31 extra, 32 distinct addresses, once (36 requests a warp in all). The comparator "
+        "wants as many LDCs executed per warp as the SASS holds, 6, of which one sits on the n <= 0 path "
+        "(H100, session 46)."),
+    ("constant__hoisted_read", "invariantReadWithBarrier"): (
+        {"distinct_addresses_per_warp"},
+        "as invariantRead, barriers in the loop: 4,608 requests, 640 LDC executed, 128 warps: 32 distinct addresses "
+        "once (SASS: the bank-3 LDC ahead of the loop's BAR.SYNCs; H100, session 46)."),
+    ("constant__hoisted_read", "movingRead"): (
+        {"distinct_addresses_per_warp"},
+        "the moving read is 5 bank-3 LDCs once nvcc unrolls the loop by 4 (and its remainder), so one LDC's requests "
+        "cannot be read off the kernel's: 1,049,088 requests / 128 warps = 8,196 a warp, 256 trips x 32 + 4, the 32 "
+        "distinct addresses predicted on every trip (H100, session 46)."),
     ("constant__reused_index", "otherEntries"): (
         {"distinct_addresses_per_warp", "shared_st_wavefronts_per_instruction"},
         "three CL401 reads of 4 addresses each: the SASS has three bank-3 LDC.U8 (hoisted above the barriers), and "
