@@ -777,12 +777,10 @@ class KernelInterpreter:
         for a in body:
             same.setdefault(id(a.array), []).append(a)
         for a in body:
-            if a.array.space == AddressSpace.SHARED and a.loop_depth == len(self.loops) and a.offset is not None \
-                    and all(self.symbols.born(x) < mark for x in a.offset.free_symbols) \
+            if a.array.space == AddressSpace.SHARED and self.invariant_here(a, mark) \
                     and (all(b.offset == a.offset for b in same[id(a.array)])
                          or not any(b.is_write for b in same[id(a.array)])):
-                a.loop_depth -= 1
-                a.loop_trips = a.loop_trips[:-1]
+                self.lift(a)
 
     def hoist_constant(self, body: list[Access], mark: int, entry_guards: int) -> None:
         """Take out of the loop just ended (``body``: its accesses) the ``__constant__`` reads whose address no value
@@ -793,11 +791,21 @@ class KernelInterpreter:
         ``ld.const`` ahead of the loop).  A read under a branch of the loop is left in it (a load nvcc cannot show
         in bounds is not speculated)."""
         for a in body:
-            if a.array.space == AddressSpace.CONSTANT and a.loop_depth == len(self.loops) and a.offset is not None \
-                    and len(a.guards) <= entry_guards and not a.is_write \
-                    and all(self.symbols.born(x) < mark for x in a.offset.free_symbols):
-                a.loop_depth -= 1
-                a.loop_trips = a.loop_trips[:-1]
+            if a.array.space == AddressSpace.CONSTANT and not a.is_write and len(a.guards) <= entry_guards \
+                    and self.invariant_here(a, mark):
+                self.lift(a)
+
+    def invariant_here(self, a: Access, mark: int) -> bool:
+        """Whether ``a`` lies in the loop just ended (no deeper one) at an address no value of the loop changes (every
+        symbol of its offset born before the loop's ``mark``)."""
+        return a.loop_depth == len(self.loops) and a.offset is not None \
+            and all(self.symbols.born(x) < mark for x in a.offset.free_symbols)
+
+    @staticmethod
+    def lift(a: Access) -> None:
+        """Count ``a`` as made once, outside the loop just ended (nvcc keeps its value in a register)."""
+        a.loop_depth -= 1
+        a.loop_trips = a.loop_trips[:-1]
 
     def back_edge_updates(self, s: ir.Loop, var: ir.Variable, updates: list) -> list:
         """The updates of ``var`` (:meth:`loop_updates`) whose value can reach the loop's next trip: those from

@@ -71,21 +71,12 @@ def dram_bound_over_trips(kernel: Kernel, acc: Access, ctx: AnalysisContext) -> 
     the global accesses make the sectors grow past the wavefronts.  fixtures/shared/after_global_loop.cu: 33
     wavefronts beside 2,049 sectors, info; the same conflict inside the loop, 16,384 beside 2,052, a warning.  None
     when a shared access is not modelled or the kernel moves no global sector."""
-    waves = sympy.Integer(0)
-    for a in (a for a in kernel.accesses if a.array.space == AddressSpace.SHARED and not a.compile_time_choice):
-        if (p := ctx.picture(kernel, a)) is None:
-            return None
-        waves += thread_trips(kernel, a, ctx) * shared_cost(p, a.size).wavefronts_per_request * _warps_making(p)
-    most: dict = {}
-    for a in (a for a in kernel.accesses if a.array.space == AddressSpace.GLOBAL and not a.compile_time_choice):
-        if (c := ctx.global_cost(kernel, a)) is not None and (p := ctx.picture(kernel, a)) is not None:
-            key = (a.array.name, a.is_write, a.loop_trips)
-            n = thread_trips(kernel, a, ctx) * min(c.sectors_per_request, c.ideal_sectors_per_request) * \
-                (_warps_making(p) if not _selects_threads(a, p, ctx.launch_shape(kernel).free) else 0)
-            most[key] = n if key not in most else sympy.Max(most[key], n)
-    sectors = sympy.Add(*most.values())
-    if not waves or not sectors:
+    key = ("dram_over_trips", id(kernel))
+    if key not in ctx.memo:   # the kernel's totals, the same for each of its conflicts
+        ctx.memo[key] = _kernel_totals(kernel, ctx)
+    if ctx.memo[key] is None:
         return None
+    waves, sectors = ctx.memo[key]
     r = sympy.cancel(sectors / waves)
     if r.is_Number:
         if r < 1:
@@ -103,6 +94,26 @@ def dram_bound_over_trips(kernel: Kernel, acc: Access, ctx: AnalysisContext) -> 
     return (f"the kernel's global {bulk.kind} on line {bulk.span.line} repeats in a loop of a run-time trip count this "
             f"access is not in, so the DRAM sectors it moves grow past {shared} the kernel takes: DRAM, not shared "
             "memory, limits it")
+
+
+def _kernel_totals(kernel: Kernel, ctx: AnalysisContext) -> Optional[tuple[sympy.Expr, sympy.Expr]]:
+    """(shared wavefronts, DRAM sectors) per warp over the whole of ``kernel`` for :func:`dram_bound_over_trips`;
+    None when a shared access is not modelled or either total is zero."""
+    waves = sympy.Integer(0)
+    for a in (a for a in kernel.accesses if a.array.space == AddressSpace.SHARED and not a.compile_time_choice):
+        if (p := ctx.picture(kernel, a)) is None:
+            return None
+        waves += thread_trips(kernel, a, ctx) * shared_cost(p, a.size).wavefronts_per_request * _warps_making(p)
+    most: dict = {}
+    free = ctx.launch_shape(kernel).free
+    for a in (a for a in kernel.accesses if a.array.space == AddressSpace.GLOBAL and not a.compile_time_choice):
+        if (c := ctx.global_cost(kernel, a)) is not None and (p := ctx.picture(kernel, a)) is not None:
+            key = (a.array.name, a.is_write, a.loop_trips)
+            n = thread_trips(kernel, a, ctx) * min(c.sectors_per_request, c.ideal_sectors_per_request) * \
+                (_warps_making(p) if not _selects_threads(a, p, free) else 0)
+            most[key] = n if key not in most else sympy.Max(most[key], n)
+    sectors = sympy.Add(*most.values())
+    return (waves, sectors) if waves and sectors else None
 
 
 def _warps_making(pic) -> sympy.Rational:
