@@ -45,7 +45,8 @@ def test_embed_is_refused_and_no_byte_of_the_file_is_printed(layout, capsys):
     _, found, out = _check(capsys, "k.cu")
     assert [(d["code"], d["line"]) for d in found] == [("CL000", 4)]
     assert found[0]["message"].startswith("not linted: `#embed`/`__has_embed` reads a file's bytes")
-    assert "118" not in out and "Show<" not in out
+    # the byte's value, outside the temporary folder's name (pytest numbers its folders: pytest-118)
+    assert "118" not in out.replace(str(proj.parent), "") and "Show<" not in out
 
 
 @pytest.mark.parametrize("directive", ["# /* */ embed", "#\\\nembed"])
@@ -227,7 +228,7 @@ def test_a_header_that_embeds_a_file_is_refused_before_the_parse(layout, capsys)
     assert [(d["line"], d["message"]) for d in found] == [
         (1, f"not linted: the header `{proj / 'e.h'}` uses `#embed`/`__has_embed`, which reads a file's bytes into "
             "the program")]
-    assert "118" not in out
+    assert "118" not in out.replace(str(proj.parent), "")
 
 
 def test_headers_are_resolved_as_realpath_resolves_them(tmp_path):
