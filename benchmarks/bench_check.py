@@ -12,7 +12,9 @@ Targets (issues 2 and 6): ratio <= 1.5, single file <= 0.5 s, re-lint <= 150 ms,
 With ``--corpus DIR [PATHS...]`` (issue 13) it measures a real corpus instead, in one run: every file the command
 would lint under ``DIR`` (its configuration files read as `cudalint check` reads them), parsed bare by libclang
 with the exact arguments cudalint gives that file, serially in one process; then `cudalint check --no-cache` on
-the same paths with ``--jobs 1`` and ``--jobs 2`` (each a fresh interpreter, start-up and worker pool included),
+the same paths with ``--jobs 1`` and ``--jobs 2`` (each a fresh interpreter, start-up and worker pool included;
+the bare parse reads the prelude from its headers, the commands load its precompiled header, made by the first
+file of the first command where the user's PCH folder has none: ``CUDALINT_PCH=0`` measures them without),
 their ratios to the bare parse, and the peak memory of the command and its workers.  E.g. NVIDIA/cuda-samples
 with its `.cudalint.toml` (``include-paths = ["Common"]``): ``bench_check.py --corpus CHECKOUT Samples``.
 Targets (issue 13): ``--jobs 1`` <= 1.2x the bare parse, ``--jobs 2`` <= 0.6x ``--jobs 1``, memory <= 500 MB.
@@ -120,7 +122,7 @@ def relint_latency(path: str, frontend: str, repeat: int = 5) -> float:
 def corpus(root: str, paths: list[str]) -> None:
     """The ``--corpus`` measurement (module docstring); run from ``root`` as a user runs cudalint there."""
     from cudalint.config import Resolver, discover
-    from cudalint.frontend.libclang import parse
+    from cudalint.frontend.libclang import _parse, base_args
     from cudalint.runner import compile_flags
     os.chdir(root)
     resolver = Resolver()
@@ -128,8 +130,9 @@ def corpus(root: str, paths: list[str]) -> None:
     t = time.perf_counter()
     for f in files:
         opts = resolver.options_for(f)
-        parse(f, Path(f).read_text(encoding="utf-8", errors="replace"),
-              opts.extra_args + compile_flags(f, opts.compile_db), opts.cuda_path)
+        # the prelude parsed from its headers, as without cudalint's precompiled header (frontend/pch.py)
+        _parse(f, Path(f).read_text(encoding="utf-8", errors="replace"),
+               base_args(opts.cuda_path) + opts.extra_args + compile_flags(f, opts.compile_db))
     bare = time.perf_counter() - t
     print(f"{len(files)} files under {root}: bare libclang parse (one process, serial) {bare:.1f} s")
     walls = {}

@@ -30,6 +30,7 @@ from ..ir import nodes as ir
 from ..ir import types as irt
 from ..ir.consts import ALIGN_SPELLING, EXPLICIT_INSTANCE, explicit_instances, join_tokens
 from ..ir.nodes import Span
+from . import pch
 from .confine import check_includes, check_reads, check_text, project_root, summarise
 from .pragmas import unroll_before
 from .traits import static_multiples, type_constants
@@ -116,8 +117,22 @@ def base_args(cuda_path: Optional[str] = None) -> list[str]:
 
 
 def parse(path: str, text: str, extra_args: list[str], cuda_path: Optional[str] = None) -> ci.TranslationUnit:
-    return ci.Index.create().parse(os.path.abspath(path), args=base_args(cuda_path) + list(extra_args),
-                                   unsaved_files=[(os.path.abspath(path), text)], options=PARSE_OPTIONS)
+    """libclang's parse of ``text`` as the file ``path`` with :func:`base_args` and ``extra_args``, the prelude
+    loaded from its precompiled header where one can be used (:mod:`cudalint.frontend.pch`)."""
+    args = base_args(cuda_path) + list(extra_args)
+    fast = pch.with_pch(args, SHIMS)
+    if fast is not None:
+        with contextlib.suppress(ci.TranslationUnitLoadError):
+            return _parse(path, text, fast)
+        tu = _parse(path, text, args)  # a file libclang cannot parse at all raises here, the PCH kept
+        pch.refused(fast)
+        return tu
+    return _parse(path, text, args)
+
+
+def _parse(path: str, text: str, args: list[str]) -> ci.TranslationUnit:
+    return ci.Index.create().parse(os.path.abspath(path), args=args, unsaved_files=[(os.path.abspath(path), text)],
+                                   options=PARSE_OPTIONS)
 
 
 def _hint(d: ci.Diagnostic) -> str:
