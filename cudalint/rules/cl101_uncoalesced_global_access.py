@@ -25,7 +25,7 @@ from ..analysis.symbols import BID, TID
 from ..analysis.warp import SECTOR, WARP, GlobalCost, aligned_residue, sibling_use
 from ..model import Access, AddressSpace, Kernel
 from . import (AnalysisContext, Findings, Rule, Severity, TranslationUnitModel, bounds_tail, compute_bound, error_path,
-               fmt, metric, one_block, one_shot, outside, pictured, small_kernel, spell, tiny_launch)
+               fmt, metric, one_block, one_shot, outside, pictured, small_kernel, spell, spell_bytes, tiny_launch)
 
 
 #: a store whose sectors the thread's own other stores fill costs nothing measurable while its requests touch at
@@ -357,9 +357,13 @@ class UncoalescedGlobalAccess(Rule):
             used = f"{eff * 100:.1f}".rstrip("0").rstrip(".")
             if acc.split > 1:
                 why = (f"array of structs: each lane moves its {acc.elem_size}-byte struct as {acc.split} "
-                       f"separate {acc.size}-byte accesses, each {stride} bytes apart across lanes")
-                fix = ("use a structure of arrays, or align the struct to its size "
-                       "(`__align__(" + str(acc.elem_size) + ")`) so it moves in one vector access")
+                       f"separate {acc.size}-byte accesses, each {spell_bytes(stride)} apart across lanes")
+                # a vector access moves at most 16 bytes a lane, aligned to its power-of-two size (Programming Guide,
+                # "Device Memory Accesses": 1, 2, 4, 8 or 16 bytes, naturally aligned)
+                align = 1 << (acc.elem_size - 1).bit_length()
+                fix = ("use a structure of arrays, or " + (
+                    f"align the struct to {align} bytes (`__align__({align})`) so it moves in one vector access"
+                    if align <= 16 else "align the struct to 16 bytes (`__align__(16)`) so it moves in 16-byte pieces"))
             elif acc.elem_size > acc.size and stride == acc.elem_size:  # an array of structs
                 why = (f"array of structs: each lane {'writes' if acc.kind == 'store' else 'reads'} {acc.size} of "
                        f"every {acc.elem_size} bytes (field at byte {acc.field_offset})")
@@ -384,7 +388,7 @@ class UncoalescedGlobalAccess(Rule):
                 why = "the address changes only with the rows (threadIdx.y, threadIdx.z) the warp spans"
                 fix = "make consecutive threads access consecutive elements (index by threadIdx.x)"
             elif stride is not None:
-                why = f"lanes are {spell(stride)} bytes apart"
+                why = f"lanes are {spell_bytes(stride)} apart"
                 fix = ("make consecutive threads access consecutive elements (transpose through shared "
                        "memory, or change the data layout)")
             else:
