@@ -105,7 +105,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--frontend", choices=["auto", "clang", "tree-sitter"], default="auto",
                    help="clang (libclang), tree-sitter (no type information), or auto: clang, and tree-sitter "
                         "for a file clang cannot model (default)")
-    c.add_argument("--cuda-path", metavar="PATH|auto", help=_CUDA_PATH_HELP)
+    c.add_argument("--cuda-path", metavar="PATH|auto|none", help=_CUDA_PATH_HELP)
 
     sub.add_parser("rule", help="print a rule's page").add_argument("code")
     sub.add_parser("rules", help="list all rules")
@@ -116,13 +116,13 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--warp", type=int, default=0, help="which warp of the block to draw (default 0)")
     e.add_argument("--block-dim", type=_block_dim, metavar="X[,Y[,Z]]")
     e.add_argument("--html", metavar="FILE", help="also save the picture as a standalone HTML page")
-    e.add_argument("--cuda-path", metavar="PATH|auto", help=_CUDA_PATH_HELP)
+    e.add_argument("--cuda-path", metavar="PATH|auto|none", help=_CUDA_PATH_HELP)
 
     d = sub.add_parser("dump-ir", help="print the IR a front-end lowers a file to")
     d.add_argument("location", metavar="FILE[:FUNCTION]")
     d.add_argument("--frontend", choices=["auto", "clang", "tree-sitter"], default="auto")
     d.add_argument("-p", dest="build_dir", metavar="BUILD_DIR", help="folder holding compile_commands.json")
-    d.add_argument("--cuda-path", metavar="PATH|auto", help=_CUDA_PATH_HELP)
+    d.add_argument("--cuda-path", metavar="PATH|auto|none", help=_CUDA_PATH_HELP)
 
     from .verify import add_arguments as _verify_arguments
     _verify_arguments(sub.add_parser("verify", help="compile + profile fixtures on a GPU, compare with predictions"))
@@ -144,34 +144,35 @@ def show_settings(path: str, resolver) -> str:
             ("frontend", opts.frontend),
             ("compiler flags", " ".join(list(opts.extra_args) + compile_flags(path, opts.compile_db)) or "none"),
             ("compile database", str(opts.compile_db) if opts.compile_db else "none"),
-            ("cuda toolkit", opts.cuda_path or "none: cudalint's shims stand in for its headers"),
+            ("cuda toolkit", opts.cuda_path or (
+                "cudalint's shims, and the installed toolkit's headers for a file they leave partly modelled"
+                if opts.toolkit_fallback else "none: cudalint's shims stand in for its headers")),
             ("folders read", ", ".join(opts.read_roots or ()) + " and the system headers" + (
                 "" if opts.cuda_path else " (cudalint's shims stand in for the CUDA toolkit's)"))]
     return "".join(printable(f"{k:<20} {v}") + "\n" for k, v in rows)
 
 
 _CUDA_PATH_HELP = ("parse with this CUDA toolkit's headers instead of cudalint's shims (auto: CUDA_PATH, "
-                   "CUDA_HOME, the nvcc on PATH, /usr/local/cuda); a toolkit libclang cannot parse is said once "
-                   "and the shims kept")
+                   "CUDA_HOME, the nvcc on PATH, /usr/local/cuda); a toolkit libclang cannot parse is said once and "
+                   "the shims kept. Default: the shims, and the installed toolkit for a file they leave partly "
+                   "modelled; none: the shims alone")
 
 
 def _toolkit(args: argparse.Namespace) -> None:
-    """Resolve ``--cuda-path`` in place: the toolkit's root when its headers parse (:mod:`cudalint.frontend.toolkit`),
-    else None, said once on stderr. Raises UsageError for a named folder that is not a toolkit."""
+    """Resolve ``--cuda-path`` in place (:func:`cudalint.frontend.toolkit.resolve`): the toolkit's root when its headers
+    parse, else None, why not said once on stderr; without the option, the shims, and the installed toolkit for a file
+    they leave partly modelled (``toolkit_fallback``); ``none``: the shims alone. Raises UsageError for a named folder
+    that is not a toolkit."""
     spec = getattr(args, "cuda_path", None)
-    if not spec:
-        return
-    from .frontend.toolkit import find_toolkit, usable
+    args.toolkit_fallback = spec is None
+    from .frontend.toolkit import resolve
     try:
-        root = find_toolkit(spec)
+        args.cuda_path, why = resolve(spec)
     except ValueError as e:
         raise UsageError(str(e)) from e
-    why = usable(root) if root is not None else "no CUDA toolkit found (CUDA_PATH, CUDA_HOME, nvcc on PATH, " \
-        "/usr/local/cuda)"
     if why:
         sys.stderr.write(printable(f"cudalint: warning: not parsing with the CUDA toolkit ({why}); using cudalint's "
                                    "shims") + "\n")
-    args.cuda_path = None if why else root
 
 
 def _compile_db(args: argparse.Namespace):
@@ -309,8 +310,8 @@ def _dump_ir(args: argparse.Namespace) -> int:
     # the file's configuration (include-paths, defines), as `check` reads it
     from .config import Overrides, Resolver
     _toolkit(args)
-    opts = Resolver(Overrides(compile_db=_compile_db(args), frontend=args.frontend,
-                              cuda_path=args.cuda_path)).options_for(path)
+    opts = Resolver(Overrides(compile_db=_compile_db(args), frontend=args.frontend, cuda_path=args.cuda_path,
+                              toolkit_fallback=args.toolkit_fallback)).options_for(path)
     unit = lower(path, text, opts)
     if function and not any(f.name == function for f in unit.functions):
         raise UsageError(f"no function `{function}` in {path}")
@@ -347,7 +348,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             from .explain import run_explain
             _toolkit(args)
             return run_explain(args.location, warp=args.warp, html=args.html, block_dim=args.block_dim,
-                               cuda_path=args.cuda_path)
+                               cuda_path=args.cuda_path, toolkit_fallback=args.toolkit_fallback)
         if args.command == "dump-ir":
             return _dump_ir(args)
         # the one command left (a subcommand is required): rules

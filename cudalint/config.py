@@ -276,6 +276,9 @@ class Overrides:
     #: --cuda-path, resolved and probed (:mod:`cudalint.frontend.toolkit`): the machine's toolkit, never a
     #: configuration file's (a repository's settings do not choose which headers outside it are read)
     cuda_path: Optional[str] = None
+    #: without ``--cuda-path``: a file the shims leave partly modelled is lowered again with the toolkit ``auto``
+    #: finds, where one is installed (:func:`cudalint.runner.lower`)
+    toolkit_fallback: bool = False
 
 
 class Resolver:
@@ -320,7 +323,8 @@ class Resolver:
                           extra_args=extra, compile_db=o.compile_db, severity=dict(cfg.severity),
                           warn_unused_ignores=o.warn_unused_ignores,
                           frontend=o.frontend if o.frontend != "auto" else cfg.frontend,
-                          read_roots=(root, *trusted), cuda_path=o.cuda_path)
+                          read_roots=(root, *trusted), cuda_path=o.cuda_path,
+                          toolkit_fallback=o.toolkit_fallback and not o.cuda_path)
 
 
 # -- discovery

@@ -145,9 +145,9 @@ def explain_access(console: Console, ctx: AnalysisContext, kernel: Kernel, acc: 
 
 def run_explain(location: str, warp: int = 0, html: Optional[str] = None,
                 block_dim: Optional[tuple[int, int, int]] = None, console: Optional[Console] = None,
-                cuda_path: Optional[str] = None) -> int:
+                cuda_path: Optional[str] = None, toolkit_fallback: bool = False) -> int:
     """Draw every access on ``location`` (``FILE:LINE``); returns the exit code (0, or 1 when no access
-    is on that line). Raises UsageError for a bad location or an unreadable file."""
+    is on that line); ``cuda_path``/``toolkit_fallback``: the headers, as ``check`` takes them. Raises UsageError for a bad location or an unreadable file."""
     path, line = parse_location(location)
     try:
         text = read_source(path)
@@ -157,7 +157,8 @@ def run_explain(location: str, warp: int = 0, html: Optional[str] = None,
         raise UsageError(f"{path} has {n} lines: line {line} is past its end")
     from .config import Overrides, Resolver
     # include-paths and defines, as `check` reads them
-    opts = Resolver(Overrides(block_dim=block_dim, cuda_path=cuda_path)).options_for(path)
+    opts = Resolver(Overrides(block_dim=block_dim, cuda_path=cuda_path,
+                              toolkit_fallback=toolkit_fallback)).options_for(path)
     # one analysis, as `check` makes it (launches in other files too): the pictures' model and the line's findings
     diags, model = analyse_file(path, opts, text=text)
     if model is None:

@@ -142,6 +142,7 @@ def lint_document(path: str, text: str, typing: bool = False) -> list[Diagnostic
     from .runner import lint_text
     try:
         opts = Resolver().options_for(path)  # a fresh resolver: configuration files may change while editing
+        opts.toolkit_fallback = True   # as `cudalint check` by default
         if typing and opts.frontend == "auto":
             opts.frontend = "tree-sitter"
         return lint_text(path, text, opts)

@@ -64,6 +64,9 @@ class RunOptions:
     read_roots: Optional[tuple[str, ...]] = None
     #: the CUDA toolkit the clang front-end parses with (``--cuda-path``), None: cudalint's shims
     cuda_path: Optional[str] = None
+    #: with the shims: lower a file they leave partly modelled again with the installed toolkit (the default of
+    #: ``cudalint check`` and the language server; :func:`lower`)
+    toolkit_fallback: bool = False
 
 
 def _overload_unlaunched(model, kernels: list, d: Diagnostic) -> Optional[str]:
@@ -150,14 +153,25 @@ _SPACED_LAUNCH = re.compile(r"<<([ \t]+)<([^;]*?)>>([ \t]*)>")
 def lower(path: str, text: str, opts: RunOptions):
     """Front-end: parse ``text`` (the contents of ``path``) and lower it to the IR
     (:class:`cudalint.ir.nodes.TranslationUnit`) with the front-end ``opts.frontend`` names; ``auto`` is
-    clang, and tree-sitter for a file clang cannot take.  Raises whatever the chosen front-end raises."""
+    clang, and tree-sitter for a file clang cannot take; a file one set of headers leaves partly modelled is
+    lowered again with the other (:func:`_other_headers`: the shims after ``--cuda-path``'s toolkit, the installed
+    toolkit after the shims by default), and the one clang takes better is kept.  Raises whatever
+    the chosen front-end raises."""
     args = opts.extra_args + compile_flags(path, opts.compile_db)
     text = _SPACED_LAUNCH.sub(lambda m: f"<<<{m[1]}{m[2]}>>>{m[3]}", text)  # same length: columns stay
     if opts.frontend != "tree-sitter":
         from .frontend.confine import Refused
         try:
             from .frontend.libclang import lower as clang_lower
-            return clang_lower(path, text, args, opts.read_roots, opts.cuda_path)
+            unit = clang_lower(path, text, args, opts.read_roots, opts.cuda_path)
+            if _trouble(unit) and (other := _other_headers(opts)) is not False:
+                # the shims' gaps (a header they lack: `cuda/std/span`) where a toolkit is installed; the toolkit's
+                # where the shims take more (a partial toolkit without cuRAND, clang's "initialization is not
+                # supported for __shared__ variables" on libcu++'s `cuda::barrier`)
+                second = clang_lower(path, text, args, opts.read_roots, other)
+                if _trouble(second) < _trouble(unit):
+                    return second
+            return unit
         except Refused:
             raise
         except Exception:
@@ -165,6 +179,26 @@ def lower(path: str, text: str, opts: RunOptions):
                 raise
     from .frontend.treesitter import lower as ts_lower
     return ts_lower(path, text, args)
+
+
+def _other_headers(opts: RunOptions):
+    """The headers to lower a partly modelled file with again: the shims (None) after the toolkit's, the installed
+    toolkit's root after the shims' where ``opts.toolkit_fallback`` asks and one parses (found and probed once per
+    process, :func:`cudalint.frontend.toolkit.resolve`); False for none."""
+    if opts.cuda_path:
+        return None
+    if opts.toolkit_fallback:
+        from .frontend.toolkit import resolve
+        return resolve("auto")[0] or False
+    return False
+
+
+def _trouble(unit) -> int:
+    """How many kernels of a lowered file clang could not fully take (:func:`incomplete_diagnostics`' CL000: an error
+    inside the kernel, or a part the lowering left out); errors in host code do not count."""
+    from .ir.nodes import FunctionKind
+    return sum(1 for f in unit.functions if f.kind == FunctionKind.KERNEL and (f.incomplete or any(
+        f.span.path == unit.path and f.span.line <= ln <= (f.span.end_line or f.span.line) for ln, _ in unit.errors)))
 
 
 def external_calls(path: str, unit, opts: RunOptions) -> tuple[dict, list[str]]:

@@ -116,7 +116,7 @@ def test_show_settings_names_the_configuration_and_what_it_resolves_to(tmp_path,
                                              '[severity]\nCL102 = "warning"\n')
     (tmp_path / "k.cu").write_text("__global__ void k(float *a) { a[threadIdx.x] = 0; }\n")
     assert main(["check", "--show-settings", "--block-dim", "128", "--select", "CL1,CL5", "."]) == 0
-    rows = dict(line.split(None, 1) if not line.startswith(("configuration", "rules", "compiler", "folders"))
+    rows = dict(line.split(None, 1) if not line.startswith(("configuration", "rules", "compiler", "folders", "cuda"))
                 else line.split("  ", 1) for line in capsys.readouterr().out.splitlines())
     rows = {k.strip(): v.strip() for k, v in rows.items()}
     assert rows["file"] == "k.cu"
@@ -128,6 +128,10 @@ def test_show_settings_names_the_configuration_and_what_it_resolves_to(tmp_path,
     assert rows["compiler flags"] == f"-I{tmp_path / 'inc'} -DGPU"
     assert rows["folders read"] == (f"{tmp_path}, {tmp_path / 'inc'} and the system headers (cudalint's shims stand "
                                     "in for the CUDA toolkit's)")
+    assert rows["cuda toolkit"] == ("cudalint's shims, and the installed toolkit's headers for a file they leave "
+                                    "partly modelled")
+    assert main(["check", "--show-settings", "--cuda-path", "none", "."]) == 0
+    assert "cuda toolkit         none: cudalint's shims stand in for its headers\n" in capsys.readouterr().out
 
 
 def test_show_settings_lists_the_compile_database_flags_of_the_file(tmp_path, capsys, monkeypatch):

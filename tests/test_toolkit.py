@@ -1,5 +1,5 @@
-"""The toolkit mode of the clang front-end (`--cuda-path PATH|auto`): the installed CUDA toolkit's headers instead of
-cudalint's shims. The tests that parse with a real toolkit are skipped where none is installed or libclang cannot
+"""The toolkit mode of the clang front-end (`--cuda-path PATH|auto|none`, `auto` by default): the installed CUDA
+toolkit's headers instead of cudalint's shims. The tests that parse with a real toolkit are skipped where none is installed or libclang cannot
 take it (they run on the developers' machines, where nvcc is)."""
 
 import json
@@ -42,7 +42,7 @@ def test_a_toolkit_libclang_cannot_parse_is_said_once_and_the_shims_kept(tmp_pat
     (tmp_path / "include").mkdir()
     (tmp_path / "include" / "cuda_runtime.h").write_text("#error this toolkit is from the future\n")
     files = [str(ROOT / "fixtures" / f) for f in ("shared/stride2.cu", "global/stride.cu")]
-    shims, _ = findings(capsys, *files)
+    shims, _ = findings(capsys, "--cuda-path", "none", *files)
     broken, err = findings(capsys, "--cuda-path", str(tmp_path), *files)
     assert broken == shims and len(shims) == 4
     lines = err.splitlines()
@@ -55,7 +55,7 @@ def test_a_toolkit_libclang_cannot_parse_is_said_once_and_the_shims_kept(tmp_pat
 @REAL
 def test_the_toolkit_mode_gives_the_shims_findings_on_every_rule_family(capsys):
     files = [str(ROOT / "fixtures" / f) for f in SAME]
-    shims, _ = findings(capsys, *files)
+    shims, _ = findings(capsys, "--cuda-path", "none", *files)
     toolkit, err = findings(capsys, "--cuda-path", "auto", *files)
     assert err == "" and toolkit == shims
     assert {c for _, _, _, c, _, _ in shims} >= {"CL101", "CL102", "CL201", "CL301", "CL401", "CL501", "CL601"}
@@ -71,11 +71,57 @@ def test_the_toolkit_mode_resolves_headers_the_shims_do_not_have(tmp_path, capsy
                    "  out[i] = in[2 * i] + s.size();\n"
                    "}\n"
                    "int main() { k<<<4096, 256>>>(0, 0, 0); }\n")
-    shims, _ = findings(capsys, str(src))
+    shims, _ = findings(capsys, "--cuda-path", "none", str(src))
     assert [(c, line) for _, line, _, c, _, _ in shims] == [("CL000", 2)]      # `cuda::std::span` is not shimmed
     toolkit, _ = findings(capsys, "--cuda-path", "auto", str(src))
     assert [(c, line, col) for _, line, col, c, _, _ in toolkit] == [("CL101", 5, 12)]
     assert "a warp touches 8 sectors per request instead of 4" in toolkit[0][5]
+    # by default the shims, and the toolkit for a file they leave partly modelled
+    assert findings(capsys, str(src)) == (toolkit, "")
+
+
+BARRIER = ("#include <cuda/barrier>\n"
+           "__global__ void k(float *out, const float *in) {\n"
+           "  __shared__ cuda::barrier<cuda::thread_scope_block> bar;\n"
+           "  if (threadIdx.x == 0) init(&bar, blockDim.x);\n"
+           "  __syncthreads();\n"
+           "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+           "  out[i] = in[2 * i];\n"
+           "  bar.arrive_and_wait();\n"
+           "}\n"
+           "int main() { k<<<4096, 256>>>(0, 0); }\n")
+
+
+@REAL
+def test_a_file_the_toolkit_headers_leave_partly_modelled_is_lowered_with_the_shims(tmp_path, capsys, monkeypatch):
+    """clang refuses libcu++'s `__shared__ cuda::barrier` (its constructor: "initialization is not supported for
+    __shared__ variables"), which nvcc and the shims take: the file is lowered again with the shims."""
+    src = tmp_path / "k.cu"
+    src.write_text(BARRIER)
+    shims, _ = findings(capsys, "--cuda-path", "none", str(src))
+    assert [(c, line, col) for _, line, col, c, _, _ in shims] == [("CL101", 7, 12)]
+    assert findings(capsys, "--cuda-path", "auto", str(src)) == (shims, "")
+    from cudalint import runner
+    monkeypatch.setattr(runner, "_trouble", lambda unit: 0)   # without the second lowering: partly modelled
+    toolkit, _ = findings(capsys, "--cuda-path", "auto", str(src))
+    assert [(c, line) for _, line, _, c, _, _ in toolkit] == [("CL000", 2), ("CL101", 7)]
+    assert toolkit[0][5] == ("kernel `k` is only partly modelled: line 3: initialization is not supported for "
+                             "__shared__ variables")
+
+
+def test_the_default_keeps_the_shims_answer_quietly_where_no_toolkit_parses(tmp_path, capsys, monkeypatch):
+    """Without `--cuda-path`, a file the shims leave partly modelled is lowered again with the installed toolkit; where
+    the one found (here CUDA_PATH's, the first place looked) does not parse, the shims' answer stands, without a word,
+    as on a machine with no toolkit."""
+    (tmp_path / "include").mkdir()
+    (tmp_path / "include" / "cuda_runtime.h").write_text("#error this toolkit is from the future\n")
+    monkeypatch.setenv("CUDA_PATH", str(tmp_path))
+    src = tmp_path / "k.cu"
+    src.write_text("#include <cuda/std/span>\n__global__ void k(float *o, const float *in, int n) {\n"
+                   "  cuda::std::span<const float> s(in, n);\n  o[threadIdx.x] = in[2 * threadIdx.x] + s.size();\n}\n")
+    shims, _ = findings(capsys, "--cuda-path", "none", str(src))
+    assert [(c, line) for _, line, _, c, _, _ in shims] == [("CL000", 2)]
+    assert findings(capsys, str(src)) == (shims, "")
 
 
 @REAL
