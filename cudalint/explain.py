@@ -147,7 +147,8 @@ def run_explain(location: str, warp: int = 0, html: Optional[str] = None,
                 block_dim: Optional[tuple[int, int, int]] = None, console: Optional[Console] = None,
                 cuda_path: Optional[str] = None, toolkit_fallback: bool = False) -> int:
     """Draw every access on ``location`` (``FILE:LINE``); returns the exit code (0, or 1 when no access
-    is on that line); ``cuda_path``/``toolkit_fallback``: the headers, as ``check`` takes them. Raises UsageError for a bad location or an unreadable file."""
+    is on that line); ``cuda_path`` and ``toolkit_fallback``: the headers, as ``check`` takes them. Raises
+    UsageError for a bad location or an unreadable file."""
     path, line = parse_location(location)
     try:
         text = read_source(path)

@@ -139,3 +139,25 @@ def test_device_placement_new_resolves_through_clangs_cuda_wrappers(tmp_path, ca
                    "int main() { k<<<64, 256>>>(0); }\n")
     toolkit, _ = findings(capsys, "--cuda-path", "auto", str(src))
     assert [c for _, _, _, c, _, _ in toolkit] == ["CL101"]
+
+
+def test_a_second_lowering_that_fails_leaves_the_first(tmp_path, monkeypatch):
+    """The second set of headers is a second opinion: when lowering with it raises, the first lowering stands (the
+    file is not handed to tree-sitter, nor lost)."""
+    from cudalint import runner
+    from cudalint.frontend import libclang
+    src = tmp_path / "k.cu"
+    text = ("#include <cuda/std/span>\n__global__ void k(float *o, const float *in, int n) {\n"
+            "  cuda::std::span<const float> s(in, n);\n  o[threadIdx.x] = in[2 * threadIdx.x] + s.size();\n}\n")
+    src.write_text(text)
+    real, asked = libclang.lower, []
+
+    def lower(path, text, args, roots, cuda_path):
+        asked.append(cuda_path)
+        if cuda_path:
+            raise RuntimeError("the toolkit's headers exploded")
+        return real(path, text, args, roots, cuda_path)
+    monkeypatch.setattr(libclang, "lower", lower)
+    monkeypatch.setattr(runner, "_other_headers", lambda opts: "/some/toolkit")
+    unit = runner.lower(str(src), text, runner.RunOptions(toolkit_fallback=True))
+    assert asked == [None, "/some/toolkit"] and unit.frontend == "clang" and runner._trouble(unit) == 1

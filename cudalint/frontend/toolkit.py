@@ -34,8 +34,8 @@ def _is_toolkit(root: str) -> bool:
 
 def resolve(spec: Optional[str]) -> tuple[Optional[str], Optional[str]]:
     """(the toolkit root to parse with or None, why not) for ``--cuda-path SPEC``: ``none`` (or nothing) is the shims,
-    ``auto`` the toolkit :func:`find_toolkit` finds, a folder that one (probed once per process: :func:`usable`). Raises ValueError for a named folder that is
-    not a toolkit."""
+    ``auto`` the toolkit :func:`find_toolkit` finds, a folder that one (probed once per process: :func:`usable`).
+    Raises ValueError for a named folder that is not a toolkit."""
     if not spec or spec == "none":
         return None, None
     root = find_toolkit(spec)
