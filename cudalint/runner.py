@@ -165,13 +165,13 @@ def lower(path: str, text: str, opts: RunOptions):
         try:
             from .frontend.libclang import lower as clang_lower
             unit = clang_lower(path, text, args, opts.read_roots, opts.cuda_path)
-            if _trouble(unit) and (other := _other_headers(opts)) is not False:
+            if _trouble(unit, text) and (other := _other_headers(opts)) is not False:
                 # the shims' gaps (a header they lack: `cuda/std/span`) where a toolkit is installed; the toolkit's
                 # where the shims take more (a partial toolkit without cuRAND, clang's "initialization is not
                 # supported for __shared__ variables" on libcu++'s `cuda::barrier`)
                 with contextlib.suppress(Exception):   # noqa: BLE001 - the first lowering stands
                     second = clang_lower(path, text, args, opts.read_roots, other)
-                    if _trouble(second) < _trouble(unit):
+                    if _trouble(second, text) < _trouble(unit, text):
                         return second
             return unit
         except Refused:
@@ -195,12 +195,18 @@ def _other_headers(opts: RunOptions):
     return False
 
 
-def _trouble(unit) -> int:
+def _trouble(unit, text: str = "") -> int:
     """How many kernels of a lowered file clang could not fully take (:func:`incomplete_diagnostics`' CL000: an error
-    inside the kernel, or a part the lowering left out); errors in host code do not count."""
+    inside the kernel, a part the lowering left out, or a ``__global__`` declaration of ``text`` no kernel came from
+    with an error in its first lines, as a parameter of a type the headers lack); errors in host code do not count."""
     from .ir.nodes import FunctionKind
-    return sum(1 for f in unit.functions if f.kind == FunctionKind.KERNEL and (f.incomplete or any(
-        f.span.path == unit.path and f.span.line <= ln <= (f.span.end_line or f.span.line) for ln, _ in unit.errors)))
+    kernels = [f for f in unit.functions if f.kind == FunctionKind.KERNEL]
+    spans = [(f.span.line, f.span.end_line or f.span.line) for f in kernels if f.span.path == unit.path]
+    lines = [ln for ln, _ in unit.errors]
+    lost = sum(1 for i, t in enumerate(text.splitlines(), 1) if _KERNEL_DECL.match(t)
+               and not any(a <= i <= b for a, b in spans) and any(i <= ln < i + 10 for ln in lines))
+    return lost + sum(1 for f in kernels if f.incomplete or any(
+        f.span.path == unit.path and f.span.line <= ln <= (f.span.end_line or f.span.line) for ln in lines))
 
 
 def external_calls(path: str, unit, opts: RunOptions) -> tuple[dict, list[str]]:
