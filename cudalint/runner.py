@@ -165,13 +165,13 @@ def lower(path: str, text: str, opts: RunOptions):
         try:
             from .frontend.libclang import lower as clang_lower
             unit = clang_lower(path, text, args, opts.read_roots, opts.cuda_path)
-            if _trouble(unit, text) and (other := _other_headers(opts)) is not False:
+            if (first := _trouble(unit, text)) and (other := _other_headers(opts)) is not False:
                 # the shims' gaps (a header they lack: `cuda/std/span`) where a toolkit is installed; the toolkit's
                 # where the shims take more (a partial toolkit without cuRAND, clang's "initialization is not
                 # supported for __shared__ variables" on libcu++'s `cuda::barrier`)
                 with contextlib.suppress(Exception):   # noqa: BLE001 - the first lowering stands
                     second = clang_lower(path, text, args, opts.read_roots, other)
-                    if _trouble(second, text) < _trouble(unit, text):
+                    if _trouble(second, text) < first:
                         return second
             return unit
         except Refused:
@@ -202,11 +202,9 @@ def _trouble(unit, text: str = "") -> int:
     from .ir.nodes import FunctionKind
     kernels = [f for f in unit.functions if f.kind == FunctionKind.KERNEL]
     spans = [(f.span.line, f.span.end_line or f.span.line) for f in kernels if f.span.path == unit.path]
-    lines = [ln for ln, _ in unit.errors]
-    lost = sum(1 for i, t in enumerate(text.splitlines(), 1) if _KERNEL_DECL.match(t)
-               and not any(a <= i <= b for a, b in spans) and any(i <= ln < i + 10 for ln in lines))
+    lost = sum(1 for _ in _unparsed_kernels(text.splitlines(), spans, unit.errors))
     return lost + sum(1 for f in kernels if f.incomplete or any(
-        f.span.path == unit.path and f.span.line <= ln <= (f.span.end_line or f.span.line) for ln in lines))
+        f.span.path == unit.path and f.span.line <= ln <= (f.span.end_line or f.span.line) for ln, _ in unit.errors))
 
 
 def external_calls(path: str, unit, opts: RunOptions) -> tuple[dict, list[str]]:
@@ -267,27 +265,33 @@ def build_model(path: str, text: str, opts: RunOptions) -> TranslationUnitModel:
 _KERNEL_DECL = re.compile(r"^\s*(?:template\s*<[^>]*>\s*)?(?:static\s+|extern\s+\S+\s+)?__global__\b")
 
 
-def incomplete_diagnostics(model: TranslationUnitModel, lines: Optional[list[str]] = None) -> list[Diagnostic]:
-    """CL000 for kernels that clang could not fully parse (errors inside their body), and for a ``__global__``
-    declaration of the file (``lines``) that no kernel came from, with an error within its first lines (a
-    signature clang could not parse: ``__global__ void k(float *a {``): nothing in it is analysed."""
-    out = []
-    spans = [(k.span.line, k.span.end_line or k.span.line) for k in model.kernels if k.span.path == model.path]
-    lines = lines or []
+def _unparsed_kernels(lines: list[str], spans: list[tuple[int, int]], errors: list[tuple[int, str]]):
+    """(line, up to three "line N: message") for each ``__global__`` definition of ``lines`` outside the kernels'
+    ``spans`` with a parse error in its signature (up to the ``{`` that opens the body; a ``;`` first is a prototype,
+    not a kernel)."""
     for i, text in enumerate(lines, 1):
         if not _KERNEL_DECL.match(text) or any(a <= i <= b for a, b in spans):
             continue
-        # its signature: up to the `{` that opens the body; a `;` first is a declaration (a prototype), not a kernel
         j, head = i, ""
         while j <= min(len(lines), i + 10) and "{" not in head and ";" not in head:
             head += lines[j - 1]
             j += 1
         if "{" not in head or ";" in head.split("{", 1)[0]:
             continue
-        near = list(dict.fromkeys(f"line {ln}: {msg}" for ln, msg in model.errors if i <= ln < j))[:3]
+        near = list(dict.fromkeys(f"line {ln}: {msg}" for ln, msg in errors if i <= ln < j))[:3]
         if near:
-            out.append(cl000(model.path, f"the kernel declared on line {i} could not be parsed, so nothing in it is "
-                                         "analysed: " + "; ".join(near), line=i))
+            yield i, near
+
+
+def incomplete_diagnostics(model: TranslationUnitModel, lines: Optional[list[str]] = None) -> list[Diagnostic]:
+    """CL000 for kernels that clang could not fully parse (errors inside their body), and for a ``__global__``
+    declaration of the file (``lines``) that no kernel came from, with an error within its first lines (a
+    signature clang could not parse: ``__global__ void k(float *a {``): nothing in it is analysed."""
+    out = []
+    spans = [(k.span.line, k.span.end_line or k.span.line) for k in model.kernels if k.span.path == model.path]
+    for i, near in _unparsed_kernels(lines or [], spans, model.errors):
+        out.append(cl000(model.path, f"the kernel declared on line {i} could not be parsed, so nothing in it is "
+                                     "analysed: " + "; ".join(near), line=i))
     more = (" (unresolved includes: " + ", ".join(model.missing_includes) + "; add the folder that holds them to "
             "`include-paths` in `.cudalint.toml`, or pass `-p BUILD_DIR` with the build's compile_commands.json)"
             if model.missing_includes else "")

@@ -106,15 +106,8 @@ def usable(root: str) -> Optional[str]:
     reason the run keeps the shims)."""
     if not host_cxx_args():
         return "no GCC C++ library (/usr/include/c++/N) to parse the toolkit's headers with"
-    import clang.cindex as ci
-    from .pch import with_pch
-    probe = "/cudalint-toolkit-probe.cu"   # never on disk: libclang reads it from memory
-    args = toolkit_args(root)
-    fast = with_pch(args, FALLBACK.parent)   # `cuda_runtime.h` from the prelude's PCH: 20 ms, not 600
-    try:
-        tu = ci.Index.create().parse(probe, args=fast or args, unsaved_files=[(probe, PROBE)], options=0x200)
-    except ci.TranslationUnitLoadError:
-        tu = ci.Index.create().parse(probe, args=args, unsaved_files=[(probe, PROBE)], options=0x200)
+    from .libclang import parse   # the prelude from its precompiled header where one can be used: 20 ms, not 600
+    tu = parse("/cudalint-toolkit-probe.cu", PROBE, [], root)   # never on disk: libclang reads it from memory
     errors = [x for x in tu.diagnostics if x.severity >= 3]
     if errors:
         e = errors[0]
