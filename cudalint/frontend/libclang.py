@@ -99,6 +99,8 @@ _SIZED = {TK.BOOL, TK.CONSTANTARRAY, TK.RECORD, TK.ENUM, *_INTS, *_FLOATS}
 _SCALAR_KINDS = {TK.BOOL: irt.TypeKind.BOOL, TK.VOID: irt.TypeKind.VOID, TK.ENUM: irt.TypeKind.ENUM,
                  **dict.fromkeys(_INTS, irt.TypeKind.INT), **dict.fromkeys(_FLOATS, irt.TypeKind.FLOAT)}
 _INLINE_NS = re.compile(r"\b__v?\d+::")
+#: the views read as the pointer they hold (:meth:`_Lowering._type`): libcu++'s and the standard library's span
+_SPAN = re.compile(r"(cuda::)?std::span<")
 
 
 def base_args(cuda_path: Optional[str] = None) -> list[str]:
@@ -304,6 +306,10 @@ class Lowering:
                 size = elem.size * count  # `const T *h[4]` in a template: clang sizes no dependent type
             return irt.Type(irt.TypeKind.ARRAY, name, size, align, pointee=elem,
                             count=count if count is not None and count >= 0 else None, const=const)
+        if k == TK.RECORD and _SPAN.match(name) and (elem := canon.get_template_argument_type(0)).kind != TK.INVALID:
+            # `cuda::std::span<T>`/`std::span<T>` (a system header's class): the pointer it views, so that `s[i]` and
+            # `s.data()` are accesses through it (:meth:`call`) instead of calls nothing is known of
+            return irt.Type(irt.TypeKind.POINTER, name, 8, 8, pointee=self.type(elem, depth + 1), const=const)
         if k == TK.RECORD:
             fields: tuple = ()
             if depth < 3 and name not in self._building:
@@ -874,11 +880,16 @@ class Lowering:
                 args = kids[1:]
         t = self.type(c.type)
         if ref is not None and ref.kind == K.CONSTRUCTOR:
-            return ir.Construct(sp, self._args(args)[0], type=t)
+            vals = self._args(args)[0]
+            if _SPAN.match(t.name) and vals and vals[0].type.kind in (irt.TypeKind.POINTER, irt.TypeKind.ARRAY):
+                return vals[0]  # `span<float> s(p, n)`, `span<float> s(tile)`: the pointer it views
+            return ir.Construct(sp, vals, type=t)
         if name.startswith("operator") and len(args) == 2 and (op := name[8:].strip()) in _OPERATOR_CALLS:
             a, b = self.expr(args[0]), self.expr(args[1])
             assign = op.endswith("=") and op not in ("==", "!=", "<=", ">=")
             return (ir.Assign if assign else ir.Binary)(sp, op, a, b, type=t)
+        if name == "operator[]" and len(args) == 2 and _SPAN.match((view := self.type(args[0].type)).name):
+            return ir.Index(sp, self.expr(args[0]), self.expr(args[1]), type=view.pointee)  # a span's element
         # the object of a member call (an operator call's object is its first operand instead)
         callee = kids[0] if kids and not (name.startswith("operator") and args) else None
         while callee is not None and callee.kind == K.UNEXPOSED_EXPR:
@@ -886,6 +897,11 @@ class Lowering:
         obj = [ch for ch in callee.get_children() if ch.kind.is_expression()] \
             if callee is not None and callee.kind == K.MEMBER_REF_EXPR else []
         receiver = self.expr(obj[0]) if obj else None
+        if receiver is not None and _SPAN.match(receiver.type.name):  # a span's own pointer, where it has one
+            if name in ("data", "begin", "first") and len(args) <= 1:
+                return receiver  # `s.data()`, `s.first(n)`
+            if name == "subspan" and args:
+                return ir.Binary(sp, "+", receiver, self.expr(args[0]), type=t)  # `s.subspan(off, n)`
         vals, written = self._args(args)
         return ir.Call(self.call_span(c) if self.host else sp, name, vals, self.callee(ref), receiver, written, type=t,
                        template_args=self.template_args(ref) if ref is not None and ref.kind == K.FUNCTION_DECL else ())

@@ -169,9 +169,31 @@ class TypeTable:
         head = t.split("<")[0].strip()
         if head in GROUP_TYPES:  # empty classes in cudalint's shims, as clang sees them
             return Type(TypeKind.RECORD, "cooperative_groups::" + t, 1, 1)
+        if head == "span" and "<" in t and head not in self.named:  # libcu++'s span: the pointer it views
+            arg = _template_args(written if "<" in written else t)[0]   # (frontend.libclang._SPAN)
+            elem = self.get(arg)
+            elem = replace(elem, const=True) if re.match(r"const\b", arg) or arg.endswith(" const") else elem
+            return replace(irt.pointer_to(elem), name=f"cuda::std::span<{arg}>")
         if "<" in t and head in _STD_TEMPLATES and head not in self.named:
             return Type(TypeKind.RECORD, "std::" + re.sub(r"\s*([<>,])\s*", r"\1", t).replace(",", ", "))
         return Type(TypeKind.UNKNOWN, re.sub(r"\s+", " ", _QUALIFIERS.sub(" ", written)).strip().rstrip("*& ") or t)
+
+
+def _template_args(text: str) -> list[str]:
+    """The top-level template arguments of ``text`` (``span<const float, 4>``: ``["const float", "4"]``)."""
+    inner, depth, out, cur = text[text.index("<") + 1:text.rindex(">")], 0, [], ""
+    for ch in inner:
+        depth += (ch in "<([") - (ch in ">)]")
+        if ch == "," and depth == 0:
+            out, cur = out + [cur.strip()], ""
+        else:
+            cur += ch
+    return out + [cur.strip()]
+
+
+def is_span(t: Type) -> bool:
+    """A ``cuda::std::span`` read as the pointer it views (:meth:`TypeTable.base`)."""
+    return t.kind == TypeKind.POINTER and t.name.startswith("cuda::std::span<")
 
 
 def _deref(t: Type) -> Type:
@@ -670,6 +692,9 @@ class Lowering:
                 if t.name == "auto" and t.kind == TypeKind.UNKNOWN:  # `auto` deduced: top-level const dropped
                     t = replace(_decay(init.type), const=bool(t.const))   # (`auto sf = times`, `times` constexpr)
                 init = _copy(init, t)
+            if is_span(t) and isinstance(init, ir.Construct) and init.args and \
+                    _deref(init.args[0].type).kind in (TypeKind.POINTER, TypeKind.ARRAY):
+                init = init.args[0]  # `span<float> s(p, n)`: the pointer it views
             if isinstance(init, ir.InitList) and init.type.kind == TypeKind.UNKNOWN:
                 init.type = t
             if init is None and t.kind == TypeKind.RECORD and t.fields and "extern" not in quals:
@@ -1096,6 +1121,11 @@ class Lowering:
             vals = self.args([fn] + arg_nodes)
             return ir.Call(sp, "operator()", vals, op, None, len(vals), type=op.return_type)
         receiver = self.expr(fn.child_by_field_name("argument")) if fn_type == "field_expression" else None
+        if receiver is not None and is_span(_deref(receiver.type)):  # a span's own pointer, where it has one
+            if name in ("data", "begin", "first") and len(arg_nodes) <= 1:
+                return receiver
+            if name == "subspan" and arg_nodes:
+                return ir.Binary(sp, "+", receiver, self.expr(arg_nodes[0]), type=_deref(receiver.type))
         func = self.resolve(name, len(arg_nodes)) if fn_type != "field_expression" else None
         vals = self.args(arg_nodes)
         if func is not None:  # a class object passed by value is copied
