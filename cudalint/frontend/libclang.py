@@ -21,6 +21,7 @@ import functools
 import itertools
 import os
 import re
+import time
 from pathlib import Path
 from typing import Optional
 
@@ -118,14 +119,29 @@ def base_args(cuda_path: Optional[str] = None) -> list[str]:
     ]
 
 
-def parse(path: str, text: str, extra_args: list[str], cuda_path: Optional[str] = None) -> ci.TranslationUnit:
-    """libclang's parse of ``text`` as the file ``path`` with :func:`base_args` and ``extra_args``, the prelude
-    loaded from its precompiled header where one can be used (:mod:`cudalint.frontend.pch`)."""
+def parse(path: str, text: str, extra_args: list[str], cuda_path: Optional[str] = None,
+          reads: Optional[list] = None) -> ci.TranslationUnit:
+    """libclang's parse of ``text`` as the file ``path`` with :func:`base_args` and ``extra_args``: the prelude and
+    the file's leading ``#include`` lines loaded from a precompiled header where one can be used, else the prelude
+    alone (:mod:`cudalint.frontend.pch`).  ``reads``: extended with the (header, line) pairs a preamble's PCH read,
+    which the translation unit does not list (``get_includes``)."""
     args = base_args(cuda_path) + list(extra_args)
+    if (pre := pch.with_preamble(args, SHIMS, path, text)) is not None:
+        fast, blank, included = pre
+        with contextlib.suppress(ci.TranslationUnitLoadError):
+            tu = _parse(path, blank, fast)
+            if reads is not None:
+                reads.extend(included)
+            return tu
+        pch.refused(fast)   # a header it read changed since: parsed from the headers below, made again next time
     fast = pch.with_pch(args, SHIMS)
+    start = time.perf_counter()
     if fast is not None:
         with contextlib.suppress(ci.TranslationUnitLoadError):
-            return _parse(path, text, fast)
+            tu = _parse(path, text, fast)
+            if time.perf_counter() - start >= pch.SLOW_PARSE:
+                pch.sighted(args, SHIMS, path, text)
+            return tu
         tu = _parse(path, text, args)  # a file libclang cannot parse at all raises here, the PCH kept
         pch.refused(fast)
         return tu
@@ -1063,9 +1079,10 @@ def lower(path: str, text: str, extra_args: Optional[list[str]] = None,
         from .toolkit import include_roots
         roots = (*roots, *include_roots(cuda_path))
     scanned = check_includes(path, text, base_args(cuda_path) + list(extra_args or []), roots)
-    tu = parse(path, text, list(extra_args or []), cuda_path)
-    includes = [(inc.include.name, inc.location.line if inc.depth == 1 else 1) for inc in tu.get_includes()
-                if inc.include is not None]   # read once: a thousand inclusions, each a Python callback
+    includes: list[tuple[str, int]] = []   # those a preamble's PCH read, then the translation unit's own
+    tu = parse(path, text, list(extra_args or []), cuda_path, reads=includes)
+    includes += [(inc.include.name, inc.location.line if inc.depth == 1 else 1) for inc in tu.get_includes()
+                 if inc.include is not None]   # read once: a thousand inclusions, each a Python callback
     check_reads(includes, roots, path, frozenset(scanned))
     with ir.recursion_limit(RECURSION_LIMIT):
         unit = Lowering(path, text, tu).lower()
