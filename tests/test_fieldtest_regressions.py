@@ -2321,6 +2321,9 @@ def test_a_distance_loaded_from_memory_is_said_so_and_an_odd_struct_aligned_to_a
         "per request instead of 4")
     assert d[0].message.endswith("; use a structure of arrays, or align the struct to 16 bytes (`__align__(16)`) so "
                                  "it moves in one vector access")
+    # a float3 is a built-in type: no `__align__` can be added to it (a fresh user's trial)
+    assert d[1].message.endswith("; `float3` is a built-in type, which takes no `__align__`: store it as `float4` (the "
+                                 "fourth component unused) so it moves in one 16-byte access")
     wide = [x for x in lint(tmp_path, """
 struct Big { float a, b, c, d, e, f; };
 __global__ void k(float *o, const Big *p, const int *w) {

@@ -17,6 +17,7 @@ lanes of a column halo in two rows).
 from __future__ import annotations
 
 import contextlib
+import re
 from typing import Optional
 
 import sympy
@@ -275,6 +276,21 @@ def open_template(kernel: Kernel, pic) -> Optional[str]:
             "instantiation in this file binds: a compile-time constant, here taken as a large sample")
 
 
+#: CUDA's three-component vector types (vector_types.h): built-in, so `__align__` cannot be added to them
+_VECTOR3 = re.compile(r"(?:const\s+|volatile\s+)*((?:u?char|u?short|u?int|u?long|u?longlong|float|double))3")
+
+
+def vector3_fix(acc: Access) -> Optional[str]:
+    """The advice for a ``float3``-like element (a built-in type, which takes no ``__align__``): its four-component
+    twin, one vector access of 4/3 its size where that is at most 16 bytes (Programming Guide, "Device Memory
+    Accesses": 1, 2, 4, 8 or 16 bytes, naturally aligned); None for other elements."""
+    m = _VECTOR3.fullmatch(acc.array.elem_type.strip()) if acc.array.elem_size == acc.elem_size else None
+    if m is None or acc.elem_size * 4 // 3 > 16:
+        return None
+    return (f"`{m[1]}3` is a built-in type, which takes no `__align__`: store it as `{m[1]}4` (the fourth component "
+            f"unused) so it moves in one {acc.elem_size * 4 // 3}-byte access")
+
+
 def whole_element_fix(acc: Access) -> str:
     """The advice for an element a thread moves in several pieces: an alignment that lets nvcc move it in pieces as
     wide as the element (at most 16 bytes: `__align__(8)` for an 8-byte struct of two floats), or, when each piece
@@ -288,6 +304,8 @@ def whole_element_fix(acc: Access) -> str:
     if acc.size >= 16:
         return ("each piece is already 16 bytes, the widest a lane can move: only a structure of arrays (lanes reading "
                 "consecutive 16-byte pieces) removes the extra requests")
+    if (vec := vector3_fix(acc)) is not None:
+        return vec
     width = min(16, 1 << max(acc.elem_size - 1, 0).bit_length()) if acc.elem_size else 16
     return (f"move the element whole (`auto e = a[i];` / `a[i] = e;`; `__align__({width})` lets nvcc move it in "
             f"{width}-byte pieces)")
@@ -361,7 +379,7 @@ class UncoalescedGlobalAccess(Rule):
                 # a vector access moves at most 16 bytes a lane, aligned to its power-of-two size (Programming Guide,
                 # "Device Memory Accesses": 1, 2, 4, 8 or 16 bytes, naturally aligned)
                 align = 1 << (acc.elem_size - 1).bit_length()
-                fix = ("use a structure of arrays, or " + (
+                fix = "use a structure of arrays, or " + (vector3_fix(acc) or (
                     f"align the struct to {align} bytes (`__align__({align})`) so it moves in one vector access"
                     if align <= 16 else "align the struct to 16 bytes (`__align__(16)`) so it moves in 16-byte pieces"))
             elif acc.elem_size > acc.size and stride == acc.elem_size:  # an array of structs
