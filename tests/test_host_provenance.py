@@ -360,3 +360,25 @@ void f(unsigned* d, int n) {
         out = json.loads(capsys.readouterr().out)
         assert [(d["line"], d["severity"], d["metrics"].get("host_waits_at_line")) for d in out] == [
             (6, "info", 11)], frontend
+
+
+def test_an_argument_that_is_a_macro_is_named_as_written(tmp_path):
+    """A copy's argument that is an object-like macro defined above (`BUF`, `STREAM`) is named by the macro as written;
+    the cursor's own extent runs from the macro's definition to its use, and its tokens (everything in between:
+    2,262 for one argument in cuda-samples' cudaTensorCoreGemm) were taken as the argument's text. An argument written
+    inside a macro's argument list keeps its own tokens."""
+    src = """#define BUF h_buf
+#define STREAM s
+#define CHECK(call) do { if ((call) != cudaSuccess) return 1; } while (0)
+int main() {
+    float *h_buf = (float *)malloc(4096), *d;
+    cudaStream_t s;
+    cudaMalloc(&d, 4096);
+    cudaMemcpyAsync(d, BUF, 4096, cudaMemcpyHostToDevice, STREAM);
+    CHECK(cudaMemcpyAsync(d, h_buf + 8, 64, cudaMemcpyHostToDevice, s));
+    return 0;
+}
+"""
+    found = copies(tmp_path, src)
+    assert [(c.span.line, c.pointer_text["src"], c.stream) for c in found] == [
+        (8, "BUF", "STREAM"), (9, "h_buf + 8", "s")]

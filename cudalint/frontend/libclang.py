@@ -23,7 +23,7 @@ import os
 import re
 import time
 from pathlib import Path
-from typing import Optional
+from typing import Iterable, Optional
 
 import clang.cindex as ci
 
@@ -286,6 +286,29 @@ class Lowering:
         if s.file and e.file and s.line == e.line and self._main_name(s.file.name) and s.line - 1 < len(self.lines):
             return self.lines[s.line - 1][s.column - 1:e.column - 1]
         return " ".join(t.spelling for t in c.get_tokens())
+
+    def written_tokens(self, c: ci.Cursor) -> Iterable[ci.Token]:
+        """The tokens of ``c`` as written where it is expanded: for an argument that is a macro (``K_GLOBAL``,
+        defined as ``(K * K_TILES)``) the macro's name; the cursor's own extent runs from the macro's definition to
+        its use, whose tokens (2,262 of them for one `printf` argument of cuda-samples' cudaTensorCoreGemm) were
+        joined as the argument's text."""
+        s, e = c.extent.start, c.extent.end
+        spelled, expanded = _loc("clang_getSpellingLocation", s), _loc("clang_getExpansionLocation", s)
+        f, g = s.file, e.file
+        # spelled before its expansion in the same file: a macro defined above (an argument written inside a macro's
+        # argument list is spelled after the macro's name, and keeps its own tokens: `checkCudaErrors(f(.., stream))`)
+        if spelled[0] != expanded[0] or spelled[1:] >= expanded[1:] or f is None or g is None or f.name != g.name:
+            return c.get_tokens()
+        spelled_end = _loc("clang_getSpellingLocation", e)
+        if spelled_end[0] == spelled[0] and spelled[1:] <= spelled_end[1:] < expanded[1:]:
+            # written inside the macro's definition (`cudaGetErrorString(err)` in a `CUDA_CHECK` body): those tokens
+            return self.ctu.get_tokens(extent=ci.SourceRange.from_locations(
+                ci.SourceLocation.from_position(self.ctu, f, *spelled[1:]),
+                ci.SourceLocation.from_position(self.ctu, f, *spelled_end[1:])))
+        if s.offset > e.offset:
+            return c.get_tokens()
+        return self.ctu.get_tokens(extent=ci.SourceRange.from_locations(
+            ci.SourceLocation.from_offset(self.ctu, f, s.offset), ci.SourceLocation.from_offset(self.ctu, f, e.offset)))
 
     # -- types
     def type(self, t: ci.Type, depth: int = 0) -> irt.Type:
@@ -873,7 +896,7 @@ class Lowering:
             if a.extent.start.line > 0 and a.extent.start.file is not None:
                 written = len(out) + 1
                 if self.host:  # the tokens re-joined: ``h_buf + off``, ``&v[0]``, ``v.data()``
-                    e.text = join_tokens(t.spelling for t in a.get_tokens())
+                    e.text = join_tokens(t.spelling for t in self.written_tokens(a))
             out.append(e)
         return out, written
 
