@@ -100,7 +100,7 @@ _SIZED = {TK.BOOL, TK.CONSTANTARRAY, TK.RECORD, TK.ENUM, *_INTS, *_FLOATS}
 _SCALAR_KINDS = {TK.BOOL: irt.TypeKind.BOOL, TK.VOID: irt.TypeKind.VOID, TK.ENUM: irt.TypeKind.ENUM,
                  **dict.fromkeys(_INTS, irt.TypeKind.INT), **dict.fromkeys(_FLOATS, irt.TypeKind.FLOAT)}
 _INLINE_NS = re.compile(r"\b__v?\d+::")
-#: the views read as the pointer they hold (:meth:`_Lowering._type`): libcu++'s and the standard library's span
+#: the views read as the pointer they hold (:meth:`Lowering._type`): libcu++'s and the standard library's span
 _SPAN = re.compile(r"(cuda::)?std::span<")
 
 
