@@ -138,11 +138,11 @@ def lint_document(path: str, text: str, typing: bool = False) -> list[Diagnostic
     against about 0.4 s for clang; both give the same findings on every fixture, see
     tests/test_frontend_parity.py), unless the configuration names a front-end; opening and saving use
     the configured one (clang by default: exact types and headers)."""
-    from .config import Resolver
+    from .config import Overrides, Resolver
     from .runner import lint_text
     try:
-        opts = Resolver().options_for(path)  # a fresh resolver: configuration files may change while editing
-        opts.toolkit_fallback = True   # as `cudalint check` by default
+        # a fresh resolver (configuration files may change while editing); the headers as `cudalint check` takes them
+        opts = Resolver(Overrides(toolkit_fallback=True)).options_for(path)
         if typing and opts.frontend == "auto":
             opts.frontend = "tree-sitter"
         return lint_text(path, text, opts)

@@ -166,7 +166,7 @@ def lower(path: str, text: str, opts: RunOptions):
             from .frontend.libclang import lower as clang_lower
             unit = clang_lower(path, text, args, opts.read_roots, opts.cuda_path)
             if (first := _trouble(unit, text)) and (other := _other_headers(opts)) is not False:
-                # the shims' gaps (a header they lack: `cuda/std/span`) where a toolkit is installed; the toolkit's
+                # the shims' gaps (a header they lack: `cuda/std/complex`) where a toolkit is installed; the toolkit's
                 # where the shims take more (a partial toolkit without cuRAND, clang's "initialization is not
                 # supported for __shared__ variables" on libcu++'s `cuda::barrier`)
                 with contextlib.suppress(Exception):   # noqa: BLE001 - the first lowering stands

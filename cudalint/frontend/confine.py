@@ -167,6 +167,13 @@ def _outside(f: str, link: str, roots: tuple[str, ...]) -> str:
             "--config to allow it)")
 
 
+def inclusions(tu) -> list[tuple[str, int]]:
+    """The headers a libclang translation unit read, as :func:`check_reads` takes them: (path, the line of the linted
+    file that includes it, 1 for a nested include), read once (a thousand inclusions, each a Python callback)."""
+    return [(inc.include.name, inc.location.line if inc.depth == 1 else 1) for inc in tu.get_includes()
+            if inc.include is not None]
+
+
 def check_reads(files: Iterable[tuple[str, int]], roots: tuple[str, ...], main: str,
                 scanned: frozenset = frozenset()) -> None:
     """Raise :class:`Refused` when a file the translation unit read lies outside ``roots`` (and the system

@@ -32,7 +32,7 @@ from ..ir import types as irt
 from ..ir.consts import ALIGN_SPELLING, EXPLICIT_INSTANCE, explicit_instances, join_tokens
 from ..ir.nodes import Span
 from . import pch
-from .confine import check_includes, check_reads, check_text, project_root, summarise
+from .confine import check_includes, check_reads, check_text, inclusions, project_root, summarise
 from .pragmas import unroll_before
 from .traits import static_multiples, type_constants
 
@@ -1104,8 +1104,7 @@ def lower(path: str, text: str, extra_args: Optional[list[str]] = None,
     scanned = check_includes(path, text, base_args(cuda_path) + list(extra_args or []), roots)
     includes: list[tuple[str, int]] = []   # those a preamble's PCH read, then the translation unit's own
     tu = parse(path, text, list(extra_args or []), cuda_path, reads=includes)
-    includes += [(inc.include.name, inc.location.line if inc.depth == 1 else 1) for inc in tu.get_includes()
-                 if inc.include is not None]   # read once: a thousand inclusions, each a Python callback
+    includes += inclusions(tu)
     check_reads(includes, roots, path, frozenset(scanned))
     with ir.recursion_limit(RECURSION_LIMIT):
         unit = Lowering(path, text, tu).lower()

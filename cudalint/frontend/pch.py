@@ -144,17 +144,25 @@ def _make(args: list[str], i: int, shims: Path) -> Optional[str]:
     if any(d.severity >= 3 for d in tu.diagnostics) or not all(
             inside(inc.include.name, roots) for inc in tu.get_includes() if inc.include is not None):
         return None
-    fd, tmp = tempfile.mkstemp(dir=where, suffix=".tmp")
+    if not _write(path, tu.save):
+        return None
+    _prune(where, keep=path)
+    return str(path)
+
+
+def _write(target: Path, write) -> bool:
+    """Write ``target`` atomically: ``write(temporary path)`` in its folder, then ``os.replace`` (runs and workers
+    that make the same file at once each leave a whole one); False, and no file left, where that fails."""
+    fd, tmp = tempfile.mkstemp(dir=target.parent, suffix=".tmp")
     os.close(fd)
     try:
-        tu.save(tmp)
-        os.replace(tmp, path)
-        _prune(where, keep=path)
+        write(tmp)
+        os.replace(tmp, target)
+        return True
     except (OSError, ci.TranslationUnitSaveError):
         with contextlib.suppress(OSError):
             os.unlink(tmp)
-        return None
-    return str(path)
+        return False
 
 
 #: prelude PCHs kept in the folder (3.7 MB each with the shims, 9.3 MB with a toolkit): the most recently made
@@ -255,34 +263,34 @@ def _split(text: str) -> Optional[tuple[str, str]]:
         "\n".join(lines[n:])
 
 
-def with_preamble(args: list[str], shims: Path, path: str, text: str, make: bool = False
+def with_preamble(args: list[str], shims: Path, path: str, text: str
                   ) -> Optional[tuple[list[str], str, list[tuple[str, int]]]]:
     """Where ``text`` (the file ``path``) starts with a preamble (:func:`preamble`) whose PCH exists, or was seen
-    before (:func:`sighted`) or ``make`` is set and can be made now: (``args`` with the prelude replaced by
-    ``-include-pch PATH``, ``text`` with the preamble blanked, the (header, line) pairs the preamble read, as
-    ``TranslationUnit.get_includes`` gives them: a PCH's own inclusions are not listed by the translation unit that
-    loads it); else None.  The file parsed so has the declarations, macros and locations it has when parsed from its
-    headers: the preamble's lines are read from the PCH and are blank in the text clang reads after it."""
+    before (:func:`sighted`) and can be made now: (``args`` with the prelude replaced by ``-include-pch PATH``,
+    ``text`` with the preamble blanked, the (header, line) pairs the preamble read, as
+    :func:`cudalint.frontend.confine.inclusions` gives them: a PCH's own inclusions are not listed by the translation
+    unit that loads it); else None.  The file parsed so has the declarations, macros and locations it has when parsed
+    from its headers: the preamble's lines are read from the PCH and are blank in the text clang reads after it."""
     i, parts = _forced(args), _split(text)
     where = folder()
     if i is None or parts is None or where is None:
         return None
     pre, blank = parts
     key = _preamble_key(args, shims, path, pre)
-    if key in _preambles and _preambles[key] is not None and not _current(_preambles[key][2]):
+    made = _preambles.get(key)
+    if made is not None and not _current(made[2]):
         del _preambles[key]   # a project header it read was edited since (clang checks times in whole seconds)
     if key not in _preambles:
-        found, seen = _load_preamble(where, key), where / f"{key}.seen"
-        if found is None and (make or _due(seen)):
-            found = _make_preamble(where, key, args, path, pre)
-            if found is None:   # its headers do not parse cleanly: not tried again for a day
+        made = _load_preamble(where, key)
+        if made is None:
+            seen = where / f"{key}.seen"
+            if not _due(seen):
+                return None   # not seen before, or found unfit lately: a later sighting makes it
+            made = _make_preamble(where, key, args, path, pre)
+            if made is None:   # its headers do not parse cleanly: not tried again for a day
                 with contextlib.suppress(OSError):
                     seen.write_text("unfit\n")
-                _preambles[key] = None
-        if found is None:
-            return None   # not kept: a later sighting makes it
-        _preambles[key] = found
-    made = _preambles[key]
+        _preambles[key] = made
     if made is None:
         return None
     with contextlib.suppress(OSError):
@@ -356,27 +364,16 @@ def _make_preamble(where: Path, key: str, args: list[str], path: str, pre: str) 
         return None
     if any(d.severity >= 3 for d in tu.diagnostics):
         return None   # a missing header, an error in one: the file is parsed from its headers, which reports it
-    includes = [(inc.include.name, inc.location.line if inc.depth == 1 else 1) for inc in tu.get_includes()
-                if inc.include is not None]
+    from .confine import inclusions
+    includes = inclusions(tu)
     try:
         stamps = _stamps(includes)
     except OSError:
         return None
-    fd, tmp = tempfile.mkstemp(dir=where, suffix=".tmp")
-    os.close(fd)
-    pch = where / f"{key}.pch"
-    try:
-        tu.save(tmp)
-        os.replace(tmp, pch)
-        fd, tmp = tempfile.mkstemp(dir=where, suffix=".tmp")
-        with os.fdopen(fd, "w") as fh:
-            json.dump({"includes": includes, "stamps": stamps}, fh)
-        os.replace(tmp, where / f"{key}.json")
-        _prune(where, keep=pch)
-    except (OSError, ci.TranslationUnitSaveError):
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
+    pch, saved = where / f"{key}.pch", json.dumps({"includes": includes, "stamps": stamps})
+    if not (_write(pch, tu.save) and _write(where / f"{key}.json", lambda tmp: Path(tmp).write_text(saved))):
         return None
+    _prune(where, keep=pch)
     return str(pch), includes, stamps
 
 

@@ -280,6 +280,13 @@ def open_template(kernel: Kernel, pic) -> Optional[str]:
 _VECTOR3 = re.compile(r"(?:const\s+|volatile\s+)*((?:u?char|u?short|u?int|u?long|u?longlong|float|double))3")
 
 
+def vector_width(size: int) -> int:
+    """The bytes of the vector access that moves an element of ``size`` bytes whole: its size rounded up to a power of
+    two (Programming Guide, "Device Memory Accesses": 1, 2, 4, 8 or 16 bytes, naturally aligned; over 16 bytes it
+    moves in 16-byte pieces)."""
+    return 1 << max(size - 1, 0).bit_length()
+
+
 def vector3_fix(acc: Access) -> Optional[str]:
     """The advice for a ``float3``-like element (a built-in type, which takes no ``__align__``): its four-component
     twin, one vector access of 4/3 its size where that is at most 16 bytes (Programming Guide, "Device Memory
@@ -306,7 +313,7 @@ def whole_element_fix(acc: Access) -> str:
                 "consecutive 16-byte pieces) removes the extra requests")
     if (vec := vector3_fix(acc)) is not None:
         return vec
-    width = min(16, 1 << max(acc.elem_size - 1, 0).bit_length()) if acc.elem_size else 16
+    width = min(16, vector_width(acc.elem_size)) if acc.elem_size else 16
     return (f"move the element whole (`auto e = a[i];` / `a[i] = e;`; `__align__({width})` lets nvcc move it in "
             f"{width}-byte pieces)")
 
@@ -376,9 +383,7 @@ class UncoalescedGlobalAccess(Rule):
             if acc.split > 1:
                 why = (f"array of structs: each lane moves its {acc.elem_size}-byte struct as {acc.split} "
                        f"separate {acc.size}-byte accesses, each {spell_bytes(stride)} apart across lanes")
-                # a vector access moves at most 16 bytes a lane, aligned to its power-of-two size (Programming Guide,
-                # "Device Memory Accesses": 1, 2, 4, 8 or 16 bytes, naturally aligned)
-                align = 1 << (acc.elem_size - 1).bit_length()
+                align = vector_width(acc.elem_size)
                 fix = "use a structure of arrays, or " + (vector3_fix(acc) or (
                     f"align the struct to {align} bytes (`__align__({align})`) so it moves in one vector access"
                     if align <= 16 else "align the struct to 16 bytes (`__align__(16)`) so it moves in 16-byte pieces"))
