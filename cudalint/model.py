@@ -348,6 +348,10 @@ class TranslationUnitModel:
     symbols: Optional["Symbols"] = None
     #: kernels that may never run, though the translation unit launches others, with the reason (findings: info)
     unlaunched: dict[str, str] = field(default_factory=dict)
+    #: kernels whose launch the file's text writes but the front-end did not read (the code around it did not
+    #: compile): ``{kernel: (line, the error cited)}`` (:func:`cudalint.analysis.launches.lost_launches`; their
+    #: findings are info)
+    lost: dict[str, tuple[int, str]] = field(default_factory=dict)
     #: kernels launched once beside a loop that launches another with the same grid, with the reason (findings of
     #: cost rules: info)
     minor: dict[str, str] = field(default_factory=dict)

@@ -295,6 +295,13 @@ def incomplete_diagnostics(model: TranslationUnitModel, lines: Optional[list[str
     more = (" (unresolved includes: " + ", ".join(model.missing_includes) + "; add the folder that holds them to "
             "`include-paths` in `.cudalint.toml`, or pass `-p BUILD_DIR` with the build's compile_commands.json)"
             if model.missing_includes else "")
+    if model.lost:
+        first, error = min(model.lost.values())
+        names = ", ".join(f"`{k}` (line {line})" for k, (line, _) in sorted(model.lost.items(), key=lambda x: x[1]))
+        out.append(cl000(model.path, f"launches of {names} were not read: the code around them did not compile "
+                                     f"({error}); a define or include the build passes may be "
+                                     "missing (`defines` or `include-paths` in .cudalint.toml, or `-p`): those "
+                                     "kernels' block is not known and their findings are info", line=first))
     for k in model.kernels:
         reasons = list(dict.fromkeys(f"line {ln}: {msg}" for ln, msg in model.errors
                                      if k.span.path == model.path and k.span.line <= ln <= k.span.end_line))[:3]
@@ -485,6 +492,10 @@ def _lint_file(path: str, opts: RunOptions, rules: Optional[list[Rule]], text: O
     except Exception as e:  # noqa: BLE001
         return [internal_error(path, "analysis", e)], None
     lines = text.splitlines()
+    from .analysis.launches import lost_launches, lost_reason
+    model.lost = lost_launches(unit, text)
+    for name, (line, error) in model.lost.items():
+        model.unlaunched.setdefault(name, lost_reason(name, line, error))
     diags: list[Diagnostic] = incomplete_diagnostics(model, lines) + failed
     layer_of: dict[int, tuple[int, str]] = {}  # id(diagnostic) -> (layer, instantiation label)
     for n, kernels in enumerate(_layers(model)):

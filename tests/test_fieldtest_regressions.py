@@ -519,7 +519,9 @@ int main() { k<<<64, 256>>>(0, 0, 1 << 20, 0); c<<<64, 256>>>(0, 0, 3); }
     d = [x for x in lint(tmp_path, src) if x.code == "CL101"]
     assert [(x.line, x.severity.value, x.metrics["sectors_per_request"]) for x in d] == [
         (6, "info", 16), (7, "info", 16), (8, "info", 16), (9, "info", 16), (14, "warning", 16), (15, "warning", 16)]
-    assert "the thread's stores of the same element on lines 7, 8, 9 use 100% of those sectors" in d[0].message
+    assert "the thread's stores of neighbouring elements on lines 7, 8, 9 use 100% of those sectors" in d[0].message
+    assert d[0].message.endswith("move the thread's 16 bytes in one access (`int4`, through `reinterpret_cast` where "
+                                 "the address is 16-byte aligned)")
 
 
 def test_a_request_one_sector_over_the_ideal_is_info(tmp_path):
@@ -1043,8 +1045,9 @@ int main() { pairs<<<64, 256>>>(0, 0, 0, 9); }
     assert sorted(found) == [5, 6]
     assert (found[5].severity.value, found[5].metrics["sectors_per_request"], found[5].metrics["sibling_use"]) == (
         "info", 8, 1.0)
-    assert ("(50% of fetched bytes used); the thread's loads of the same element on line 6 use 100% of those "
-            "sectors, so the waste is requests, not DRAM bytes") in found[5].message
+    assert ("(50% of fetched bytes used); the thread's loads of neighbouring elements on line 6 use 100% of those "
+            "sectors, so the waste is requests, not DRAM bytes; move the thread's 8 bytes in one access (`int2`, "
+            "through `reinterpret_cast` where the address is 8-byte aligned)") in found[5].message
 
 
 TRAITS = """
@@ -2335,3 +2338,160 @@ int main() { float *o; Big *p; int *w; k<<<64, 256>>>(o, p, w); }
 """) if x.code == "CL101"]
     assert wide and all("each a run-time distance (loaded from memory) apart" in x.message
                         or "lanes are a run-time distance (loaded from memory) apart" in x.message for x in wide)
+
+
+def test_a_header_printing_launch_brackets_has_no_host_function_lowered(tmp_path):
+    # cuda-samples' helper_image.h prints `<<<` in two messages: every host function of it (16) was lowered with each
+    # of the 70 samples including it (130 ms of a 470 ms re-lint in the editor); a header with a real launch keeps its
+    # launching host function, whose block the kernel is pictured with
+    (tmp_path / "report.h").write_text(
+        '#include <cstdio>\n'
+        'inline int check(int n) {\n  printf("<<< bad size %d >>>\\n", n);  // no <<< launch here\n'
+        '  return n > 0 ? n : 1;\n}\n'
+        "/* neither k<<<1, 1>>>() in a comment */\n"
+        "inline char open_bracket() { return '<'; }\n")
+    (tmp_path / "launch.h").write_text(
+        "__global__ void k(float *a);\n"
+        "inline void go(float *a) { k<<<64, 128>>>(a); }\n")
+    (tmp_path / "k.cu").write_text(
+        '#include "report.h"\n#include "launch.h"\n'
+        "__global__ void k(float *a) { a[32 * (blockIdx.x * blockDim.x + threadIdx.x)] = 0.0f; }\n")
+    model = build_model(str(tmp_path / "k.cu"), (tmp_path / "k.cu").read_text(), RunOptions())
+    assert sorted(f.name for f in model.unit.functions) == ["go", "k"]
+    (d,) = lint_file(str(tmp_path / "k.cu"), RunOptions())
+    assert (d.code, d.line, d.assumptions[0]) == (
+        "CL101", 3, f"blockDim = (128, 1, 1) from launch at {tmp_path / 'launch.h'}:2")
+
+
+def test_a_launch_in_host_code_that_does_not_compile_is_lost_not_absent(tmp_path):
+    # cp2k's grid kernels are launched with dim3(4, 4, 4) from a method of a class whose members need
+    # `offloadStream_t`, declared only under the build's `-D__OFFLOAD_CUDA`: linted without it, clang dropped the
+    # method and its launches, and a per-lane `__constant__` read was a warning "32 addresses" for a block
+    # "unknown (no launch in this file)"; a real launch of 64 threads reads 4. Now the written launch is named, the
+    # kernel's findings are info and a CL000 says which error hid it
+    src = """__constant__ int table[64];
+__global__ void coeffs(int *out) {
+  out[blockIdx.x * 64 + threadIdx.z * 16 + threadIdx.y * 4 + threadIdx.x] = table[threadIdx.y * 8 + threadIdx.x];
+}
+struct context {
+  stream_t stream;   // declared by a header the build includes under a define
+  void run(int *out);
+};
+void context::run(int *out) {
+  const dim3 block(4, 4, 4);
+  coeffs<<<128, block, 0, stream>>>(out);
+}
+"""
+    p = tmp_path / "k.cu"
+    p.write_text(src)
+    found = lint_file(str(p), RunOptions())
+    assert [(d.code, d.line, d.severity.value) for d in found] == [("CL401", 3, "info"), ("CL000", 11, "info")]
+    assert found[1].message == (
+        f"launches of `coeffs` (line 11) were not read: the code around them did not compile ({p}:6: unknown type "
+        "name 'stream_t'); a define or include the build passes may be missing (`defines` or `include-paths` in "
+        ".cudalint.toml, or `-p`): those kernels' block is not known and their findings are info")
+    assert found[0].assumptions[0] == (
+        "blockDim unknown (the launch on line 11 was not read: the code around it did not compile): blockDim.x "
+        "assumed a multiple of 32; give `// cudalint: block=(x,y,z)` or --block-dim")
+    # declared, the launch is read: 4 x 4 x 4 threads, a warp's (x, y) cover 16 entries of the table, 2 planes of z
+    (tmp_path / "k.cu").write_text("typedef cudaStream_t stream_t;\n" + src)
+    (d,) = lint_file(str(p), RunOptions())
+    assert (d.code, d.line, d.metrics["distinct_addresses_per_warp"]) == ("CL401", 4, 16)
+
+
+def test_an_overload_no_launch_of_a_host_template_can_call_is_unlaunched(tmp_path):
+    # ParRes/Kernels' xgemm: `init(order, C)` and `init(order, A, B, C)` are template kernels; the only launch passes
+    # four arguments from inside `run<T>`, a host template, where clang resolves no call; the two-parameter overload
+    # was a warning with the launch's block
+    src = """template <typename T> __global__ void init(int order, T *C) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x, j = blockIdx.y * blockDim.y + threadIdx.y;
+  if (i < order && j < order) C[i * order + j] = T(0);
+}
+template <typename T> __global__ void init(int order, T *A, T *B, T *C) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x, j = blockIdx.y * blockDim.y + threadIdx.y;
+  if (i < order && j < order) { A[i * order + j] = T(i); B[i * order + j] = T(j); C[i * order + j] = T(0); }
+}
+template <typename T> void run(T *a, T *b, T *c, int order) {
+  dim3 block(32, 32), grid((order + 31) / 32, (order + 31) / 32);
+  init<<<grid, block>>>(order, a, b, c);
+}
+void go(float *a, float *b, float *c) { run<float>(a, b, c, 1024); }
+"""
+    p = tmp_path / "k.cu"
+    p.write_text(src)
+    found = [(d.line, d.severity.value, d.assumptions[-1]) for d in lint_file(str(p), RunOptions())]
+    unlaunched = "this overload of `init` (2 parameters) is run by no launch: each passes 4 arguments"
+    sampled = "order = 4096 (a representative large run-time value)"
+    assert found == [(3, "info", unlaunched)] + [(7, "warning", sampled)] * 3
+
+
+def test_a_stencils_taps_are_neighbouring_elements_not_one_element_moved_in_pieces(tmp_path):
+    # ParRes/Kernels' stencils index rows by threadIdx.x (`in[(i + di) * n + j + dj]`, doubles): a judge faulted the
+    # advice "move the element whole ... `__align__(8)`" for scalar taps; the fix is the thread mapping
+    src = """__global__ void star(const double *in, double *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x, j = blockIdx.y * blockDim.y + threadIdx.y;
+  if (i >= 1 && j >= 1 && i < n - 1 && j < n - 1)
+    out[i * n + j] = in[i * n + j - 1] + in[i * n + j] + in[i * n + j + 1];
+}
+void go(const double *in, double *out, int n) { star<<<dim3(n / 32, n / 32), dim3(32, 32)>>>(in, out, n); }
+"""
+    p = tmp_path / "k.cu"
+    p.write_text(src)
+    loads = [d for d in lint_file(str(p), RunOptions()) if "load" in d.message]
+    assert [d.column for d in loads] == [22, 42, 58]
+    assert loads[1].message == (
+        "uncoalesced global load of `in`: lanes are 8*n bytes apart; a warp touches 32 sectors per request instead of 8 "
+        "(25% of fetched bytes used); the thread's loads of neighbouring elements on line 4 use 62% of those sectors, "
+        "so the waste is requests, not DRAM bytes; make consecutive threads access consecutive elements (transpose "
+        "through shared memory, or change the data layout)")
+
+
+def test_a_launch_the_files_own_if_leaves_out_is_not_lost(tmp_path):
+    # cuda-samples' recursiveGaussian launches `d_simpleRecursive_rgba` only under `#if USE_SIMPLE_FILTER`, defined 0
+    # above; the file also has an error elsewhere (a helper macro its configuration lacks): no launch was lost
+    from cudalint.analysis.launches import inactive_lines
+    src = """#define USE_SIMPLE 0
+__global__ void simple(float *a) { a[threadIdx.x * 2] = 0.0f; }
+__global__ void full(float *a) { a[threadIdx.x] = 1.0f; }
+void run(float *a) {
+#if USE_SIMPLE
+  simple<<<1, 64>>>(a);
+#else
+  full<<<1, 64>>>(a);
+#endif
+  checkError("launch");
+}
+"""
+    p = tmp_path / "k.cu"
+    p.write_text(src)
+    found = lint_file(str(p), RunOptions())
+    assert [(d.code, d.line, d.severity.value) for d in found] == [("CL101", 2, "info")]
+    assert found[0].assumptions[-1] == ("`simple` is neither launched nor named in this translation unit, which "
+                                        "launches other kernels: it may never run")
+    assert inactive_lines(src) == {6}
+    assert inactive_lines("#define A 1\n#if !A\nx\n#elif B\ny\n#else\nz\n#endif\n#if 0\n#if C\nw\n#endif\n#endif\n") \
+        == {3, 11}
+
+
+def test_an_undeclared_name_in_a_trip_count_is_no_internal_error(tmp_path):
+    # a fuzzing mutant of fixtures/sync/grid_trip_count.cu (its `nthreads` declaration deleted): the tree-sitter
+    # front-end names the undeclared value `nthreads#1`, which sympy.lambdify printed into Python source as is (a
+    # comment from the `#` on): "internal error in rule CL301 (SyntaxError: '(' was never closed)"
+    src = """#define TPB 256
+__global__ void k(unsigned *buffer) {
+  const unsigned gid = blockIdx.x * TPB + threadIdx.x;
+  __shared__ unsigned tmp[TPB];
+  const unsigned nloops = (1048576 - gid + nthreads - 1) / nthreads;
+  for (unsigned i = 0; i < nloops; i++) {
+    tmp[threadIdx.x] = gid + i * nthreads;
+    __syncthreads();
+    buffer[gid + i * nthreads] = tmp[(threadIdx.x + 1) % TPB];
+  }
+}
+int main() { k<<<4096, TPB>>>(0); }
+"""
+    p = tmp_path / "k.cu"
+    p.write_text(src)
+    found = lint_file(str(p), RunOptions(frontend="tree-sitter"))
+    assert not [d.message for d in found if d.internal]
+    assert "CL301" in {d.code for d in found}   # the rule ran to its end

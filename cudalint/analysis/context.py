@@ -111,8 +111,11 @@ class AnalysisContext:
                         break
                     shape = LaunchShape(dims, f"blockDim = {dims} from the hint on line {ln}")  # type: ignore[arg-type]
         s = sites[0] if sites else None
+        lost = self.model.lost.get(kernel.name)
         why = (f"the launch at {s.span.path}:{s.span.line} has a run-time block"
-               + (f" `{s.block_text}`" if s.block_text else "")) if s else "no launch in this file" + (
+               + (f" `{s.block_text}`" if s.block_text else "")) if s else (
+            f"the launch on line {lost[0]} was not read: the code around it did not compile") if lost else \
+            "no launch in this file" + (
             # clang drops a launch whose host code does not compile (arrayfire's, behind a missing af/version.h)
             "; some includes were not found, and a launch in it may be lost" if self.model.missing_includes else "")
         part = next((s for s in sites if _whole(s.block) < 3), None) if shape is None else None

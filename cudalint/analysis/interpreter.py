@@ -863,6 +863,11 @@ class KernelInterpreter:
             v = self.expr(e.operand, env, mode, record)
             if isinstance(v, Pointer) and not v.dims and e.type.kind == TypeKind.POINTER:
                 v = self.retype(v, e.type.pointee, keep_dims=True)
+            elif isinstance(v, Pointer) and e.type.kind == TypeKind.POINTER and e.type.pointee is not None \
+                    and e.type.pointee.kind != TypeKind.ARRAY and (size := self.size_of(e.type.pointee)):
+                # a multi-dimensional array seen as a flat pointer (`((half*)tile)[w * 320 + i * 32 + lane]`,
+                # CUDA-PointPillars): its elements one after another, not its rows
+                v = Pointer(v.array, v.offset, size, (), (), e.type.pointee)
             if isinstance(v, Pointer) and e.type.is_integer:  # `(uintptr_t)p`: an address
                 return self.address(v)
             return v

@@ -1237,6 +1237,99 @@ def unlaunched_kernels(tu: ir.TranslationUnit) -> dict[str, str]:
     return out
 
 
+#: a string or character literal or a comment (blanked by :func:`lost_launches`, its newlines kept)
+_NOT_CODE = re.compile(r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|//[^\n]*|/\*.*?\*/', re.S)
+
+
+def lost_launches(tu: ir.TranslationUnit, text: str) -> dict[str, tuple[int, str]]:
+    """Kernels the file's text launches (``k<<<``, ``k<double, true>\\n<<<``, outside comments and strings) where the
+    front-end read no launch of them, when the translation unit has a parse error: clang drops a statement that does
+    not compile, often with no error of its own (cp2k's launches pass a member of a class whose members need
+    ``offloadStream_t`` from a header behind the build's ``-D__OFFLOAD_CUDA``: the errors are the header's;
+    NVIDIA/warp's launch whose arguments name a ``cub::DoubleBuffer`` the shims lack), so the kernel's launch shape is
+    not known though the file writes it.  Not a launch in a branch the file's own ``#if`` leaves out (cuda-samples'
+    recursiveGaussian: ``#define USE_SIMPLE_FILTER 0`` ... ``#if USE_SIMPLE_FILTER``, :func:`inactive_lines`); one
+    behind a condition the file does not decide counts.  ``{kernel: (line of its first such launch, the error cited:
+    the launch's own, else the file's last one before it, else the translation unit's first, as
+    "path:line: message")}``."""
+    if not tu.first_error or "<<<" not in text:
+        return {}
+    read = {n.kernel for fn in tu.functions for n in ir.walk(fn.body) if isinstance(n, ir.Launch)}
+    code = _NOT_CODE.sub(lambda m: "\n" * m.group().count("\n"), text)
+    skipped = inactive_lines(code)
+    out = {}
+    for k in tu.kernels:
+        if k.name in read or k.name in out:
+            continue
+        for m in re.finditer(rf"(?<![\w.]){re.escape(k.name)}\s*(?:<[^;{{}}]*?>\s*)?<<<", code):
+            line = code.count("\n", 0, m.start()) + 1
+            last = line + code.count("\n", m.start(), code.find(";", m.start()) % (len(code) + 1))
+            own = [(ln, msg) for ln, msg in tu.errors if line <= ln <= last]
+            if line in skipped:
+                continue
+            near = own[0] if own else max(((ln, msg) for ln, msg in tu.errors if line - 200 <= ln <= line),
+                                          default=None)
+            out[k.name] = (line, f"{tu.path}:{near[0]}: {near[1]}" if near else tu.first_error)
+            break
+    return out
+
+
+_DEFINE = re.compile(r"^\s*#\s*define\s+(\w+)\s+(\d+)[uUlL]*\s*$")
+_UNDEF = re.compile(r"^\s*#\s*undef\s+(\w+)")
+_COND = re.compile(r"^\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b(.*)$")
+
+
+def inactive_lines(code: str) -> set[int]:
+    """The lines (1-based) of ``code`` inside an ``#if`` branch the file itself decides is not compiled: ``#if 0``,
+    ``#if NAME`` / ``#if !NAME`` where the file ``#define``s NAME as an integer above it, and the ``#else`` of a
+    branch so decided.  A condition on anything else (a macro of a header or the command line, ``defined(X)``) is
+    undecided: its lines count as compiled."""
+    values: dict[str, int] = {}
+    stack: list[Optional[bool]] = []   # each open conditional: its branch's truth (None undecided)
+    out: set[int] = set()
+    for i, line in enumerate(code.split("\n"), 1):
+        if (m := _COND.match(line)) is not None:
+            what, rest = m[1], m[2].split("//")[0].strip()
+            if what in ("if", "ifdef", "ifndef"):
+                stack.append(_decide(what, rest, values) if all(v is not False for v in stack) else None)
+            elif what == "elif" and stack:
+                stack[-1] = None if stack[-1] is not True else False
+            elif what == "else" and stack:
+                stack[-1] = None if stack[-1] is None else not stack[-1]
+            elif what == "endif" and stack:
+                stack.pop()
+            continue
+        if any(v is False for v in stack):
+            out.add(i)
+        elif (d := _DEFINE.match(line)) is not None:
+            values[d[1]] = int(d[2])
+        elif (u := _UNDEF.match(line)) is not None:
+            values.pop(u[1], None)
+    return out
+
+
+def _decide(what: str, cond: str, values: dict[str, int]) -> Optional[bool]:
+    """An ``#if``'s truth where the file decides it (:func:`inactive_lines`), else None."""
+    if what != "if":
+        return None
+    neg = cond.startswith("!")
+    name = cond[1:].strip() if neg else cond
+    if name.isdigit():
+        v: Optional[int] = int(name)
+    elif name.isidentifier():
+        v = values.get(name)
+    else:
+        return None
+    return None if v is None else (v == 0) if neg else (v != 0)
+
+
+def lost_reason(kernel: str, line: int, error: str) -> str:
+    """Why a kernel :func:`lost_launches` found has no known block (an assumption of its findings)."""
+    return (f"the launch of `{kernel}` on line {line} was not read: the code around it did not compile ({error}; a "
+            "define or include the build passes may be missing: `defines` or `include-paths` in .cudalint.toml, or "
+            "`-p`), so its block is not known")
+
+
 def _unlaunched_overloads(tu: ir.TranslationUnit) -> dict[str, str]:
     """Overloaded kernels of one name that none of the name's launches can run (nor is the name read otherwise: a
     function pointer, ``cudaLaunchKernel``): where clang resolved every launch to a definition, the overloads none of
@@ -1265,6 +1358,18 @@ def _unlaunched_overloads(tu: ir.TranslationUnit) -> dict[str, str]:
                     out[overload_key(name, k.span.line)] = (
                         f"this overload of `{name}` is run by no launch: the launch{'es' * (',' in lines)} on line"
                         f"{'s' * (',' in lines)} {lines} call{'s' * (',' not in lines)} another, by its parameters' types")
+            continue
+        counts = {len(n.args) for n in launches}
+        takes = {id(k): len(k.params) for k in ks if not any("..." in (p.type.name or "") for p in k.params)}
+        if len(takes) == len(ks) and all(sum(t == c for t in takes.values()) == 1 for c in counts):
+            # each launch's argument count fits one overload's parameters: a launch in a host template, which
+            # clang leaves unresolved (ParRes/Kernels' `init<<<..>>>(order, d_a, d_b, d_c)` in `run<T>`, beside a
+            # two-parameter `init(order, C)` nothing launches)
+            for k in ks:
+                if takes[id(k)] not in counts:
+                    out[overload_key(name, k.span.line)] = (
+                        f"this overload of `{name}` ({takes[id(k)]} parameter{'s' * (takes[id(k)] != 1)}) is run by no "
+                        f"launch: each passes {' or '.join(map(str, sorted(counts)))} arguments")
             continue
         if len({len(k.template_params) for k in ks}) < 2 or any(not n.template_args for n in launches):
             continue

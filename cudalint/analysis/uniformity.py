@@ -81,12 +81,15 @@ def _warp_constant(d: sympy.Expr, block: tuple[int, int, int], symbols: Symbols)
 @lru_cache(maxsize=256)
 def _lanes_agree(g: sympy.Expr, block: tuple[int, int, int]) -> bool:
     try:
-        f = sympy.lambdify(list(TID), g, modules="sympy")
+        # the other symbols are arguments too, passed as themselves: printed by name in the function's source, an
+        # interpreter name such as `nthreads#1` (an identifier nothing declares) would not compile (fuzzing found it)
+        others = sorted(g.free_symbols - set(TID), key=str)
+        f = sympy.lambdify(list(TID) + others, g, modules="sympy", dummify=True)
         threads = [(x, y, z) for z in range(block[2]) for y in range(block[1]) for x in range(block[0])]
         for i in range(0, len(threads), WARP):
             warp = threads[i:i + WARP]
-            first = sympy.expand(f(*warp[0]))
-            if any(sympy.expand(f(*t)) != first for t in warp[1:]):
+            first = sympy.expand(f(*warp[0], *others))
+            if any(sympy.expand(f(*t, *others)) != first for t in warp[1:]):
                 return False
         return True
     except (TypeError, ValueError, ZeroDivisionError, NameError, AttributeError):

@@ -426,6 +426,8 @@ class Lowering:
         # errors inside a kernel make it CL000; a host-side misparse does not matter here
         kernels = [f.span for f in unit.functions if f.kind == ir.FunctionKind.KERNEL]
         unit.errors = [(ln, SYNTAX_ERROR) for ln in errors if any(s.line <= ln <= s.end_line for s in kernels)]
+        # (no `first_error`: tree-sitter expands no macro, so a launch in a macro's arguments is not read though it
+        # compiles; cudalint.analysis.launches.lost_launches would call it lost)
         unit.instances = self._instances()
         return unit
 
@@ -539,6 +541,12 @@ class Lowering:
                     if fname and not any(n.type == "function_declarator" for n in _walk(d)):
                         # a reference member is stored as a pointer
                         members.append((fname, replace(t, size=8, align=8) if t.kind == TypeKind.REFERENCE else t))
+                bits = next((x for x in f.named_children if x.type == "bitfield_clause"), None)
+                # `uint64_t done : 1;`: the width (None when it is no constant: laid out whole)
+                if bits is not None and (d := f.child_by_field_name("declarator")) is not None and members \
+                        and members[-1][0] == self.text_of(d):
+                    members[-1] = (*members[-1], fold(self.expr(bits.named_children[0]))
+                                   if bits.named_children else None)
             elif f.type == "function_definition":
                 methods.append((f, []))
             elif f.type == "template_declaration":

@@ -436,6 +436,8 @@ class TranslationUnit:
     errors: list[tuple[int, str]] = field(default_factory=list)
     missing_includes: list[str] = field(default_factory=list)
     dependencies: list[str] = field(default_factory=list)
+    #: the translation unit's first parse error, in the file or a header it includes (``path:line: message``), "" none
+    first_error: str = ""
     #: the file's explicit instantiations of function templates (``template void prefix<float, double>(..);``):
     #: (the function's name, its template arguments: Types and ints), as a call with those arguments would give
     instances: list[tuple[str, tuple]] = field(default_factory=list)

@@ -161,17 +161,28 @@ def array_of(t: Type, count: Optional[int]) -> Type:
                 count=count)
 
 
-def record(name: str, members: list[tuple[str, Type]], align: int = 0, union: bool = False) -> Type:
-    """Lay out a struct (or union) from ``(name, type)`` members with C rules; ``align`` from
-    ``__align__(n)``/``alignas(n)``.  A member of unknown size is taken as 4 bytes so that the layout of the
-    members after it stays plausible."""
-    off, max_align, fields = 0, 1, []
-    for fname, ftype in members:
+def record(name: str, members: list[tuple], align: int = 0, union: bool = False) -> Type:
+    """Lay out a struct (or union) from ``(name, type)`` members, or ``(name, type, bits)`` for a bitfield of ``bits``
+    bits, with C rules (the Itanium C++ ABI's for bitfields: a bitfield shares the storage unit of its declared type
+    that it fits in, else starts the next; its :class:`Field` offset is that unit's, the memory an access of it moves);
+    ``align`` from ``__align__(n)``/``alignas(n)``.  A member of unknown size is taken as 4 bytes so that the layout of
+    the members after it stays plausible."""
+    bit, max_align, fields = 0, 1, []   # bit: the end of the last member, in bits
+    for fname, ftype, *width in members:
         size, al = (ftype.size, ftype.align) if ftype.size and ftype.align else (4, 4)
-        at = 0 if union else -(-off // al) * al
+        if width and width[0] is not None and width[0] <= 8 * size:
+            w, unit = width[0], 8 * size
+            at_bit = 0 if union else bit if w and bit // unit == (bit + w - 1) // unit else -(-bit // unit) * unit
+            if fname:
+                fields.append(Field(fname, ftype, at_bit // unit * size))
+            bit = max(bit, at_bit + w)
+            max_align = max(max_align, al) if w else max_align
+            continue
+        at = 0 if union else -(-bit // (8 * al)) * al
         fields.append(Field(fname, ftype, at))
-        off = max(off, at + size)
+        bit = max(bit, 8 * (at + size))
         max_align = max(max_align, al)
+    off = -(-bit // 8)
     a = max(max_align, align or 1)
     size = max(-(-off // a) * a, a if not fields else 0)
     return Type(TypeKind.RECORD, name, size, a, fields=tuple(fields))

@@ -458,6 +458,15 @@ class UncoalescedGlobalAccess(Rule):
                     who = f"{moves} of the same element {where}"
                     fix = (run_fix(acc, abs(stride)) if trips_too and not lines and isinstance(stride, int)
                            and abs(stride) > acc.elem_size else whole_element_fix(acc))
+                    if lines and acc.elem_size and acc.elem_size <= acc.size and not acc.copied:
+                        # scalar elements: the thread's other accesses are its neighbouring elements, which no
+                        # alignment merges with this one: a run as wide as the lanes' distance is one vector access
+                        # (HeCBench's segsort: 4 ints a thread, 16 bytes apart); a farther one (a stencil's taps
+                        # `in[(i + di) * n + j + dj]` with rows by threadIdx.x, ParRes/Kernels) needs the mapping
+                        who = f"{moves} of neighbouring elements {where}"
+                        fix = run_fix(acc, abs(stride)) if isinstance(stride, int) and abs(stride) <= 16 else (
+                            "make consecutive threads access consecutive elements (transpose through shared memory, "
+                            "or change the data layout)")
                 else:
                     who = f"{moves} in the loop's next and previous trips ({abs(walk)} bytes a trip)"
                     fix = ("stage the rows through shared memory with coalesced accesses if the requests "
