@@ -56,11 +56,12 @@ async def _wait(client: Client, uri: str, version: int) -> tuple[float, int]:
 
 
 def _edit_point(text: str) -> lsp.Position:
-    """The end of the last line inside the last kernel's body that ends with ``;`` (a statement to append to)."""
+    """Just after the last ``;`` from the last kernel's first line on (the end of a statement, where a space changes
+    nothing the linter reports)."""
     lines = text.splitlines()
     last = max(i for i, s in enumerate(lines) if "__global__" in s)
-    line = next(i for i in range(len(lines) - 1, last - 1, -1) if lines[i].rstrip().endswith(";"))
-    return lsp.Position(line=line, character=len(lines[line]))
+    line = max(i for i in range(last, len(lines)) if ";" in lines[i])
+    return lsp.Position(line=line, character=lines[line].rindex(";") + 1)
 
 
 async def measure(path: Path) -> dict[str, list[float]]:

@@ -160,6 +160,7 @@ def lower(path: str, text: str, opts: RunOptions):
     the chosen front-end raises."""
     args = opts.extra_args + compile_flags(path, opts.compile_db)
     text = _SPACED_LAUNCH.sub(lambda m: f"<<<{m[1]}{m[2]}>>>{m[3]}", text)  # same length: columns stay
+    failure = ""
     if opts.frontend != "tree-sitter":
         from .frontend.confine import Refused
         try:
@@ -176,11 +177,15 @@ def lower(path: str, text: str, opts: RunOptions):
             return unit
         except Refused:
             raise
-        except Exception:
+        except Exception as e:
             if opts.frontend != "auto":
                 raise
+            failure = "" if isinstance(e, (ImportError, OSError, RecursionError)) or type(e).__name__ in (
+                "TranslationUnitLoadError", "LibclangError") else f"{type(e).__name__}: {e}"
     from .frontend.treesitter import lower as ts_lower
-    return ts_lower(path, text, args)
+    unit = ts_lower(path, text, args)
+    unit.clang_failure = failure  # a fault of cudalint's own clang lowering: said, not only fallen back from
+    return unit
 
 
 def _other_headers(opts: RunOptions):
@@ -492,6 +497,10 @@ def _lint_file(path: str, opts: RunOptions, rules: Optional[list[Rule]], text: O
     except Exception as e:  # noqa: BLE001
         return [internal_error(path, "analysis", e)], None
     lines = text.splitlines()
+    if unit.clang_failure:
+        failed.append(cl000(path, f"cannot lint {path} with clang: internal error in front-end clang "
+                                  f"({unit.clang_failure}); linted with the tree-sitter front-end instead",
+                            internal=True))
     from .analysis.launches import lost_launches, lost_reason
     model.lost = lost_launches(unit, text)
     for name, (line, error) in model.lost.items():

@@ -2495,3 +2495,19 @@ int main() { k<<<4096, TPB>>>(0); }
     found = lint_file(str(p), RunOptions(frontend="tree-sitter"))
     assert not [d.message for d in found if d.internal]
     assert "CL301" in {d.code for d in found}   # the rule ran to its end
+
+
+def test_a_math_function_of_an_integer_is_the_double_one(tmp_path):
+    # princeton-vl/RAFT: `int(sqrt(fmap.size(2)))` in a kernel (nvcc, with PyTorch's --expt-relaxed-constexpr, calls
+    # <cmath>'s constexpr template for integers); the shims had only the float and double overloads, so the call
+    # was ambiguous and the kernel "only partly modelled"
+    src = """__global__ void k(const float *in, float *out, int side, long long n) {
+  const int rd = int(sqrt(side)) + int(floor(n)) + int(exp(side));
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = in[i * rd * 32];
+}
+int main() { k<<<64, 256>>>(0, 0, 4, 5); }
+"""
+    p = tmp_path / "k.cu"
+    p.write_text(src)
+    assert [(d.code, d.line) for d in lint_file(str(p), RunOptions())] == [("CL101", 4)]

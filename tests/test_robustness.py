@@ -266,3 +266,27 @@ def test_a_source_that_vanishes_while_callers_are_searched_is_skipped(tmp_path, 
         yield from real(top, here_, deep, extensions)
     monkeypatch.setattr(launches, "_sources", listing)
     assert launches._called_elsewhere(str(here), {"launch"}) is False   # main.cpp has `main` and never calls it
+
+
+def test_a_fault_of_the_clang_lowering_is_said_where_tree_sitter_takes_over(tmp_path, monkeypatch):
+    # `auto` lints a file clang cannot take with tree-sitter; a bug of cudalint's own clang lowering took the same
+    # silent path (found when a span helper raised a ctypes TypeError on every file: the findings came from
+    # tree-sitter and nothing said so). Now it is an internal CL000, which no selection hides; libclang refusing the
+    # file (TranslationUnitLoadError) stays a plain fallback
+    import clang.cindex as ci
+    from cudalint.frontend import libclang
+    p = tmp_path / "k.cu"
+    p.write_text("__global__ void k(float *a) { a[threadIdx.x * 32] = 0; }\nint main() { k<<<1, 32>>>(0); }\n")
+
+    def broken(*args, **kw):
+        raise TypeError("expected LP_LP_c_void_p instance")
+    monkeypatch.setattr(libclang, "lower", broken)
+    found = lint_file(str(p), RunOptions(select=["CL2"]))
+    assert [(d.code, d.internal) for d in found] == [("CL000", True)]
+    assert found[0].message == (f"cannot lint {p} with clang: internal error in front-end clang (TypeError: expected "
+                                "LP_LP_c_void_p instance); linted with the tree-sitter front-end instead")
+
+    def refused(*args, **kw):
+        raise ci.TranslationUnitLoadError("Error parsing translation unit.")
+    monkeypatch.setattr(libclang, "lower", refused)
+    assert [(d.code, d.line) for d in lint_file(str(p), RunOptions())] == [("CL101", 1)]

@@ -438,6 +438,8 @@ class TranslationUnit:
     dependencies: list[str] = field(default_factory=list)
     #: the translation unit's first parse error, in the file or a header it includes (``path:line: message``), "" none
     first_error: str = ""
+    #: the exception cudalint's clang lowering raised where the tree-sitter front-end took over (``auto``), "" none
+    clang_failure: str = ""
     #: the file's explicit instantiations of function templates (``template void prefix<float, double>(..);``):
     #: (the function's name, its template arguments: Types and ints), as a call with those arguments would give
     instances: list[tuple[str, tuple]] = field(default_factory=list)

@@ -56,6 +56,21 @@ template <class T> struct __cudalint_enable_if<true, T> { typedef T type; };
 template <class A, class B>
 __device__ typename __cudalint_enable_if<__cudalint_arithmetic<A>::value && __cudalint_arithmetic<B>::value,
                                          double>::type pow(A, B);
+/* an integer argument: <cmath>'s constexpr template promotes it to double, which nvcc lets device code call with
+ * --expt-relaxed-constexpr (every PyTorch extension's flag: princeton-vl/RAFT's `sqrt(fmap.size(2))`); without it
+ * the call was "ambiguous" between the float and double overloads and the kernel only partly modelled */
+template <class T> struct __cudalint_integral { enum { value = __cudalint_arithmetic<T>::value }; };
+template <> struct __cudalint_integral<float> { enum { value = 0 }; };
+template <> struct __cudalint_integral<double> { enum { value = 0 }; };
+#define CUDALINT_MATH1_INT(fn)                                                 \
+  template <class T>                                                           \
+  __device__ typename __cudalint_enable_if<__cudalint_integral<T>::value, double>::type fn(T);
+CUDALINT_MATH1_INT(sqrt) CUDALINT_MATH1_INT(cbrt) CUDALINT_MATH1_INT(exp)
+CUDALINT_MATH1_INT(exp2) CUDALINT_MATH1_INT(expm1) CUDALINT_MATH1_INT(log)
+CUDALINT_MATH1_INT(log2) CUDALINT_MATH1_INT(log10) CUDALINT_MATH1_INT(log1p)
+CUDALINT_MATH1_INT(sin) CUDALINT_MATH1_INT(cos) CUDALINT_MATH1_INT(tan)
+CUDALINT_MATH1_INT(floor) CUDALINT_MATH1_INT(ceil) CUDALINT_MATH1_INT(round)
+#undef CUDALINT_MATH1_INT
 
 extern "C" {
 __device__ float fmaf(float, float, float);
