@@ -1237,10 +1237,6 @@ def unlaunched_kernels(tu: ir.TranslationUnit) -> dict[str, str]:
     return out
 
 
-#: a string or character literal or a comment (blanked by :func:`lost_launches`, its newlines kept)
-_NOT_CODE = re.compile(r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|//[^\n]*|/\*.*?\*/', re.S)
-
-
 def lost_launches(tu: ir.TranslationUnit, text: str) -> dict[str, tuple[int, str]]:
     """Kernels the file's text launches (``k<<<``, ``k<double, true>\\n<<<``, outside comments and strings) where the
     front-end read no launch of them, when the translation unit has a parse error: clang drops a statement that does
@@ -1255,7 +1251,8 @@ def lost_launches(tu: ir.TranslationUnit, text: str) -> dict[str, tuple[int, str
     if not tu.first_error or "<<<" not in text:
         return {}
     read = {n.kernel for fn in tu.functions for n in ir.walk(fn.body) if isinstance(n, ir.Launch)}
-    code = _NOT_CODE.sub(lambda m: "\n" * m.group().count("\n"), text)
+    from ..frontend import blank_non_code
+    code = blank_non_code(text)
     skipped = inactive_lines(code)
     out = {}
     for k in tu.kernels:

@@ -90,6 +90,9 @@ class WarpPicture:
     #: when guards leave lanes out: the lane number (0-31) of each entry of each warp of ``warps``; a shared
     #: request of 8 or 16 bytes is split by lane number (half-warps, quarter-warps), not by active-lane order
     lane_ids: list = field(default_factory=list)
+    #: the sampled values (of ``samples``) that an int ``stride`` found from the lanes' addresses rests on: the distance
+    #: changes when they do (``x[(i / W) * (H * W + 1) ...]``: "67108864 bytes" for H = W = 4096; semseg's psamask)
+    stride_samples: tuple = ()
 
 
 class NotModelled(Exception):
@@ -383,6 +386,7 @@ def _picture(offset: sympy.Expr, shape: LaunchShape, symbols: Symbols, space: st
             return _trips(offset, sym, values, shape, symbols, space, guards, f"the loop's {len(values)} trips are "
                           "counted (the lanes its condition leaves out do not issue the access)")
     assumptions: list[str] = []
+    stride_samples: tuple = ()
     expr = sympy.expand(sympy.expand(offset).subs(shape.known))  # blockDim substituted where known
     # blockDim unknown: blockDim.x assumed a multiple of 32, so threadIdx.y/z are the same for the whole warp
     tid = set(TID) if shape.block else {TID[0]}
@@ -397,6 +401,7 @@ def _picture(offset: sympy.Expr, shape: LaunchShape, symbols: Symbols, space: st
     d = sympy.diff(thread_part, TID[0])
     stride = None if d.free_symbols & tid else int(d) if d.is_Integer else d  # None: not linear in threadIdx.x
 
+    unsampled = thread_part
     if scale_syms := thread_part.free_symbols - set(TID):
         if space == "shared":
             raise NotModelled("the stride between lanes depends on a run-time value")
@@ -436,6 +441,8 @@ def _picture(offset: sympy.Expr, shape: LaunchShape, symbols: Symbols, space: st
         # thread_rank() times a pitch): that step is the lanes' stride
         steps = {b - a for w in warps for a, b in zip(w, w[1:])}
         stride = steps.pop() if len(steps) == 1 else None
+        if stride is not None and samples:
+            stride_samples = _resting_on(unsampled, samples, coords[:2], stride)
 
     # The uniform part: residues modulo 32 bytes.
     const = 0
@@ -462,7 +469,23 @@ def _picture(offset: sympy.Expr, shape: LaunchShape, symbols: Symbols, space: st
     return WarpPicture(warps=warps, residues=residues, exact_residue=len(residues) == 1, proven_residues=proven,
                        stride=stride, assumptions=assumptions, shifted=shifted, samples=samples,
                        masked=any(0 < len(w) < WARP for w in warps) and active is not None,
-                       lane_ids=lane_ids if active is not None else [])
+                       lane_ids=lane_ids if active is not None else [], stride_samples=stride_samples)
+
+
+def _resting_on(part: sympy.Expr, samples: frozenset, lanes: list, step: int) -> tuple:
+    """The sampled symbols (names, sorted) whose value the distance ``step`` between the first two ``lanes`` of
+    ``part`` (the lanes' offset before sampling) changes with: each is sampled again at twice its value, the others
+    kept."""
+    base = {s: REPRESENTATIVE_BLOCK_X if s == BDIM[0] else REPRESENTATIVE_SCALE for s in part.free_symbols - set(TID)}
+    out = []
+    for s in sorted(samples & set(base), key=str):
+        try:
+            f = int_function(TID, part.subs({**base, s: 2 * base[s]}))
+            if int(f(*lanes[1])) - int(f(*lanes[0])) != step:
+                out.append(str(s).split("#")[0])
+        except (TypeError, ValueError, ZeroDivisionError, NameError):
+            return ()
+    return tuple(out)
 
 
 def _trips(offset: sympy.Expr, sym, values: list[int], shape: LaunchShape, symbols: Symbols, space: str,

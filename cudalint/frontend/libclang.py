@@ -31,7 +31,7 @@ from ..ir import nodes as ir
 from ..ir import types as irt
 from ..ir.consts import ALIGN_SPELLING, EXPLICIT_INSTANCE, explicit_instances, join_tokens
 from ..ir.nodes import Span
-from . import pch
+from . import blank_non_code, pch
 from .confine import check_includes, check_reads, check_text, inclusions, project_root, summarise
 from .pragmas import unroll_before
 from .traits import static_multiples, type_constants
@@ -1092,19 +1092,15 @@ def _field_offset(f: ci.Cursor, t: irt.Type) -> Optional[int]:
     return off // 8
 
 
-#: a string or character literal or a comment: what :func:`_has_launch` skips
-_NOT_CODE = re.compile(rb'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|//[^\n]*|/\*.*?\*/', re.S)
-
-
 def _has_launch(name: str) -> bool:
     """Whether the header ``name`` has a kernel launch (``<<<`` in its code): its host functions are then lowered
     with the file that includes it.  A ``<<<`` inside a string or a comment is no launch (cuda-samples'
     helper_image.h prints one: its 16 host functions were lowered for each of the 70 samples including it)."""
     try:
-        data = Path(name).read_bytes()
+        data = Path(name).read_text(errors="replace")
     except OSError:
         return False
-    return b"<<<" in data and b"<<<" in _NOT_CODE.sub(b" ", data)
+    return "<<<" in data and "<<<" in blank_non_code(data)
 
 
 def _shown(name: str, main: str) -> str:

@@ -34,6 +34,7 @@ from ..ir import types as irt
 from ..ir.consts import c_binary, explicit_instances, fold, join_tokens
 from ..ir.nodes import Span
 from ..ir.types import Type, TypeKind
+from . import NOT_CODE
 from .pragmas import unroll_before
 
 ASSUMPTION = "modelled by the tree-sitter front-end (no type information from clang)"
@@ -277,7 +278,6 @@ def char_value(text: str) -> Optional[int]:
 _STRING_NODES = ("string_literal", "char_literal", "raw_string_literal", "system_lib_string")
 _ALIGN = re.compile(rb"__align__\s*\(\s*(\d+)\s*\)|alignas\s*\(\s*(\d+)\s*\)")
 _RESTRICT = re.compile(r"\*[^*]*\b(?:__restrict__|__restrict|restrict)\b")  # `float *__restrict__ p`
-_COMMENT = re.compile(r'("(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\')|//[^\n]*|/\*.*?\*/', re.S)
 _BUILTINS = ("threadIdx", "blockIdx", "blockDim", "gridDim")
 _CASTS = ("static_cast", "reinterpret_cast", "const_cast", "dynamic_cast")
 _SPACES = {"__shared__": ir.Space.SHARED, "__constant__": ir.Space.CONSTANT, "__managed__": ir.Space.MANAGED,
@@ -441,7 +441,7 @@ class Lowering:
     def _macro(self, n: N) -> None:
         name, val = self.text_of(n.child_by_field_name("name")), n.child_by_field_name("value")
         # comments and line continuations of the body dropped
-        body = _COMMENT.sub(lambda m: m.group(1) or " ", self.text_of(val).replace("\\\n", " ")).strip()
+        body = NOT_CODE.sub(lambda m: m.group(1) or " ", self.text_of(val).replace("\\\n", " ")).strip()
         self.macro_pos.setdefault(name, n.start_byte)
         if n.type == "preproc_def":
             self.macros[name] = body

@@ -411,7 +411,9 @@ class UncoalescedGlobalAccess(Rule):
                 why = "the address changes only with the rows (threadIdx.y, threadIdx.z) the warp spans"
                 fix = "make consecutive threads access consecutive elements (index by threadIdx.x)"
             elif stride is not None:
-                why = f"lanes are {spell_bytes(stride)} apart"
+                why = f"lanes are {spell_bytes(stride)} apart" + (
+                    f" with the sampled {' and '.join(f'`{s}`' for s in pic.stride_samples)} (the distance changes "
+                    "with them)" if pic.stride_samples else "")
                 fix = ("make consecutive threads access consecutive elements (transpose through shared "
                        "memory, or change the data layout)")
             else:
