@@ -295,3 +295,17 @@ def test_a_huge_content_length_is_skipped_and_the_next_message_answered():
     assert [b.get("id") for b in bodies if "id" in b] == [1, 2]
     assert bodies[[b.get("id") for b in bodies].index(1)]["result"]["serverInfo"]["name"] == "cudalint"
     assert b"MemoryError" not in r.stderr
+
+
+def test_the_workers_warm_up_without_writing_anything(tmp_path, monkeypatch):
+    # the server has each worker import the pipeline and lint an empty buffer once the client is initialised (the
+    # first edit after an open went to a worker still starting: 0.8-1.1 s against 0.05-0.1 s, benchmarks/bench_lsp.py)
+    import cudalint.runner as runner
+    monkeypatch.chdir(tmp_path)
+    calls = []
+    real = runner.lint_text
+    monkeypatch.setattr(runner, "lint_text", lambda path, text, opts: calls.append((path, text)) or real(path, text,
+                                                                                                           opts))
+    assert server_lsp.warm_up() is None
+    assert calls == [(str(tmp_path / "cudalint-warm-up.cu"), "")]
+    assert list(tmp_path.iterdir()) == []
