@@ -27,6 +27,7 @@ from typing import Optional
 
 import sympy
 
+from ..frontend import blank_non_code
 from ..ir import nodes as ir
 from ..ir.consts import c_binary, fold, template_arg_texts
 from ..ir.printer import expr_text
@@ -1251,7 +1252,6 @@ def lost_launches(tu: ir.TranslationUnit, text: str) -> dict[str, tuple[int, str
     if not tu.first_error or "<<<" not in text:
         return {}
     read = {n.kernel for fn in tu.functions for n in ir.walk(fn.body) if isinstance(n, ir.Launch)}
-    from ..frontend import blank_non_code
     code = blank_non_code(text)
     skipped = inactive_lines(code)
     out = {}
@@ -1261,9 +1261,9 @@ def lost_launches(tu: ir.TranslationUnit, text: str) -> dict[str, tuple[int, str
         for m in re.finditer(rf"(?<![\w.]){re.escape(k.name)}\s*(?:<[^;{{}}]*?>\s*)?<<<", code):
             line = code.count("\n", 0, m.start()) + 1
             last = line + code.count("\n", m.start(), code.find(";", m.start()) % (len(code) + 1))
-            own = [(ln, msg) for ln, msg in tu.errors if line <= ln <= last]
             if line in skipped:
                 continue
+            own = [(ln, msg) for ln, msg in tu.errors if line <= ln <= last]
             near = own[0] if own else max(((ln, msg) for ln, msg in tu.errors if line - 200 <= ln <= line),
                                           default=None)
             out[k.name] = (line, f"{tu.path}:{near[0]}: {near[1]}" if near else tu.first_error)
