@@ -8,6 +8,7 @@ degree.  Constant memory: the distinct addresses a warp reads.  The same facts a
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import sys
 from typing import Optional
@@ -24,7 +25,7 @@ from .diagnostics import Severity
 from .explain_svg import phase_banks, touched_lines
 from .model import Access, AddressSpace, Kernel
 from .rules import spell
-from .runner import UsageError, analyse_file, read_source
+from .runner import UsageError, analyse_file, read_source, selected
 
 LINE = 128
 
@@ -158,8 +159,11 @@ def run_explain(location: str, warp: int = 0, html: Optional[str] = None,
         raise UsageError(f"{path} has {n} lines: line {line} is past its end")
     from .config import Overrides, Resolver
     # include-paths and defines, as `check` reads them
-    opts = Resolver(Overrides(block_dim=block_dim, cuda_path=cuda_path,
-                              toolkit_fallback=toolkit_fallback)).options_for(path)
+    configured = Resolver(Overrides(block_dim=block_dim, cuda_path=cuda_path,
+                                    toolkit_fallback=toolkit_fallback)).options_for(path)
+    # every rule, whatever the configuration selects: what the code is; a finding it hides is said to be hidden (a
+    # new user's `ignore = ["CL302"]` made the barrier's verdict "no thread is shown to leave before it")
+    opts = dataclasses.replace(configured, select=None, ignore=[])
     # one analysis, as `check` makes it (launches in other files too): the pictures' model and the line's findings
     diags, model = analyse_file(path, opts, text=text)
     if model is None:
@@ -181,7 +185,7 @@ def run_explain(location: str, warp: int = 0, html: Optional[str] = None,
                                                    for _, a in found)]
     explain_barriers(console, ctx, barriers, others)
     for d in others:
-        explain_finding(console, d)
+        explain_finding(console, d, hidden=not selected(d.code, configured))
     if not (found or barriers or others):
         console.print(f"no global, shared or constant access, barrier or finding on {path}:{line}")
     if html:
@@ -222,10 +226,11 @@ def explain_barriers(console: Console, ctx: AnalysisContext, barriers: list, fin
                           ", and no thread is shown to leave before it", soft_wrap=True, highlight=False)
 
 
-def explain_finding(console: Console, d) -> None:
+def explain_finding(console: Console, d, hidden: bool = False) -> None:
     """A finding on the line that has no picture (a barrier's verdict, a division, a copy): its message and the
-    assumptions it rests on."""
-    console.print(f"{d.code} {Severity(d.severity).value} at {d.path}:{d.line}:{d.column}: {d.message}",
+    assumptions it rests on; ``hidden``: the configuration does not select its code (``check`` does not report it)."""
+    console.print(f"{d.code} {Severity(d.severity).value} at {d.path}:{d.line}:{d.column}: {d.message}"
+                  + (f" (not reported by `check` here: the configuration does not select {d.code})" if hidden else ""),
                   soft_wrap=True, highlight=False)
     for a in d.assumptions:
         console.print(f"assumption: {a}", soft_wrap=True, highlight=False)

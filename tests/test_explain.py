@@ -129,3 +129,18 @@ def test_a_barrier_line_shows_its_conditions_and_verdict(tmp_path):
     assert "no finding: no condition above is shown to depend on the thread" in out
     code, out = picture(f"{f}:6")
     assert code == 1 and "no global, shared or constant access, barrier or finding on" in out
+
+
+def test_a_finding_the_configuration_ignores_is_explained_and_said_to_be_hidden(tmp_path):
+    # a new user's trial: with `ignore = ["CL302"]` in .cudalint.toml, `explain` on the barrier said "no finding: ...
+    # no thread is shown to leave before it", contradicting what the code is (the early `return` on line 4)
+    (tmp_path / "multi.cu").write_text(
+        "__global__ void k(float *out, int n) {\n  __shared__ float s[128];\n  int t = threadIdx.x;\n"
+        "  if (blockIdx.x * 128 + t >= n) return;\n  s[t] = out[blockIdx.x * 128 + t];\n  __syncthreads();\n"
+        "  out[blockIdx.x * 128 + t] = s[127 - t];\n}\nint main() { k<<<64, 128>>>(0, 8192); }\n")
+    (tmp_path / ".cudalint.toml").write_text('ignore = ["CL302"]\n')
+    code, text = picture(f"{tmp_path}/multi.cu:6")
+    assert code == 0
+    assert "no finding" not in text
+    assert "CL302 info at" in text and text.rstrip().endswith(
+        "(not reported by `check` here: the configuration does not select CL302)\nassumption: `return` at line 4")

@@ -2534,3 +2534,30 @@ void run(float *b, int H, int W) { spread<<<(H * W + 255) / 256, 256>>>(b, H, W,
     assert found[0].message.startswith("uncoalesced global store of `buf`: lanes are 67108864 bytes apart with the "
                                        "sampled `H` and `W` (the distance changes with them); a warp touches 32 ")
     assert found[1].message.startswith("uncoalesced global store of `buf`: lanes are 256 bytes apart; ")
+
+
+def test_a_command_line_value_chosen_by_a_conditional_expression_has_its_default(tmp_path):
+    # a new user's trial: `int w = argc > 1 ? atoi(argv[1]) : 1920;` was a run-time value sampled at 4096, and a
+    # column-major copy's 32-sector loads were info ("with a unit stride there the access is coalesced"); the form
+    # `int w = 1920; if (argc > 1) w = atoi(argv[1]);` already gave the program's default
+    src = """#include <cstdlib>
+__global__ void col_major_copy(const float *a, float *b, int rows, int cols) {
+  int idx = blockIdx.x * blockDim.x + threadIdx.x;
+  if (idx >= rows * cols) return;
+  int r = idx % rows, c = idx / rows;
+  b[r * cols + c] = a[r * cols + c];
+}
+int main(int argc, char **argv) {
+  int w = argc > 1 ? atoi(argv[1]) : 1920;
+  int h = argc > 2 ? atoi(argv[2]) : 1080;
+  float *a, *b;
+  col_major_copy<<<(w * h + 255) / 256, 256>>>(a, b, h, w);
+}
+"""
+    p = tmp_path / "k.cu"
+    p.write_text(src)
+    found = lint_file(str(p), RunOptions())
+    assert [(d.code, d.line, d.severity.value, d.metrics["sectors_per_request"]) for d in found] == [
+        ("CL101", 6, "warning", 32), ("CL101", 6, "warning", 32)]
+    assert f"`cols` = 1920 from the launch at {p}:12 (`w`: the program's default; the command line can set it on " \
+           "line 9)" in found[0].assumptions

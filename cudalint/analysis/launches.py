@@ -603,6 +603,11 @@ class _Walker:
         if s is None:
             return
         if isinstance(s, ir.Decl):
+            chosen = None
+            if isinstance(s.init, ir.Cond) and (plain := self._without_arguments(s.init.cond, env)) is not None:
+                # `int w = argc > 1 ? atoi(argv[1]) : 1920;`: the value the program runs with given no arguments, a
+                # default as `if (argc > 1) w = atoi(argv[1]);` after `int w = 1920;` is (a new user's trial)
+                s, chosen = dataclasses.replace(s, init=s.init.then if plain else s.init.else_), s
             self.expr(s.init, env)
             default = (1, 1, 1) if s.var.type.name in _DIM3 else None  # `dim3 b;` is (1, 1, 1)
             env.vals[s.var] = env.value(s.init) if s.init is not None else default
@@ -613,6 +618,8 @@ class _Walker:
             env.vals.pop(("default", s.var), None)
             if d := env.defaults(s.init):
                 env.vals[("default", s.var)] = d
+            if chosen is not None:
+                env.vals[("default", s.var)] = ((s.var.name, s.span.line),)
             if s.init is not None:  # its run-time value, unless an expression of others
                 v = env.sym(s.init)
                 own = sympy.Symbol(s.var.name, positive=True) if s.var.type.kind in _NUMBERS else None
