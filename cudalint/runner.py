@@ -303,10 +303,10 @@ def incomplete_diagnostics(model: TranslationUnitModel, lines: Optional[list[str
     if model.lost:
         first, error = min(model.lost.values())
         names = ", ".join(f"`{k}` (line {line})" for k, (line, _) in sorted(model.lost.items(), key=lambda x: x[1]))
+        from .analysis.launches import MISSING_DEFINE
         out.append(cl000(model.path, f"launches of {names} were not read: the code around them did not compile "
-                                     f"({error}); a define or include the build passes may be "
-                                     "missing (`defines` or `include-paths` in .cudalint.toml, or `-p`): those "
-                                     "kernels' block is not known and their findings are info", line=first))
+                                     f"({error}); {MISSING_DEFINE}: those kernels' block is not known and their "
+                                     "findings are info", line=first))
     for k in model.kernels:
         reasons = list(dict.fromkeys(f"line {ln}: {msg}" for ln, msg in model.errors
                                      if k.span.path == model.path and k.span.line <= ln <= k.span.end_line))[:3]

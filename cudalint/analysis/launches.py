@@ -1327,11 +1327,15 @@ def _decide(what: str, cond: str, values: dict[str, int]) -> Optional[bool]:
     return None if v is None else (v == 0) if neg else (v != 0)
 
 
+#: what a lost launch's reasons advise (:func:`lost_reason` and the file's CL000)
+MISSING_DEFINE = ("a define or include the build passes may be missing (`defines` or `include-paths` in "
+                  ".cudalint.toml, or `-p`)")
+
+
 def lost_reason(kernel: str, line: int, error: str) -> str:
     """Why a kernel :func:`lost_launches` found has no known block (an assumption of its findings)."""
-    return (f"the launch of `{kernel}` on line {line} was not read: the code around it did not compile ({error}; a "
-            "define or include the build passes may be missing: `defines` or `include-paths` in .cudalint.toml, or "
-            "`-p`), so its block is not known")
+    return (f"the launch of `{kernel}` on line {line} was not read: the code around it did not compile ({error}; "
+            f"{MISSING_DEFINE}), so its block is not known")
 
 
 def _unlaunched_overloads(tu: ir.TranslationUnit) -> dict[str, str]:

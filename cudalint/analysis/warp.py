@@ -401,7 +401,7 @@ def _picture(offset: sympy.Expr, shape: LaunchShape, symbols: Symbols, space: st
     d = sympy.diff(thread_part, TID[0])
     stride = None if d.free_symbols & tid else int(d) if d.is_Integer else d  # None: not linear in threadIdx.x
 
-    unsampled = thread_part
+    unsampled, subs = thread_part, {}
     if scale_syms := thread_part.free_symbols - set(TID):
         if space == "shared":
             raise NotModelled("the stride between lanes depends on a run-time value")
@@ -442,7 +442,7 @@ def _picture(offset: sympy.Expr, shape: LaunchShape, symbols: Symbols, space: st
         steps = {b - a for w in warps for a, b in zip(w, w[1:])}
         stride = steps.pop() if len(steps) == 1 else None
         if stride is not None and samples:
-            stride_samples = _resting_on(unsampled, samples, coords[:2], stride)
+            stride_samples = _resting_on(unsampled, subs, samples, coords[:2], stride)
 
     # The uniform part: residues modulo 32 bytes.
     const = 0
@@ -472,11 +472,10 @@ def _picture(offset: sympy.Expr, shape: LaunchShape, symbols: Symbols, space: st
                        lane_ids=lane_ids if active is not None else [], stride_samples=stride_samples)
 
 
-def _resting_on(part: sympy.Expr, samples: frozenset, lanes: list, step: int) -> tuple:
+def _resting_on(part: sympy.Expr, base: dict, samples: frozenset, lanes: list, step: int) -> tuple:
     """The sampled symbols (names, sorted) whose value the distance ``step`` between the first two ``lanes`` of
-    ``part`` (the lanes' offset before sampling) changes with: each is sampled again at twice its value, the others
-    kept."""
-    base = {s: REPRESENTATIVE_BLOCK_X if s == BDIM[0] else REPRESENTATIVE_SCALE for s in part.free_symbols - set(TID)}
+    ``part`` (the lanes' offset before sampling; ``base``: the values it was sampled at) changes with: each is sampled
+    again at twice its value, the others kept."""
     out = []
     for s in sorted(samples & set(base), key=str):
         try:
