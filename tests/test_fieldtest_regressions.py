@@ -2561,3 +2561,21 @@ int main(int argc, char **argv) {
         ("CL101", 6, "warning", 32), ("CL101", 6, "warning", 32)]
     assert f"`cols` = 1920 from the launch at {p}:12 (`w`: the program's default; the command line can set it on " \
            "line 9)" in found[0].assumptions
+
+
+def test_a_run_moved_through_a_cast_pointer_is_not_named_by_the_arrays_bytes(tmp_path):
+    # cuda-samples' simpleD3D11Texture: `pixel = (float *)(surface + y * pitch) + 4 * x` with an `unsigned char *`
+    # surface, four float stores a thread: a judge faulted "one access (`uchar4`, ...)" for 16 bytes of floats
+    src = """__global__ void k(unsigned char *surface, size_t pitch) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  float *pixel = (float *)(surface + y * pitch) + 4 * x;
+  pixel[0] = 1.0f; pixel[1] = 2.0f; pixel[2] = 3.0f; pixel[3] = 4.0f;
+}
+void run(unsigned char *s, size_t pitch) { k<<<dim3(16, 16), dim3(16, 16)>>>(s, pitch); }
+"""
+    p = tmp_path / "k.cu"
+    p.write_text(src)
+    found = lint_file(str(p), RunOptions())
+    assert [(d.line, d.metrics["sectors_per_request"]) for d in found] == [(4, 16)] * 4
+    assert found[0].message.endswith("move the thread's 16 bytes in one access (a 16-byte vector type, through "
+                                     "`reinterpret_cast` where the address is 16-byte aligned)")

@@ -254,7 +254,10 @@ def run_fix(acc: Access, run: int) -> str:
         pad = 1 << (run - 1).bit_length()
         return (f"no single access moves {run} bytes: pad each thread's run to {pad} bytes to move it in one "
                 f"{pad}-byte vector access")
-    base = VECTOR_OF.get(acc.array.elem_type.replace("const ", "").strip())
+    # the array's element type names the vector only where the access moves whole elements of it (cuda-samples'
+    # simpleD3D11Texture writes floats through an `unsigned char *surface`: `uchar4` was advised for 16 bytes)
+    base = VECTOR_OF.get(acc.array.elem_type.replace("const ", "").strip()) \
+        if acc.array.elem_size == acc.size else None
     n = run // acc.size
     vec = f"`{base}{n}`" if base and n in (2, 4) and (base, n) not in {("double", 4), ("longlong", 4)} \
         else f"a {run}-byte vector type"
