@@ -170,9 +170,13 @@ def run_explain(location: str, warp: int = 0, html: Optional[str] = None,
         raise UsageError(next((d.message for d in diags), f"cannot model {path}"))
     ctx = AnalysisContext(model=model, lines=text.splitlines(), settings=opts.settings)
     console = console or Console(record=html is not None)
-    found = [(k, a) for k in model.kernels for a in k.accesses if a.span.line == line and a.span.path == path]
+    found = [(k, a) for k in model.kernels for a in k.accesses
+             if any(s.line == line and s.path == path for s in (a.span, *a.members))]
     sections = []    # for --html: (heading, SVG pictures, the terminal text of that part)
     for kernel, acc in found:
+        if acc.span.line != line:   # merged into the vector access written first (a user's `dst[i].y = ..` line)
+            console.print(f"nvcc merges the {acc.kind} on this line with the one on line {acc.span.line} into one "
+                          f"{acc.size}-byte {acc.kind}: drawn as that access", soft_wrap=True, highlight=False)
         pictures = explain_access(console, ctx, kernel, acc, warp, draw=html is not None)
         sections.append((f"{kernel.name}: {acc.kind} of {acc.array.name} ({acc.array.space.value}, {acc.size} bytes), "
                          f"warp {warp}", pictures, console.export_text(clear=True) if console.record else ""))

@@ -101,6 +101,9 @@ class Access:
     #: accesses in different branches of one are alternatives, never both made (lmdeploy's ``Load``/``Store``
     #: helpers, one branch per vector width)
     choices: tuple = ()
+    #: the spans of the accesses of other lines or columns that nvcc merges into this one vector access
+    #: (:func:`cudalint.analysis.merge.merge_accesses`; ``dst[i].y = ..`` on the line after ``dst[i].x = ..``)
+    members: tuple = ()
 
     @property
     def compile_time_choice(self) -> bool:

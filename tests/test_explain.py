@@ -144,3 +144,20 @@ def test_a_finding_the_configuration_ignores_is_explained_and_said_to_be_hidden(
     assert "no finding" not in text
     assert "CL302 info at" in text and text.rstrip().endswith(
         "(not reported by `check` here: the configuration does not select CL302)\nassumption: `return` at line 4")
+
+
+def test_a_line_nvcc_merges_into_the_line_above_is_drawn_as_the_merged_access(tmp_path):
+    # `out[i].x = ..` and `out[i].y = ..` of a float2 on two lines are one STG.E.64 (fixtures/global/component_lines.cu)
+    src = tmp_path / "k.cu"
+    src.write_text("__global__ void k(float2 *out, const float *a) {\n"
+                   "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                   "    out[i].x = a[i];\n"
+                   "    out[i].y = 2.0f * a[i];\n"
+                   "}\n"
+                   "int main() { float2 *o; float *a; k<<<64, 256>>>(o, a); }\n")
+    code, out = picture(f"{src}:4")
+    assert code == 0
+    assert "nvcc merges the store on this line with the one on line 3 into one 8-byte store: drawn as that access" in out
+    assert "sectors/request 8 (ideal 8), efficiency 100.0%" in out
+    code, out = picture(f"{src}:3")
+    assert "nvcc merges" not in out and "sectors/request 8 (ideal 8)" in out

@@ -225,8 +225,8 @@ int main() { float *a, *b; conv<<<4, dim3(16, 4)>>>(a, b); }
     assert [(x.line, x.severity.value, x.metrics["bank_conflict_ways"]) for x in d] == [
         (4, "info", 2), (8, "warning", 2)]
     assert d[0].message.endswith("; the kernel's shared accesses 1 loop deep take 2 wavefronts per warp, no more than "
-                                 "the 2 DRAM sectors its global accesses there move, so DRAM, not shared memory, "
-                                 "limits it")
+                                 "the 2 DRAM sectors its global accesses there move even when coalesced, so DRAM, "
+                                 "not shared memory, limits it")
 
 
 def test_a_register_tile_epilogue_is_a_small_share_of_a_loop_over_k(tmp_path):
@@ -310,8 +310,8 @@ int main() { unsigned *a, *b; float *c, *d; tr<<<dim3(64, 64), dim3(16, 16)>>>(a
     assert [(x.line, x.column, x.severity.value, x.metrics["bank_conflict_ways"]) for x in d] == [
         (4, 5, "info", 2), (6, 80, "info", 2), (10, 5, "warning", 8), (12, 43, "warning", 8)]
     assert d[0].message.endswith("; the kernel's shared accesses made once per thread take 4 wavefronts per warp, "
-                                 "no more than the 8 DRAM sectors its global accesses there move, so DRAM, not "
-                                 "shared memory, limits it")
+                                 "no more than the 8 DRAM sectors its global accesses there move even when coalesced, "
+                                 "so DRAM, not shared memory, limits it")
 
 
 def test_one_block_of_the_grid_and_a_launch_of_few_warps_are_a_small_share(tmp_path):

@@ -204,7 +204,8 @@ def _pack(group: list[Access], align: int) -> list[Access]:
             widen = acc.is_read and not acc.is_write and end - off > chunk // 2 and n - k > 1 and (
                 n == len(parts) or parts[n][0][0] != end)
             if end == off + chunk or widen:
-                step, merged = n - k, replace(acc, size=chunk, split=1)
+                spans = tuple(dict.fromkeys(p[1].span for p in parts[k + 1:n] if p[1].span != acc.span))
+                step, merged = n - k, replace(acc, size=chunk, split=1, members=acc.members + spans)
                 break
         out.append(merged)
         k += step

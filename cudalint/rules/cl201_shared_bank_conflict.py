@@ -58,7 +58,8 @@ def dram_bound(kernel: Kernel, acc: Access, ctx: AnalysisContext) -> Optional[st
     where = "made once per thread" if not acc.loop_depth else f"{acc.loop_depth} loop{'s' * (acc.loop_depth > 1)} deep"
     if sectors and waves <= sectors:
         return (f"the kernel's shared accesses {where} take {fmt(waves)} wavefronts per warp, no more than the "
-                f"{fmt(sectors)} DRAM sectors its global accesses there move, so DRAM, not shared memory, limits it")
+                f"{fmt(sectors)} DRAM sectors its global accesses there move even when coalesced, so DRAM, not shared "
+                "memory, limits it")
     return dram_bound_over_trips(kernel, acc, ctx)
 
 
@@ -82,7 +83,8 @@ def dram_bound_over_trips(kernel: Kernel, acc: Access, ctx: AnalysisContext) -> 
         if r < 1:
             return None
         return (f"the kernel's shared accesses take {fmt(waves)} wavefronts per warp in all, no more than the "
-                f"{fmt(sectors)} DRAM sectors its global accesses move, so DRAM, not shared memory, limits it")
+                f"{fmt(sectors)} DRAM sectors its global accesses move even when coalesced, so DRAM, not shared "
+                "memory, limits it")
     num, den = sympy.fraction(r)
     grows = not den.free_symbols and all(t.as_coeff_Mul()[0] > 0 for t in sympy.Add.make_args(sympy.expand(num)))
     carried = num.free_symbols - _acc_trips(kernel, acc)
