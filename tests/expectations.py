@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from cudalint.diagnostics import Diagnostic
+
+@functools.lru_cache(maxsize=None)
+def analysed(path: str):
+    """``(diagnostics, model)`` of a fixture with ``--warn-unused-ignores`` (CL001 for an ignore comment that hides
+    nothing), computed once per test process for every test that reads it: the fixture tests and the measured
+    comparisons (which leave CL001 out), grouped per fixture in one worker (``xdist_group``)."""
+    from cudalint.runner import RunOptions, analyse_file
+    return analyse_file(path, RunOptions(warn_unused_ignores=True))
+
 
 _EXPECT = re.compile(r"expect:\s*(CL\d{3})((?:\s+[a-z_]+=[^\s/]+)*)")
 _CLEAN = re.compile(r"//.*\bexpect-clean\b")

@@ -29,7 +29,9 @@ from pathlib import Path
 import pytest
 
 from cudalint.diagnostics import Severity
-from cudalint.verify import Row, case_name, compare_fixture, host_reference, kernel_base, lint
+from cudalint.verify import Row, case_name, compare_fixture, host_reference, kernel_base
+
+from .expectations import analysed
 
 ROOT = Path(__file__).resolve().parents[1]
 MEASURED = ROOT / "fixtures" / "measured"
@@ -412,9 +414,10 @@ def _measurement(fixture: Path):
     return json.loads(f.read_text(encoding="utf-8")) if f.is_file() else None
 
 
-@functools.lru_cache(maxsize=None)
 def _lint(fixture: str):
-    return lint(fixture)
+    """The fixture's findings and model, as ``cudalint verify`` lints it (no CL001), from the fixture tests' cache."""
+    diags, model = analysed(fixture)
+    return [d for d in diags if d.code != "CL001"], model
 
 
 @functools.lru_cache(maxsize=None)
@@ -453,7 +456,8 @@ def _params():
         if "host_timing" in m:
             kernels.append("(host)")
         for kernel in kernels:
-            out.append(pytest.param(fx, kernel, id=f"{case_name(fx)}::{kernel}"))
+            out.append(pytest.param(fx, kernel, id=f"{case_name(fx)}::{kernel}",
+                                    marks=pytest.mark.xdist_group(str(fx.relative_to(ROOT / "fixtures")))))
     return out
 
 
@@ -490,8 +494,8 @@ def test_prediction_matches_measurement(fixture: Path, kernel: str) -> None:
         pytest.xfail("known disagreement: " + "; ".join(still) + ". " + " ".join(reasons))
 
 
-@pytest.mark.parametrize("fixture", [f for f in FIXTURES if _measurement(f) is not None],
-                         ids=lambda f: case_name(f))
+@pytest.mark.parametrize("fixture", [pytest.param(f, id=case_name(f), marks=pytest.mark.xdist_group(
+    str(f.relative_to(ROOT / "fixtures")))) for f in FIXTURES if _measurement(f) is not None])
 def test_every_finding_has_a_measured_kernel(fixture: Path) -> None:
     missing = [f"{r.finding} in {r.kernel}" for r in _rows(str(fixture)) if r.note == "kernel not measured"]
     assert not missing, f"findings whose kernel has no measurement: {missing} (re-run `cudalint verify`)"

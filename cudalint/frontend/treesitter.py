@@ -664,6 +664,14 @@ class Lowering:
                 t = irt.array_of(t, fold(self.expr(size)) if size is not None else None)
                 extents.insert(0, (size, d))
                 d = d.child_by_field_name("declarator")
+            elif k == "function_declarator" and (inner := d.child_by_field_name("declarator")) is not None and \
+                    inner.type == "parenthesized_declarator" and \
+                    any(x.type == "pointer_declarator" for x in inner.named_children):
+                # `typedef R (*Name)(A, B);`, `R (*f)(A, B)`: a pointer to a function type, named as clang spells it
+                # (a type nothing is known of: a call through it is opaque in both front-ends)
+                kinds = [self.declarator(q.child_by_field_name("declarator"), self.base_type(q))[1].name
+                         for q in _named_kids(d.child_by_field_name("parameters")) if q.type == "parameter_declaration"]
+                t, d = irt.Type(TypeKind.UNKNOWN, f"{t.name} ({', '.join(kinds)})"), inner
             elif k == "function_declarator":
                 params, p = d.child_by_field_name("parameters"), d.parent
                 while p is not None and p.type not in ("parameter_list", "field_declaration_list", "translation_unit",
