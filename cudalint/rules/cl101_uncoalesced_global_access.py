@@ -40,15 +40,25 @@ STORE_AMPLIFICATION = 4
 STORE_AMPLIFICATION_BESIDE_LOADS = 6
 
 
-def loaded_bytes(kernel: Kernel, acc: Access) -> Optional[int]:
+def loaded_bytes(kernel: Kernel, acc: Access, model: Optional[TranslationUnitModel] = None) -> Optional[int]:
     """Bytes of global data each thread loads at ``acc``'s loop depth at an address that depends on the thread (a
     warp-uniform load is one sector for the whole warp); None when the kernel hands a thread's global pointer at that
-    depth to a call cudalint cannot follow (:attr:`Kernel.unsized_reads`): how much it loads is not known."""
-    if any(depth == acc.loop_depth and varying for _, depth, varying in kernel.unsized_reads):
+    depth to a call cudalint cannot follow (:attr:`Kernel.unsized_reads`), or when its body has statements clang
+    could not compile (``model.errors`` inside it, :attr:`Kernel.incomplete`: the loads of a type from a header the
+    lint did not find, diff-gaussian-rasterization's ``glm::vec3`` scales, are not accesses): how much it loads is not
+    known.  A loop nvcc unrolls completely is straight-line code (:attr:`Access.run_time_loops`): a zeroing loop of 6
+    stores (``for (i = 0; i < 6; i++) dL_dcov[6 * idx + i] = 0;``, diff-gaussian-rasterization) is beside the
+    thread's loads before it, and a load in such a loop counts once per trip of its innermost one."""
+    depth = acc.run_time_loops
+    if any(d == acc.loop_depth and varying for _, d, varying in kernel.unsized_reads):
         return None
-    return sum(b.size for b in kernel.accesses
+    if kernel.incomplete or model is not None and any(kernel.span.path == model.path and
+                                                      kernel.span.line <= line <= kernel.span.end_line
+                                                      for line, _ in model.errors):
+        return None
+    return sum(b.size * (b.unrolled[1] if b.unrolled else 1) for b in kernel.accesses
                if b.array.space == AddressSpace.GLOBAL and b.is_read and not b.is_write and b.size
-               and b.loop_depth == acc.loop_depth and b.offset is not None and b.offset.free_symbols & set(TID))
+               and b.run_time_loops == depth and b.offset is not None and b.offset.free_symbols & set(TID))
 
 
 def share_of(acc: Access) -> str:
@@ -438,7 +448,7 @@ class UncoalescedGlobalAccess(Rule):
             # ideal sectors a request (4-byte words 16 bytes apart), 3x-10x the time from 6x up
             # (benchmarks/device/neighbour_cost.cu, measured on an H100 in session 37)
             element = abs(stride) if isinstance(stride, int) else None  # the bytes of the element a lane writes
-            loaded = loaded_bytes(kernel, acc)   # None: a call cudalint cannot follow may load them
+            loaded = loaded_bytes(kernel, acc, model)   # None: a call cudalint cannot follow may load them
             limit = STORE_AMPLIFICATION_BESIDE_LOADS if element and (loaded is None or loaded >= element) \
                 else STORE_AMPLIFICATION
             amplified, costly = acc.is_write and sectors > limit * cost.ideal_sectors_per_request, False
@@ -490,7 +500,9 @@ class UncoalescedGlobalAccess(Rule):
                             "not DRAM bytes")
                     if acc.is_write and loaded is None and sectors > STORE_AMPLIFICATION * cost.ideal_sectors_per_request:
                         calls = sorted({n for n, d, v in kernel.unsized_reads if d == acc.loop_depth and v})
-                        note += (f"; {' and '.join(calls)} may load as many bytes a thread, and such stores then hide "
+                        who = " and ".join(calls) if calls else \
+                            "the statements of the kernel cudalint could not model (its CL000)"
+                        note += (f"; {who} may load as many bytes a thread, and such stores then hide "
                                  "behind the loads' DRAM traffic (measured; with fewer bytes loaded they take 3x the "
                                  "time of a coalesced layout)")
             elif (row := short_row(kernel, acc, pic, ctx) if acc.is_write else None) is not None:
