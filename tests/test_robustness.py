@@ -295,3 +295,19 @@ def test_a_fault_of_the_clang_lowering_is_said_where_tree_sitter_takes_over(tmp_
         raise ci.TranslationUnitLoadError("Error parsing translation unit.")
     monkeypatch.setattr(libclang, "lower", refused)
     assert [(d.code, d.line) for d in lint_file(str(p), RunOptions())] == [("CL101", 1)]
+
+
+def test_the_search_for_a_launchers_callers_stays_inside_the_project(tmp_path):
+    # the folder above the file is searched for its program's `main` (a wrapper one level up), but never above the
+    # project's root: a file at the top of a git checkout is searched in its own folder only
+    from cudalint.analysis import launches
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "main.cpp").write_text("void launch(); int main() { launch(); }\n")
+    proj = tmp_path / "proj"
+    (proj / ".git").mkdir(parents=True)
+    (proj / "main.cpp").write_text("int main() { return 0; }\n")
+    (proj / "k.cu").write_text("")
+    assert launches._program_root(str(proj / "k.cu")) == str(proj)
+    assert launches._called_elsewhere(str(proj / "k.cu"), {"launch"}) is False   # other/main.cpp is not read
+    (proj / "sub").mkdir()
+    assert launches._program_root(str(proj / "sub" / "k.cu")) == str(proj)

@@ -1091,8 +1091,14 @@ def _used_in(path: str, mtime: int) -> frozenset:
 
 
 def _program_root(path: str) -> str:
-    """The directory above ``path``'s: where :func:`_called_elsewhere` looks for the rest of its program."""
-    return os.path.dirname(os.path.dirname(os.path.abspath(path)))
+    """The directory above ``path``'s, where :func:`_called_elsewhere` and :func:`caller_files` look for the rest of its
+    program; ``path``'s own when the one above is outside its project (:func:`cudalint.frontend.confine.project_root`:
+    the git checkout, else the working directory): cudalint reads no source outside the project (a fresh user's file at
+    the top of a folder had every sibling folder of it searched)."""
+    from ..frontend.confine import inside, project_root
+    here = os.path.dirname(os.path.abspath(path))
+    up = os.path.dirname(here)
+    return up if inside(up, [project_root(path)]) else here
 
 
 #: the most source files one search of a program's tree reads
