@@ -333,11 +333,13 @@ int main() { int *a, *b; float *c, *d; k<<<4096, 256>>>(a, b, 64); few<<<4, 64>>
                                  "consecutive elements (transpose through shared memory, or change the data layout)")
 
 
-def test_a_kernel_launched_only_from_a_host_function_no_source_of_the_program_calls_is_info(tmp_path):
+def test_a_kernel_launched_only_from_a_host_function_no_source_of_the_program_calls_is_info(tmp_path, monkeypatch):
     # boxFilter: boxFilter.cpp declares both host entry points but calls only the RGBA one; Rodinia's wrappers are
-    # called from a main.c one directory up
+    # called from a main.c one directory up (inside the project, here the working directory: the search never
+    # leaves it)
     tmp_path = tmp_path / "prog" / "kernels"
     tmp_path.mkdir(parents=True)
+    monkeypatch.chdir(tmp_path.parent)
     (tmp_path / "main.cpp").write_text('extern "C" void runRgba(int n);\nextern "C" void runFloat(int n);\n'
                                        "int main() { runRgba(1 << 20); return 0; }\n")
     src = """__global__ void rgba(float* out) { out[32 * (blockIdx.x * blockDim.x + threadIdx.x)] = 0.0f; }
