@@ -98,3 +98,24 @@ class Diagnostic:
         return cls(**{k: d[k] for k in ("code", "name", "path", "line", "column", "end_line", "end_column", "message")},
                    severity=Severity(d["severity"]), kernel=d.get("kernel"), metrics=dict(d.get("metrics") or {}),
                    assumptions=list(d.get("assumptions") or []), fix=fix)
+
+
+class UsageError(Exception):
+    """A bad path, option or configuration value: reported as one line, exit code 2."""
+
+
+#: CL000 is emitted by the driver itself (a file or kernel that could not be modelled).
+CL000 = ("CL000", "analysis-incomplete", Severity.INFO, "A file or kernel the front-end could not model")
+
+
+def cl000(path: str, message: str, line: int = 1, column: int = 1, kernel: Optional[str] = None,
+          internal: bool = False) -> Diagnostic:
+    """A CL000 finding on ``path`` (``internal``: a crash of cudalint itself, which no selection hides)."""
+    code, name, sev, _ = CL000
+    return Diagnostic(code=code, name=name, severity=sev, path=path, line=line, column=column,
+                      end_line=line, end_column=column, message=message, kernel=kernel, internal=internal)
+
+
+def split_codes(text: str) -> list[str]:
+    """``"CL101, CL2"`` -> ``["CL101", "CL2"]``."""
+    return [c.strip() for c in text.split(",") if c.strip()]

@@ -35,8 +35,7 @@ from pygls.uris import to_fs_path
 from pygls.workspace.position_codec import PositionCodec
 
 from . import __version__
-from .diagnostics import Diagnostic, Severity
-from .runner import cl000, split_codes
+from .diagnostics import Diagnostic, Severity, cl000, split_codes
 
 log = logging.getLogger(__name__)
 

@@ -18,7 +18,7 @@ from typing import Iterable, Optional
 from .analysis.context import AnalysisContext, Settings
 from .analysis.launches import overload_key
 from .ir.nodes import recursion_limit
-from .diagnostics import Diagnostic, Severity
+from .diagnostics import UsageError, Diagnostic, Severity, cl000, split_codes  # noqa: F401 - re-exported
 from .model import TranslationUnitModel
 from .rules import CL000, Rule, all_rules
 
@@ -41,10 +41,6 @@ _DIRECTIVE = re.compile(r"//\s*cudalint:\s*(?P<body>.*)")
 _NEAR_DIRECTIVE = re.compile(r"/\*\s*[cC][uU][dD][aA][lL][iI][nN][tT]\s*:"
                              r"|//\s*(?!cudalint:)[cC][uU][dD][aA][lL][iI][nN][tT]\s*:")
 _CODE_TOKEN = re.compile(r"[A-Z][A-Z0-9]*")
-
-
-class UsageError(Exception):
-    """A bad path, option or configuration value: reported as one line, exit code 2."""
 
 
 @dataclass
@@ -82,13 +78,6 @@ def _overload_unlaunched(model, kernels: list, d: Diagnostic) -> Optional[str]:
 def selected(code: str, opts: RunOptions) -> bool:
     """ruff-style prefix selection: ``--select CL1`` selects CL101 and CL102."""
     return (opts.select is None or code.startswith(tuple(opts.select))) and not code.startswith(tuple(opts.ignore))
-
-
-def cl000(path: str, message: str, line: int = 1, column: int = 1, kernel: Optional[str] = None,
-          internal: bool = False) -> Diagnostic:
-    code, name, sev, _ = CL000
-    return Diagnostic(code=code, name=name, severity=sev, path=path, line=line, column=column,
-                      end_line=line, end_column=column, message=message, kernel=kernel, internal=internal)
 
 
 def internal_error(path: str, component: str, e: BaseException) -> Diagnostic:
@@ -315,11 +304,6 @@ def incomplete_diagnostics(model: TranslationUnitModel, lines: Optional[list[str
             out.append(cl000(k.span.path, f"kernel `{k.name}` is only partly modelled: " + "; ".join(reasons) + more,
                              line=k.span.line, column=k.span.column, kernel=k.name))
     return out
-
-
-def split_codes(text: str) -> list[str]:
-    """``"CL101, CL2"`` -> ``["CL101", "CL2"]``."""
-    return [c.strip() for c in text.split(",") if c.strip()]
 
 
 def _suppressions(lines: list[str]):

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -112,3 +113,19 @@ def test_a_plugin_that_cannot_be_used_is_a_one_line_error(project: Path, tmp_pat
         assert r.returncode == 2
         assert r.stderr == message + "\n"
         assert r.stdout == ""
+
+
+def test_the_language_server_says_a_broken_plugin_on_each_document(project: Path, tmp_path: Path) -> None:
+    # `cudalint lsp` starts without loading the rules (its process answers the editor; its workers lint): a plugin
+    # that cannot be used is a CL000 on each document they lint, naming it, and the server keeps running
+    site = tmp_path / "site"
+    install(site, {"broken": "broken_rules:Rule"})
+    code = ("import json, sys\nfrom cudalint.lsp import lint_document\n"
+            "d = lint_document(sys.argv[1], open(sys.argv[1]).read())\n"
+            "print(json.dumps([(x.code, x.message) for x in d]))\n")
+    r = subprocess.run([sys.executable, "-c", code, str(project / "k.cu")], capture_output=True, text=True,
+                       cwd=project, env=dict(os.environ, PYTHONPATH=str(site)), timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout) == [["CL000", "cudalint failed on this document (RuleError: plugin `broken` "
+                                              "(broken_rules:Rule) failed to load: ImportError: no module named "
+                                              "acme_backend)"]]

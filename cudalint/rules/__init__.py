@@ -27,11 +27,9 @@ import sympy
 from ..analysis.context import AnalysisContext
 from ..analysis.symbols import BDIM, BID, GDIM, TID
 from ..analysis.warp import BANK_WIDTH, SECTOR, WARP, WarpPicture, shared_cost
-from ..diagnostics import Diagnostic, Fix, Severity
+from ..diagnostics import CL000, Diagnostic, Fix, Severity
 from ..model import Access, AddressSpace, Kernel, SourceLine, TranslationUnitModel
 
-#: CL000 is emitted by the driver itself (a file or kernel that could not be modelled).
-CL000 = ("CL000", "analysis-incomplete", Severity.INFO, "A file or kernel the front-end could not model")
 CODE = re.compile(r"([A-Z]+)(\d+)")
 #: what :meth:`Rule.check` yields
 Findings = Iterator[Diagnostic]
