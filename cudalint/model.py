@@ -236,6 +236,9 @@ class LaunchSite:
     #: the call that passed :attr:`block` to the launching function's parameter (``run_tr(g, dim3(16, 16))`` for
     #: ``void run_tr(dim3 g, dim3 b) { k<<<g, b>>>(); }``), None when the block is not a parameter's value
     block_from: Optional[Span] = None
+    #: for each argument, the call in another file that passed its value to the launching function's parameter
+    #: (tsne's ``ComputeChargesQij(.., n_terms)``, called from fit_tsne.cu with 4), else None
+    args_from: tuple = ()
     #: the block's x as an expression of the host's run-time values (``channels``), None where not expressible
     block_sym: Optional[sympy.Expr] = None
     #: each argument's largest value where a test the host passed before the launch bounds it (``if (channels > 4)

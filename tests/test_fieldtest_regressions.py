@@ -2623,3 +2623,26 @@ def test_loads_clang_could_not_compile_may_hide_a_threads_field_stores(tmp_path)
     assert [(x.line, x.severity.value, x.metrics["sectors_per_request"]) for x in d] == [(6, "info", 24)] * 6
     assert "use 100% of those sectors, so the waste is requests, not DRAM bytes; the statements of the kernel " \
            "cudalint could not model (its CL000) may load as many bytes a thread" in d[0].message
+
+
+def test_fields_read_when_a_loaded_flag_is_set_may_use_the_flags_sectors(tmp_path):
+    # HeCBench's sheath: every thread reads its particle's 1-byte `alive` flag (24 sectors a request, 4 % used), and
+    # the particles that are alive read and write `x` and `v` from the same sectors (judged false as a warning, census
+    # `at`: about 71 % of the bytes are used). How many lanes do depends on the data: info, saying so
+    src = ("struct Particle { double x; double v; bool alive; };\n"
+           "__global__ void push(Particle *particles, double dt, long n) {\n"
+           "    long p = blockIdx.x * blockDim.x + threadIdx.x;\n"
+           "    if (p < n && particles[p].alive) {\n"
+           "        Particle *part = &particles[p];\n"
+           "        part->v += dt;\n"
+           "        part->x += dt * part->v;\n"
+           "    }\n"
+           "}\n"
+           "int main() { Particle *p; push<<<4096, 256>>>(p, 0.1, 1 << 20); }\n")
+    d = [x for x in lint(tmp_path, src) if x.code == "CL101" and x.line == 4]
+    assert [(x.severity.value, x.metrics["sectors_per_request"]) for x in d] == [("info", 24)]
+    assert d[0].message == (
+        "uncoalesced global load of `particles`: array of structs: each lane reads 1 of every 24 bytes (field at byte "
+        "16); a warp touches 24 sectors per request instead of 1 (4.2% of fetched bytes used); the thread's loads of "
+        "`particles` on lines 6, 7 are made when a condition on loaded data holds, so they may use the rest of those "
+        "sectors; store the field in its own array (structure of arrays)")

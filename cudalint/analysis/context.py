@@ -50,10 +50,13 @@ class Settings:
 def default_note(site: LaunchSite, role) -> str:
     """`` (`blocksize`: the program's default; the command line can set it on line 135)`` when the launch's
     ``role`` ("grid", "block" or an argument's index) takes a value a command-line branch of ``main`` can
-    override, else ""."""
+    override; `` (passed by the call at fit_tsne.cu:398)`` when an argument's value comes from a call in another
+    file (:attr:`LaunchSite.args_from`); else ""."""
     found = [(name, line) for r, name, line in site.defaults if r == role]
     if not found:
-        return ""
+        call = site.args_from[role] if isinstance(role, int) and role < len(site.args_from) else None
+        return f" (passed by the call at {call.path}:{call.line})" if call is not None and \
+            call.path != site.span.path else ""
     names = ", ".join(f"`{n}`" for n, _ in found)
     lines = ", ".join(sorted({str(ln) for _, ln in found}, key=int))
     return f" ({names}: the program's default; the command line can set it on line {lines})"

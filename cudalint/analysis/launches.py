@@ -498,6 +498,8 @@ class _Walker:
             passed = env.vals.get(("from", r.var)) if isinstance(r := _copied(e.block), ir.Ref) else None
             self.out.append(LaunchSite(kernel=e.kernel, grid=env.dims(e.grid), block=env.dims(e.block), span=e.span,
                                        block_from=passed, block_sym=_x(env.sym(e.block)) if e.block else None,
+                                       args_from=tuple(env.vals.get(("from", r.var)) if isinstance(
+                                           r := strip_casts(a), ir.Ref) else None for a in e.args),
                                        template_args=targs, block_text=_as_written(e.block),
                                        grid_text=_as_written(e.grid), function=self.fn,
                                        loops=self.loops, threads=env.threads(e.grid, e.block),
@@ -982,20 +984,24 @@ def _external_seeds(tu: ir.TranslationUnit, external: dict) -> dict:
 
 
 def open_parameters(tu: ir.TranslationUnit) -> dict[str, tuple[int, frozenset]]:
-    """The host functions defined in the file that launch a kernel with a block that is one of their parameters
-    (``void run_tr(dim3 g, dim3 b, ..) { tr<<<g, b>>>(..); }``, ``int threads``) and that nothing in the file
-    calls: ``{name: (number of parameters, the indices of those its launches' grids and blocks read)}``; their
-    callers in the program's other files may say what they pass (kaldi's ``cudaF_*`` launchers, HeCBench bm3d's
-    ``extern "C" run_*``).  Only the launch shape is taken from there: another file's sizes may be a test's."""
+    """The host functions defined in the file that launch a kernel with a block, or an argument, that is one of their
+    parameters (``void run_tr(dim3 g, dim3 b, ..) { tr<<<g, b>>>(..); }``, ``int threads``; ``k<<<B, 256>>>(.., n_terms)``)
+    and that nothing in the file calls: ``{name: (number of parameters, the indices of those its launches' grids and
+    blocks read, or that they pass a kernel as an argument as they are)}``; their callers in the program's other files
+    may say what they pass (kaldi's ``cudaF_*`` launchers, HeCBench bm3d's ``extern "C" run_*``; tsne's
+    ``ComputeChargesQij``, whose one caller passes ``n_terms`` = 4, a row of 4 floats the kernel's lanes were taken as
+    4096 floats apart for: judged false, census `at`).  :func:`agreed` keeps only a value every call passes."""
     called = {n.name for fn in tu.functions if fn.body is not None for n in ir.walk(fn.body) if isinstance(n, ir.Call)}
     out = {}
     for fn in tu.functions:
         if fn.kind != ir.FunctionKind.HOST or fn.body is None or fn.name in called or fn.name == "main":
             continue
         launches = [n for n in ir.walk(fn.body) if isinstance(n, ir.Launch)]
-        if any(isinstance(r := _copied(n.block), ir.Ref) and r.var in fn.params for n in launches):
+        passed = {r.var for n in launches for a in n.args if isinstance(r := strip_casts(a), ir.Ref)}
+        if any(isinstance(r := _copied(n.block), ir.Ref) and r.var in fn.params for n in launches) or \
+                passed & set(fn.params):
             shape = {r.var for n in launches for x in (n.grid, n.block) for r in ir.walk(x) if isinstance(r, ir.Ref)}
-            out[fn.name] = (len(fn.params), frozenset(i for i, p in enumerate(fn.params) if p in shape))
+            out[fn.name] = (len(fn.params), frozenset(i for i, p in enumerate(fn.params) if p in shape | passed))
     return out
 
 

@@ -80,8 +80,11 @@ def neighbours(kernel: Kernel, acc: Access, ctx: AnalysisContext) -> tuple[list[
     thread-dependent guards are among its guards; a block-uniform one, ``if (face % 2)``, picks a path for the whole
     block, and the paths of real code write the same fields), and those of its kind at a block-uniform but unknown
     distance (``pixel[face / 2]`` next to ``pixel[0]`` ... ``pixel[3]``: whether they fill ``acc``'s sectors is
-    unknown)."""
+    unknown) or, for a load, made only when a condition on loaded data holds (HeCBench's sheath: a particle's `alive`
+    flag, read by every thread, beside its `x` and `v`, read when it is set: how many lanes use the rest of the
+    sectors, from L1, depends on the data)."""
     same, unsure = [], []
+    loaded = set(ctx.symbols.sources)
     for b in kernel.accesses:
         d = b.offset - acc.offset if b is not acc and b.array is acc.array and b.offset is not None \
             and not acc.alternative_to(b) else None
@@ -89,10 +92,15 @@ def neighbours(kernel: Kernel, acc: Access, ctx: AnalysisContext) -> tuple[list[
             continue
         unrolled = {x.unrolled[0] for x in (acc, b) if x.unrolled}
         enumerable = d.is_Integer or (d.free_symbols and d.free_symbols <= unrolled)
-        if enumerable and ((acc.is_write and b.is_write) if not acc.is_read else b.is_read) \
-                and all(g in acc.guards or _shifted_bound(g, acc.guards)
-                        for g in b.guards if ctx.symbols.is_varying(g)):
+        kind = (acc.is_write and b.is_write) if not acc.is_read else b.is_read
+        extra = [g for g in b.guards if ctx.symbols.is_varying(g) and not (g in acc.guards or
+                                                                            _shifted_bound(g, acc.guards))]
+        if enumerable and kind and not extra:
             same.append(b)
+        elif enumerable and kind and not acc.is_write and not (d.is_Integer and 0 <= d and d + b.size <= acc.size) \
+                and all(isinstance(g, sympy.Basic) and g.free_symbols & loaded for g in extra):
+            unsure.append(b)   # a load's sectors wait in L1 for them (stores under their own conditions on loaded
+            # values are not known to be made together: their partial sector writes cost, segsort's test)
         elif not enumerable and (b.is_read, b.is_write) == (acc.is_read, acc.is_write) \
                 and not ctx.symbols.is_varying(d) and not d.free_symbols & ctx.symbols.trip_counters:
             unsure.append(b)
@@ -523,8 +531,10 @@ class UncoalescedGlobalAccess(Rule):
                 lines = ", ".join(sorted({str(b.span.line) for b in unsure}, key=int))
                 names = ", ".join(sorted({f"`{spell(x)}`" for b in unsure
                                           for x in (b.offset - acc.offset).free_symbols}))
-                note = (f"; the thread's {moves} of `{acc.array.name}` on line{'s' * (',' in lines)} {lines} lie at a "
-                        f"distance from this one that depends on {names}, so they may use the rest of those sectors")
+                how = (f"lie at a distance from this one that depends on {names}" if names else
+                       "are made when a condition on loaded data holds")
+                note = (f"; the thread's {moves} of `{acc.array.name}` on line{'s' * (',' in lines)} {lines} {how}, "
+                        "so they may use the rest of those sectors")
             elif eff < 0.5 and (share := demotion(kernel, acc, ctx)):
                 note = f"; {share}"
             walking = frozenset(ctx.symbols.param(n) for n in kernel.counter_params)
