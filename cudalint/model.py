@@ -335,6 +335,12 @@ class AsyncCopy:
     bytes: Optional[int] = None  # the size copied, when it folds to a constant
 
 
+def errors_within(errors: list, path: str, span: Span) -> list[tuple[int, str]]:
+    """The ``(line, message)`` of a translation unit's ``errors`` (those of its file ``path``) that lie inside
+    ``span``: a kernel's body clang could not compile (its statements dropped), which the kernel's CL000 names."""
+    return [(ln, m) for ln, m in errors if span.path == path and span.line <= ln <= (span.end_line or span.line)]
+
+
 @dataclass
 class TranslationUnitModel:
     path: str

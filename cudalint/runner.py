@@ -19,7 +19,7 @@ from .analysis.context import AnalysisContext, Settings
 from .analysis.launches import overload_key
 from .ir.nodes import recursion_limit
 from .diagnostics import UsageError, Diagnostic, Severity, cl000, split_codes  # noqa: F401 - re-exported
-from .model import TranslationUnitModel
+from .model import TranslationUnitModel, errors_within
 from .rules import CL000, Rule, all_rules
 
 # ``ignore[CODES]`` or a bare ``ignore`` (every code); not ``ignore-file``
@@ -197,8 +197,7 @@ def _trouble(unit, text: str = "") -> int:
     kernels = [f for f in unit.functions if f.kind == FunctionKind.KERNEL]
     spans = [(f.span.line, f.span.end_line or f.span.line) for f in kernels if f.span.path == unit.path]
     lost = sum(1 for _ in _unparsed_kernels(text.splitlines(), spans, unit.errors))
-    return lost + sum(1 for f in kernels if f.incomplete or any(
-        f.span.path == unit.path and f.span.line <= ln <= (f.span.end_line or f.span.line) for ln, _ in unit.errors))
+    return lost + sum(1 for f in kernels if f.incomplete or errors_within(unit.errors, unit.path, f.span))
 
 
 def external_calls(path: str, unit, opts: RunOptions) -> tuple[dict, list[str]]:
@@ -297,8 +296,8 @@ def incomplete_diagnostics(model: TranslationUnitModel, lines: Optional[list[str
                                      f"({error}); {MISSING_DEFINE}: those kernels' block is not known and their "
                                      "findings are info", line=first))
     for k in model.kernels:
-        reasons = list(dict.fromkeys(f"line {ln}: {msg}" for ln, msg in model.errors
-                                     if k.span.path == model.path and k.span.line <= ln <= k.span.end_line))[:3]
+        reasons = list(dict.fromkeys(f"line {ln}: {msg}"
+                                     for ln, msg in errors_within(model.errors, model.path, k.span)))[:3]
         reasons += k.incomplete[:3]
         if reasons:
             out.append(cl000(k.span.path, f"kernel `{k.name}` is only partly modelled: " + "; ".join(reasons) + more,

@@ -24,7 +24,7 @@ import sympy
 
 from ..analysis.symbols import BID, TID
 from ..analysis.warp import SECTOR, WARP, GlobalCost, aligned_residue, sibling_use
-from ..model import Access, AddressSpace, Kernel
+from ..model import Access, AddressSpace, Kernel, errors_within
 from . import (AnalysisContext, Findings, Rule, Severity, TranslationUnitModel, bounds_tail, compute_bound, error_path,
                fmt, metric, one_block, one_shot, outside, pictured, small_kernel, spell, spell_bytes, tiny_launch)
 
@@ -52,9 +52,7 @@ def loaded_bytes(kernel: Kernel, acc: Access, model: Optional[TranslationUnitMod
     depth = acc.run_time_loops
     if any(d == acc.loop_depth and varying for _, d, varying in kernel.unsized_reads):
         return None
-    if kernel.incomplete or model is not None and any(kernel.span.path == model.path and
-                                                      kernel.span.line <= line <= kernel.span.end_line
-                                                      for line, _ in model.errors):
+    if kernel.incomplete or model is not None and errors_within(model.errors, model.path, kernel.span):
         return None
     return sum(b.size * (b.unrolled[1] if b.unrolled else 1) for b in kernel.accesses
                if b.array.space == AddressSpace.GLOBAL and b.is_read and not b.is_write and b.size
