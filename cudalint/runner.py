@@ -558,13 +558,18 @@ def _layers(model: TranslationUnitModel) -> list[list]:
 
 def _one_per_site(diags: list[Diagnostic], layer_of: dict, model: TranslationUnitModel) -> list[Diagnostic]:
     """One finding per site and code (a struct moved as several field accesses; a helper inlined twice):
-    the first of each layer; across a template kernel's instantiations, one finding when every
-    instantiation gives the same, else each distinct finding with the instantiations it belongs to."""
+    the first of each layer, or of the kernels that inline a helper the first of the highest severity (a tiny
+    launch's kernel and a full one's: the full one's warning); across a template kernel's instantiations, one
+    finding when every instantiation gives the same, else each distinct finding with the instantiations it belongs
+    to."""
     groups: dict[tuple, dict] = {}
     for d in diags:
         layer, label = layer_of.get(id(d), (0, ""))
         site = (d.path, d.code, d.line, d.column, d.end_line, d.end_column)
-        groups.setdefault(site, {}).setdefault(layer, (d, label))
+        per_layer = groups.setdefault(site, {})
+        kept = per_layer.get(layer)
+        if kept is None or kept[0].kernel != d.kernel and d.severity.rank > kept[0].severity.rank:
+            per_layer[layer] = (d, label)   # a helper two kernels inline: the costlier kernel's finding
     out = []
     for per_layer in groups.values():
         firsts = list(per_layer.values())

@@ -138,7 +138,7 @@ __global__ void rows(float* out) {
     __syncthreads();
     out[threadIdx.x] = t[threadIdx.x];
 }
-int main() { float* o; rows<<<1, dim3(16, 4)>>>(o); }
+int main() { float* o; rows<<<1024, dim3(16, 4)>>>(o); }
 """
     (d,) = lint(tmp_path, src)
     assert (d.code, d.line, d.metrics["bank_conflict_ways"]) == ("CL201", 4, 2)
@@ -219,7 +219,7 @@ def test_a_conflict_in_a_fixed_loop_beside_a_deeper_one_is_weighed_by_trips(tmp_
         for (int j = -8; j <= 8; ++j) acc += s[ty][tx + 16 * i + j];
     out[tx] = acc;
 }
-int main() { float *a, *b; conv<<<4, dim3(16, 4)>>>(a, b); }
+int main() { float *a, *b; conv<<<4096, dim3(16, 4)>>>(a, b); }
 """
     d = [x for x in lint(tmp_path, src) if x.code == "CL201"]
     assert [(x.line, x.severity.value, x.metrics["bank_conflict_ways"]) for x in d] == [
@@ -304,7 +304,7 @@ __global__ void big(const float* in, float* out) {
     __syncthreads();
     out[blockIdx.x * 256 + threadIdx.x] = s[8 * threadIdx.x];
 }
-int main() { unsigned *a, *b; float *c, *d; tr<<<dim3(64, 64), dim3(16, 16)>>>(a, b, 1024); big<<<64, 256>>>(c, d); }
+int main() { unsigned *a, *b; float *c, *d; tr<<<dim3(64, 64), dim3(16, 16)>>>(a, b, 1024); big<<<4096, 256>>>(c, d); }
 """
     d = [x for x in lint(tmp_path, src) if x.code == "CL201"]
     assert [(x.line, x.column, x.severity.value, x.metrics["bank_conflict_ways"]) for x in d] == [
@@ -2646,3 +2646,76 @@ def test_fields_read_when_a_loaded_flag_is_set_may_use_the_flags_sectors(tmp_pat
         "16); a warp touches 24 sectors per request instead of 1 (4.2% of fetched bytes used); the thread's loads of "
         "`particles` on lines 6, 7 are made when a condition on loaded data holds, so they may use the rest of those "
         "sectors; store the field in its own array (structure of arrays)")
+
+
+TINY_SWEEP = """__global__ void sweep(float* out, int steps) {
+    __shared__ float s[16][16];
+    int tx = threadIdx.x;
+    s[tx][0] = 0.0f;
+    __syncthreads();
+    float acc = 0.0f;
+    for (int m = 0; m < STEPS; ++m) {
+        acc += s[tx][m % 16];
+        __syncthreads();
+    }
+    out[blockIdx.x * 16 + tx] = acc;
+}
+int main() { float* o; sweep<<<BLOCKS, 16>>>(o, 0); }
+"""
+
+
+def test_a_conflict_of_a_launch_of_one_block_per_sm_is_info_when_it_adds_few_wavefronts(tmp_path):
+    # Rodinia's nw: 16-thread blocks, at most 128 of them: each SM serves one block, and the conflict's extra
+    # wavefronts add that many cycles (fixtures/shared/tiny_launch_conflict.cu: 420 of them, 4-7 % of a launch)
+    src = TINY_SWEEP.replace("STEPS", "31").replace("BLOCKS", "128")
+    (d,) = [x for x in lint(tmp_path, src) if x.code == "CL201" and x.line == 8]
+    assert (d.severity.value, d.metrics["bank_conflict_ways"]) == ("info", 8)
+    # 16 lanes 16 words apart: 8-way, 7 wavefronts over the ideal, 31 times; the store `s[tx][0]` 7 more, once
+    assert d.message.endswith("; the launch runs 128 blocks, no more than the GPU's 132 SMs, so each SM serves one "
+                              "block and the kernel's conflicts add about 224 wavefronts to a block in all: about 224 "
+                              "cycles, a small share of a launch (512 or fewer)")
+    # more blocks than SMs, or more extra wavefronts than 512: a warning
+    for steps, blocks in (("31", "4096"), ("80", "128")):
+        (d,) = [x for x in lint(tmp_path, TINY_SWEEP.replace("STEPS", steps).replace("BLOCKS", blocks))
+                if x.code == "CL201" and x.line == 8]
+        assert d.severity.value == "warning", (steps, blocks)
+
+
+def test_a_helper_a_tiny_and_a_full_launch_share_keeps_the_full_ones_warning(tmp_path):
+    src = """__device__ float column(float* out) {
+    __shared__ float s[16][16];
+    s[threadIdx.x][0] = 1.0f;
+    __syncthreads();
+    return s[threadIdx.x][0];
+}
+__global__ void small(float* out) { out[threadIdx.x] = column(out); }
+__global__ void large(float* out) { out[blockIdx.x * 16 + threadIdx.x] = column(out); }
+int main() { float* o; small<<<64, 16>>>(o); large<<<65536, 16>>>(o); }
+"""
+    d = [x for x in lint(tmp_path, src) if x.code == "CL201"]
+    assert [(x.line, x.severity.value, x.kernel) for x in d] == [(3, "warning", "large"), (5, "warning", "large")]
+
+
+def test_a_conflict_behind_texture_fetches_is_info(tmp_path):
+    # cuda-samples' SobelFilter / FunctionPointers: a byte tile filled from tex2D, two rows a warp in the same banks;
+    # the texture fetches limit the kernel (fixtures/shared/texture_fill_conflict.cu: the conflict cost 1 %)
+    src = """__global__ void fill(unsigned char* out, cudaTextureObject_t tex) {
+    __shared__ unsigned char t[4 * 384];
+    for (int c = threadIdx.x; c < 6 * 16; c += 16)
+        t[threadIdx.y * 384 + 4 * c] = tex2D<unsigned char>(tex, (float)c, (float)threadIdx.y);
+    __syncthreads();
+    int acc = 0;
+    for (int k = 0; k < READS; ++k)
+        acc += t[threadIdx.y * 384 + 4 * threadIdx.x + k];
+    out[blockIdx.x * 64 + threadIdx.y * 16 + threadIdx.x] = acc;
+}
+int main() { unsigned char* o; cudaTextureObject_t tex = 0; fill<<<4096, dim3(16, 4)>>>(o, tex); }
+"""
+    d = [x for x in lint(tmp_path, src.replace("READS", "4")) if x.code == "CL201"]
+    assert [(x.line, x.severity.value, x.metrics["bank_conflict_ways"]) for x in d] == [(4, "info", 2), (8, "info", 2)]
+    # 6 fetches x 12 cycles against 6 stores and 4 loads of 2 wavefronts
+    assert d[0].message.endswith("; its threads make 6 texture fetches each, about 72 cycles of the texture unit a "
+                                 "warp (12 a fetch), no fewer than the 20 wavefronts a warp's shared requests take "
+                                 "with the conflicts, so texture fetches, not shared memory, limit it")
+    d = [x for x in lint(tmp_path, src.replace("READS", "64")) if x.code == "CL201"]   # 140 wavefronts
+    assert [(x.line, x.severity.value) for x in d] == [(4, "warning"), (8, "warning")]

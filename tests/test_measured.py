@@ -65,6 +65,21 @@ KNOWN = {
         "the quaternion and scale copies are `memcpy`s of a dependent `sizeof`, which cudalint cannot evaluate (the "
         "point of the fixture: it names them and holds the stores to the 6x limit); the SASS has LDG.E.U8 x16 and x12, "
         "16 and 12 bytes apart across lanes: (16 x 16 + 12 x 12) / 28 = 14.29 sectors a request, measured"),
+    ("shared__tiny_launch_conflict", "diagonalSweep"): (
+        {"shared_ld_wavefronts_per_instruction", "shared_st_wavefronts_per_instruction",
+         "global_ld_sectors_per_request"},
+        "the kernel's counters average its conflicted sweep with its conflict-free fills and reads, and they add up to "
+        "the lines' predictions (H100, stop 51, diagonalSweep<17, 128>, 128 warps): 140 loads a warp, 455 wavefronts: "
+        "16 row reads and 31 `r` reads at 1, so the sweep's 93 `s` loads take (455 - 47) / 93 = 4.39, the predicted "
+        "4.50 (16 steps) and 4.27 (15) weighed: 4.39; 81 stores, 186 wavefronts: 50 fill stores at 1, the 31 sweep "
+        "stores (186 - 50) / 31 = 4.39.  Global loads: the `r` and `s` rows at the predicted 2.88 sectors, the 17 "
+        "one-lane `s[y][0]` loads at 1: (33 x 2.88 + 17) / 50 = 2.24, measured 2.24"),
+    ("shared__texture_fill_conflict", "edges"): (
+        {"shared_ld_wavefronts_per_instruction", "shared_st_wavefronts_per_instruction"},
+        "one-byte accesses: at the conflicted pitch 384 the H100 measured 2.16 wavefronts a load and 2.23 a store "
+        "(edges<0>; edges<1>, through the function pointer, 2.12 and 2.41), at the padded pitch 448 1.03 and 1.09 "
+        "(1.03 and 1.35): a baseline above 1 the model does not have, and the conflict adds the predicted one wavefront "
+        "(1.13, 1.14; 1.09, 1.06) to it (stop 51, fixtures/measured/NOTES.md)"),
     ("sync__traits_class", "finalize"): (
         {"global_ld_sectors_per_request"},
         "finalize<Traits<400, ..>>: COLS = 100 in 4 blocks of 32 columns, so the last block runs 4 active lanes (1 "

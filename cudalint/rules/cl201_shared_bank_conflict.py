@@ -7,8 +7,10 @@ per instruction, 1.16 with ``t[32][33]``; ``t[2*threadIdx.x]`` 2.0.
 For 2-D arrays the fix pads the row to the smallest width that makes every access of the kernel to that
 array conflict-free.  Severity: warning; info for a one-shot access beside the loops that carry the kernel's
 shared traffic, for one block's work (:func:`~cudalint.rules.one_block`), in a kernel whose launches are a
-small share of another's (:func:`~cudalint.rules.small_kernel`), in a kernel DRAM limits (:func:`dram_bound`) and in
-one bound by arithmetic (:func:`~cudalint.rules.compute_bound`: 16 or more operations on data per wavefront and sector).
+small share of another's (:func:`~cudalint.rules.small_kernel`), in a kernel DRAM limits (:func:`dram_bound`), in
+one bound by arithmetic (:func:`~cudalint.rules.compute_bound`: 16 or more operations on data per wavefront and sector),
+in one its texture fetches limit (:func:`texture_bound`) and in a launch of at most one block per SM whose conflicts
+add few wavefronts (:func:`tiny_conflict`).
 """
 
 from __future__ import annotations
@@ -22,8 +24,8 @@ from ..analysis.symbols import TID
 from ..analysis.warp import NotModelled, picture, shared_cost
 from ..diagnostics import Edit, Fix
 from ..model import Access, AddressSpace, ArrayDecl, Kernel
-from . import (AnalysisContext, Findings, Rule, Severity, TranslationUnitModel, compute_bound, error_path, fmt, metric,
-               one_block, one_shot, outside, pictured, same_site, small_kernel, spell, thread_trips)
+from . import (SMS, AnalysisContext, Findings, Rule, Severity, TranslationUnitModel, compute_bound, error_path, fmt,
+               metric, one_block, one_shot, outside, pictured, same_site, small_kernel, spell, thread_trips)
 
 MAX_PAD = 32
 
@@ -116,6 +118,82 @@ def _kernel_totals(kernel: Kernel, ctx: AnalysisContext) -> Optional[tuple[sympy
             most[key] = n if key not in most else sympy.Max(most[key], n)
     sectors = sympy.Add(*most.values())
     return (waves, sectors) if waves and sectors else None
+
+
+#: extra wavefronts a block's conflicts may add, in all, in a launch that gives each SM at most one block, for them
+#: to be a small share of its time: the SM serves them one per cycle and has nothing else to serve, so they add
+#: latency, not throughput.  Measured (fixtures/shared/tiny_launch_conflict.cu, H100, 200 launches, three runs): a
+#: diagonal sweep of 16-thread blocks in 128 blocks, 420 extra wavefronts a block, 4.78-4.84 us against 4.45-4.62
+#: padded; 16 volatile 32-way reads a warp, 496, 2.99-3.06 against 2.75-2.88; 256 of them, 7,936, 10.6-10.8 against
+#: 3.0-3.1 (3.5x).  The same sweep in 16,384 blocks: 59.5 us against 33.8 (1.76x)
+TINY_CONFLICT_WAVEFRONTS = 512
+
+#: cycles of the texture unit a warp's texture fetch takes: measured in fixtures/shared/texture_fill_conflict.cu (H100,
+#: Nsight Compute's full set): one-byte point-sampled 2-D fetches held L1/TEX at 83 % of its peak at both pitches, 395
+#: SM cycles a warp for about 25.6 fetches a warp (12.8 a fetch at the peak), and a 2-way conflict that doubled the
+#: shared wavefronts (131 to 271 a warp) cost 1 % (40.6 us against 40.1, 53.8 against 53.3 through a function pointer)
+TEX_CYCLES = 12
+
+
+def _shared_totals(kernel: Kernel, ctx: AnalysisContext) -> Optional[tuple[sympy.Expr, sympy.Expr]]:
+    """(wavefronts, extra wavefronts over the ideal) a warp's shared accesses take over the whole of ``kernel``, each
+    weighed by how often thread 0 makes it (:func:`~cudalint.rules.thread_trips`) and the share of the block's warps
+    that make it; None when a shared access is not modelled.  Computed once per kernel."""
+    key = ("shared_totals", id(kernel))
+    if key not in ctx.memo:
+        waves = extra = sympy.Integer(0)
+        for a in (a for a in kernel.accesses if a.array.space == AddressSpace.SHARED and not a.compile_time_choice):
+            if (p := ctx.picture(kernel, a)) is None:
+                ctx.memo[key] = None
+                break
+            cost, n = shared_cost(p, a.size), thread_trips(kernel, a, ctx) * _warps_making(p)
+            waves += n * sympy.nsimplify(cost.wavefronts_per_request)
+            extra += n * sympy.nsimplify(max(cost.wavefronts_per_request - cost.ideal_wavefronts, 0))
+        else:
+            ctx.memo[key] = (waves, extra)
+    return ctx.memo[key]
+
+
+def tiny_conflict(kernel: Kernel, ctx: AnalysisContext) -> Optional[str]:
+    """Why the conflicts of a launch of at most :data:`~cudalint.rules.SMS` blocks cost little time: each SM runs one
+    block, serves its wavefronts one per cycle and has no other warp's to serve, so a block's extra wavefronts add
+    that many cycles, and at most :data:`TINY_CONFLICT_WAVEFRONTS` of them are a small share of a launch (Rodinia's
+    nw, 16-thread blocks on a diagonal of at most 128; lud_diagonal's single block).  None for a larger or unknown
+    launch, a loop of a run-time trip count around a shared access, or more extra wavefronts."""
+    sites = ctx.sites(kernel)
+    if not sites or any(None in s.grid or None in s.block for s in sites):
+        return None
+    blocks = max(math.prod(s.grid) for s in sites)  # type: ignore[arg-type]
+    warps = max(-(-math.prod(s.block) // 32) for s in sites)  # type: ignore[arg-type]
+    totals = _shared_totals(kernel, ctx)
+    if blocks > SMS or totals is None or not totals[1].is_Number:
+        return None
+    extra = int(math.ceil(warps * totals[1]))
+    if extra > TINY_CONFLICT_WAVEFRONTS:
+        return None
+    return (f"the launch runs {blocks} block{'s' * (blocks > 1)}, no more than the GPU's {SMS} SMs, so each SM serves "
+            f"one block and the kernel's conflicts add about {extra} wavefronts to a block in all: about {extra} "
+            f"cycles, a small share of a launch ({TINY_CONFLICT_WAVEFRONTS} or fewer)")
+
+
+def texture_bound(kernel: Kernel, ctx: AnalysisContext) -> Optional[str]:
+    """Why a conflict costs no time in a kernel whose texture fetches keep the texture unit busier than its shared
+    accesses keep the shared pipe: a warp's fetches take :data:`TEX_CYCLES` cycles each, and when that is at least the
+    wavefronts a warp's shared requests take with their conflicts, the fetches limit it (cuda-samples' SobelFilter
+    and FunctionPointers, a byte tile filled from ``tex2D``).  None when a fetch's or a shared access's count is not
+    known."""
+    fetches = sympy.Integer(0)
+    for a in (a for a in kernel.accesses if a.array.elem_type == "texture" and a.is_read):
+        fetches += thread_trips(kernel, a, ctx)
+    totals = _shared_totals(kernel, ctx)
+    if not fetches or not fetches.is_Number or totals is None or not totals[0].is_Number:
+        return None
+    cycles, waves = int(fetches) * TEX_CYCLES, totals[0]
+    if cycles < waves:
+        return None
+    return (f"its threads make {int(fetches)} texture fetches each, about {cycles} cycles of the texture unit a warp "
+            f"({TEX_CYCLES} a fetch), no fewer than the {fmt(waves)} wavefronts a warp's shared requests take with the "
+            "conflicts, so texture fetches, not shared memory, limit it")
 
 
 def _warps_making(pic) -> sympy.Rational:
@@ -216,7 +294,7 @@ class SharedBankConflict(Rule):
             bulk = one_shot(kernel, acc, ctx)
             share = outside(acc, bulk, "shared", ctx) if bulk else error_path(acc.guards) or one_block(
                 kernel, acc.guards, ctx) or small_kernel(kernel, acc, ctx) or dram_bound(kernel, acc, ctx) or \
-                compute_bound(kernel, ctx)
+                compute_bound(kernel, ctx) or tiny_conflict(kernel, ctx) or texture_bound(kernel, ctx)
             msg += f"; {share}" if share else ""
             yield self.diagnostic(kernel, acc, msg, severity=Severity.INFO if share else None, metrics=metrics,
                                   assumptions=ctx.assumptions(kernel, pic), fix=fix)
