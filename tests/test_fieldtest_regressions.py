@@ -2719,3 +2719,27 @@ int main() { unsigned char* o; cudaTextureObject_t tex = 0; fill<<<4096, dim3(16
                                  "with the conflicts, so texture fetches, not shared memory, limit it")
     d = [x for x in lint(tmp_path, src.replace("READS", "64")) if x.code == "CL201"]   # 140 wavefronts
     assert [(x.line, x.severity.value) for x in d] == [(4, "warning"), (8, "warning")]
+
+
+def test_a_loop_bounded_by_an_outer_counter_counts_its_trips_for_each_outer_one(tmp_path):
+    # Rodinia's lud_diagonal: `for (j = 0; j < i; j++)` inside `for (i = 0; ...)`: 0 + 1 + ... + 7 = 28 trips, a count
+    # (it stood as a symbol before, so the launch's conflicts were not known to be few)
+    src = """__global__ void tri(float* out) {
+    __shared__ float s[16][16];
+    int tx = threadIdx.x;
+    s[tx][0] = 0.0f;
+    __syncthreads();
+    float acc = 0.0f;
+    for (int i = 0; i < 8; ++i)
+        for (int j = 0; j < i; ++j)
+            acc += s[tx][j];
+    out[blockIdx.x * 16 + tx] = acc;
+}
+int main() { float* o; tri<<<1, 16>>>(o); }
+"""
+    (d,) = [x for x in lint(tmp_path, src) if x.code == "CL201" and x.line == 9]
+    assert d.severity.value == "info"
+    # 28 trips x 7 extra wavefronts, and the store's 7
+    assert d.message.endswith("; the launch runs 1 block, no more than the GPU's 132 SMs, so each SM serves one block "
+                              "and the kernel's conflicts add about 203 wavefronts to a block in all: about 203 cycles, "
+                              "a small share of a launch (512 or fewer)")

@@ -170,12 +170,57 @@ def thread_trips(kernel: Kernel, acc: Access, ctx: AnalysisContext) -> sympy.Exp
     """How many times thread 0 makes ``acc``: the product of its loops' trip counts with the launch's constant
     arguments and block (``for (t = 0; t < K; t += 8)`` with ``K = 512`` from the launch: 64), a loop whose count
     depends on a value the launch does not fix (or exceeds :data:`MAX_TRIPS`) standing as its trip counter's symbol.
-    Assumes each loop's condition holds for its first trips only (a counted loop)."""
+    A loop whose bound is an outer loop's counter (``for (i = 0; i < 15; i++) for (j = 0; j < i; j++)``, Rodinia's
+    lud_diagonal) counts its trips for each of the outer one's: 105, not 15 x 15, when at most
+    :data:`ENUMERATED_TRIPS` outer trips are walked.  Assumes each loop's condition holds for its first trips only (a
+    counted loop)."""
     run, n = _run_values(kernel, ctx), sympy.Integer(1)
-    for trip in acc.loop_trips:
-        count = _trips(trip, ctx.symbols.loop_conds.get(trip), run)
+    conds = [ctx.symbols.loop_conds.get(trip) for trip in acc.loop_trips]
+    walked = _walked_trips(acc.loop_trips, conds, run)
+    if walked is not None:
+        return sympy.Integer(walked)
+    for trip, cond in zip(acc.loop_trips, conds):
+        count = _trips(trip, cond, run)
         n *= trip if count is None else count
     return n
+
+
+#: outer trips :func:`thread_trips` walks to count a loop whose bound is an outer loop's counter
+ENUMERATED_TRIPS = 4096
+
+
+def _walked_trips(trips: tuple, conds: list, run: dict) -> Optional[int]:
+    """The trips of the innermost of ``trips`` (outermost first) in all, each loop's count taken for every trip of the
+    loops around it, when an inner loop's condition names an outer loop's counter and no more than
+    :data:`ENUMERATED_TRIPS` outer trips need walking; None otherwise (the plain product is the count then)."""
+    outer = set()
+    for i, (trip, cond) in enumerate(zip(trips, conds)):
+        if i and hasattr(cond, "xreplace") and cond.xreplace(run).free_symbols - {trip} & set(trips[:i]):
+            break
+        outer.add(trip)
+    else:
+        return None   # no loop's bound is an outer counter
+    budget = [ENUMERATED_TRIPS]
+
+    def walk(i: int, env: dict) -> Optional[int]:
+        cond = conds[i]
+        count = _trips(trips[i], cond.xreplace(env) if hasattr(cond, "xreplace") else cond, run)
+        if count is None:
+            return None
+        if i == len(trips) - 1:
+            return count
+        budget[0] -= count
+        if budget[0] < 0:
+            return None
+        total = 0
+        for t in range(count):
+            inner = walk(i + 1, {**env, trips[i]: t})
+            if inner is None:
+                return None
+            total += inner
+        return total
+
+    return walk(0, {})
 
 
 #: operations on data a thread makes per unit of memory work its warp does (a global sector or a shared wavefront), at
