@@ -78,8 +78,9 @@ KNOWN = {
         {"shared_ld_wavefronts_per_instruction", "shared_st_wavefronts_per_instruction"},
         "one-byte accesses: at the conflicted pitch 384 the H100 measured 2.16 wavefronts a load and 2.23 a store "
         "(edges<0>; edges<1>, through the function pointer, 2.12 and 2.41), at the padded pitch 448 1.03 and 1.09 "
-        "(1.03 and 1.35): a baseline above 1 the model does not have, and the conflict adds the predicted one wavefront "
-        "(1.13, 1.14; 1.09, 1.06) to it; the source counters give each conflicted line 2, as predicted (stop 51, NOTES.md)"),
+        "(1.03 and 1.35): a baseline above 1 the model does not have, and the conflict adds the predicted one "
+        "wavefront (1.13, 1.14; 1.09, 1.06) to it; the source counters give each conflicted line 2, as predicted "
+        "(stop 51, NOTES.md)"),
     ("sync__traits_class", "finalize"): (
         {"global_ld_sectors_per_request"},
         "finalize<Traits<400, ..>>: COLS = 100 in 4 blocks of 32 columns, so the last block runs 4 active lanes (1 "
