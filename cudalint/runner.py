@@ -200,42 +200,47 @@ def _trouble(unit, text: str = "") -> int:
     return lost + sum(1 for f in kernels if f.incomplete or errors_within(unit.errors, unit.path, f.span))
 
 
-def external_calls(path: str, unit, opts: RunOptions) -> tuple[dict, list[str]]:
+def external_calls(path: str, unit, opts: RunOptions) -> tuple[dict, list[str], list]:
     """What the program's other files pass the launching functions of ``unit`` that nothing in it calls
     (:func:`cudalint.analysis.launches.open_parameters`): ``{name: {parameter index: (value, call)}}`` for the
-    parameters its launches' grids and blocks read, where every call found agrees; and the files read for it
+    parameters its launches' grids and blocks read, where every call found agrees; the files read for it
     (:func:`cudalint.analysis.launches.caller_files`, parsed with the run's front-end and confinement, one that cannot
     be parsed skipped) with the files their translation units read: the result depends on them (the cache's
-    dependencies)."""
-    from .analysis.launches import agreed, caller_files, open_parameters
+    dependencies); and the launches those files make of the kernels of ``unit`` that nothing in it launches
+    (:func:`cudalint.analysis.launches.orphan_kernels`: a kernel file launched from the program's main file)."""
+    from .analysis.launches import agreed, caller_files, launching_files, open_parameters, orphan_kernels
     needs = open_parameters(unit)
-    if not needs:
-        return {}, []
+    orphans = frozenset(orphan_kernels(unit))
+    if not needs and not orphans:
+        return {}, [], []
     from .frontend.confine import inside, project_root
     root = opts.read_roots[0] if opts.read_roots else project_root(path)
     calls: dict = {}
-    files = [f if os.path.isabs(path) else os.path.relpath(f) for f in caller_files(path, set(needs))
+    found = dict.fromkeys((caller_files(path, set(needs)) if needs else []) + launching_files(path, set(orphans)))
+    files = [f if os.path.isabs(path) else os.path.relpath(f) for f in found
              if inside(f, (root,))]  # named as the user named the linted file
-    read = list(files)
+    read, foreign = list(files), []
     for f in files:
-        named, deps = _calls_in(f, opts)
+        named, deps, sites = _calls_in(f, opts, orphans)
         read += deps
+        foreign += sites
         for name, found in named.items():
             if name in needs:
                 calls.setdefault(name, []).extend(found)
     out = {name: a for name, (n, shape) in needs.items()
            if (a := {i: v for i, v in agreed(calls.get(name, []), n).items() if i in shape})}
-    return out, list(dict.fromkeys(read))
+    return out, list(dict.fromkeys(read)), foreign
 
 
 #: :func:`_calls_in`'s results by file, contents (mtime) and options; a few dozen files at most
 _CALLS: dict = {}
 
 
-def _calls_in(path: str, opts: RunOptions) -> tuple[dict, list[str]]:
-    """:func:`cudalint.analysis.launches.passed_by_calls` of the file ``path`` ({} when it cannot be parsed) and
-    the files its translation unit read, kept per file, contents (``mtime``) and options."""
-    from .analysis.launches import passed_by_calls
+def _calls_in(path: str, opts: RunOptions, kernels: frozenset = frozenset()) -> tuple[dict, list[str], list]:
+    """:func:`cudalint.analysis.launches.passed_by_calls` of the file ``path`` ({} when it cannot be parsed), the
+    files its translation unit read, and its launches of ``kernels``
+    (:func:`cudalint.analysis.launches.foreign_launches`), kept per file, contents (``mtime``) and options."""
+    from .analysis.launches import foreign_launches, passed_by_calls
     key = (path, os.stat(path).st_mtime_ns, opts.frontend, tuple(opts.extra_args), str(opts.compile_db),
            opts.read_roots)
     if key not in _CALLS:
@@ -243,10 +248,11 @@ def _calls_in(path: str, opts: RunOptions) -> tuple[dict, list[str]]:
             _CALLS.clear()
         try:
             unit = lower(path, read_source(path), opts)
-            _CALLS[key] = passed_by_calls(unit), list(unit.dependencies)
+            _CALLS[key] = passed_by_calls(unit), list(unit.dependencies), foreign_launches(unit)
         except Exception:  # noqa: BLE001 - a caller that cannot be parsed gives nothing
-            _CALLS[key] = {}, []
-    return _CALLS[key]
+            _CALLS[key] = {}, [], []
+    named, deps, launches = _CALLS[key]
+    return named, deps, [s for s in launches if s.kernel in kernels]
 
 
 def build_model(path: str, text: str, opts: RunOptions) -> TranslationUnitModel:
@@ -468,14 +474,14 @@ def _lint_file(path: str, opts: RunOptions, rules: Optional[list[Rule]], text: O
         return [internal_error(path, f"front-end {'tree-sitter' if opts.frontend == 'tree-sitter' else 'clang'}",
                                e)], None
     try:  # (a caller that cannot be parsed is skipped inside; this catches cudalint's own faults)
-        external, callers, failed = *external_calls(path, unit, opts), []
+        external, callers, foreign, failed = *external_calls(path, unit, opts), []
     except Exception as e:  # noqa: BLE001 - the file is still linted, with the shapes its own launches give
-        external, callers = {}, []
+        external, callers, foreign = {}, [], []
         failed = [cl000(path, f"internal error in the search for launch callers in other files ({type(e).__name__}: "
                               f"{e}); linted with the launch shapes of this file only", internal=True)]
     try:
         from .analysis.build import build_model as analyse
-        model = analyse(unit, external)
+        model = analyse(unit, external, foreign)
         model.callers = [c for c in callers if c not in model.dependencies]
     except Exception as e:  # noqa: BLE001
         return [internal_error(path, "analysis", e)], None

@@ -588,6 +588,25 @@ def test_a_launcher_called_from_another_file_takes_the_block_every_call_passes(t
     assert d.assumptions[0].startswith("blockDim unknown (the launch at")
 
 
+@pytest.mark.parametrize("frontend", ["clang", "tree-sitter"])
+def test_a_kernel_launched_only_from_another_file_takes_that_launch(tmp_path, frontend):
+    # Parboil's sad: `mb_sad_calc` is defined in sad4.cu, declared in sad4.h and launched from main.cu with
+    # CEIL(1089, 18) = 61 threads; "no launch in this file", its block was taken as a multiple of 32, and a store
+    # conflict-free in the 61-thread block was a 2-way conflict (judged false, census `au`)
+    (tmp_path / "k.h").write_text("__global__ void calc(float *out);\n")
+    (tmp_path / "k.cu").write_text('#include "k.h"\n__global__ void calc(float *out) {\n'
+                                   "    out[2 * (blockIdx.x * blockDim.x + threadIdx.x)] = 0.0f;\n}\n")
+    main = tmp_path / "main.cu"
+    main.write_text('#include "k.h"\nint main() {\n    float *o;\n    calc<<<4096, 61>>>(o);\n}\n')
+    d, = lint_file(str(tmp_path / "k.cu"), RunOptions(frontend=frontend))
+    assert (d.code, d.line, d.metrics["sectors_per_request"]) == ("CL101", 3, 8)
+    assert d.assumptions[0] == f"blockDim = (61, 1, 1) from launch at {main}:4"
+    # the main file gone: no launch is known
+    main.unlink()
+    d, = lint_file(str(tmp_path / "k.cu"), RunOptions(frontend=frontend))
+    assert d.assumptions[0].startswith("blockDim unknown (no launch in this file)")
+
+
 def test_a_declaration_whose_initialiser_clang_drops_is_not_default_constructed(tmp_path):
     # kaldi's `dim3 dimGrid(n_blocks(dim, CU2DBLOCK), ..)` in a class template's member, `n_blocks` returning
     # `int32` (a type from a header not found): clang drops the invalid initialiser, which read as `dim3 dimGrid;`,

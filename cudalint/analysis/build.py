@@ -22,20 +22,24 @@ from .launches import collect_launches, launched_once, template_arg_text, unlaun
 from .symbols import GDIM, Symbols
 
 
-def build_model(tu: ir.TranslationUnit, external: Optional[dict] = None) -> TranslationUnitModel:
+def build_model(tu: ir.TranslationUnit, external: Optional[dict] = None,
+                foreign: Optional[list] = None) -> TranslationUnitModel:
     """The model of ``tu``; the host walks (launches, copies) and the kernels' interpretation may recurse as
     deep as the code nests (600 nested blocks in a host function), under the IR's recursion limit.
     ``external``: what the program's other files pass the file's launching functions
-    (:func:`cudalint.analysis.launches.collect_launches`)."""
+    (:func:`cudalint.analysis.launches.collect_launches`); ``foreign``: the launches the program's other files make
+    of kernels nothing in ``tu`` launches (:func:`cudalint.analysis.launches.foreign_launches`)."""
     with ir.recursion_limit(RECURSION_LIMIT):
-        return _build_model(tu, external)
+        return _build_model(tu, external, foreign or [])
 
 
-def _build_model(tu: ir.TranslationUnit, external: Optional[dict] = None) -> TranslationUnitModel:
+def _build_model(tu: ir.TranslationUnit, external: Optional[dict] = None,
+                 foreign: Optional[list] = None) -> TranslationUnitModel:
     symbols = Symbols()
     model = TranslationUnitModel(path=tu.path, frontend=tu.frontend, errors=list(tu.errors),
                                  missing_includes=list(tu.missing_includes), dependencies=list(tu.dependencies),
-                                 symbols=symbols, unit=tu, launches=_fitting(collect_launches(tu, external), tu),
+                                 symbols=symbols, unit=tu,
+                                 launches=_fitting(collect_launches(tu, external) + list(foreign or []), tu),
                                  unlaunched=unlaunched_kernels(tu), copies=collect_async_copies(tu))
     model.minor = launched_once(model.launches)
     globals_ = {v: arr for v in tu.globals if (space := _SPACES.get(v.space)) is not None

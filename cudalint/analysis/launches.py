@@ -1005,6 +1005,24 @@ def open_parameters(tu: ir.TranslationUnit) -> dict[str, tuple[int, frozenset]]:
     return out
 
 
+def orphan_kernels(tu: ir.TranslationUnit) -> set[str]:
+    """The kernels of ``tu`` (defined in its own file) that no host code of it launches or names: a kernel file whose
+    launches are in another file of the program, reached through a header's declaration (Parboil's ``sad4.cu``,
+    launched from ``main.cu``), whose launches :func:`foreign_launches` takes from there."""
+    named = {x for fn in tu.functions if fn.kind != ir.FunctionKind.KERNEL and fn.body is not None
+             for n in ir.walk(fn.body) for x in _names(n)}
+    return {k.name for k in tu.kernels if k.span.path == tu.path and k.name not in named}
+
+
+def foreign_launches(tu: ir.TranslationUnit) -> list[LaunchSite]:
+    """The launches of ``tu`` (another file of the program, :func:`caller_files`), with their grids and blocks as
+    known there (:func:`collect_launches`), for the kernel files whose kernels they launch (:func:`orphan_kernels`:
+    declared through a header, or defined in the kernel file ``tu`` includes); [] when it launches none."""
+    if not any(isinstance(n, ir.Launch) for fn in tu.functions if fn.body is not None for n in ir.walk(fn.body)):
+        return []
+    return collect_launches(tu)
+
+
 def passed_by_calls(tu: ir.TranslationUnit) -> dict:
     """What every call in ``tu``'s host code passes, by callee name: ``{name: [((passed, call), ...) per call]}``
     (:func:`_passed`; ``call``: the call that gave the value, through the file's own helpers), the file's helpers
@@ -1220,6 +1238,23 @@ def caller_files(path: str, names: set, limit: int = 8) -> list[str]:
         found = [p for p, t in texts.items() if not p.endswith(_HEADERS) and
                  (p in naming or any(os.path.basename(i.decode(errors="replace")) in headers
                                      for i in _INCLUDE.findall(t)))]
+        if found:
+            return sorted(found, key=lambda p: (os.path.dirname(p) != os.path.dirname(here), p))[:limit]
+    return []
+
+
+def launching_files(path: str, names: set, limit: int = 8) -> list[str]:
+    """The sources of ``path``'s program that launch one of the kernels ``names`` with ``<<<`` (``k<<<``,
+    ``k<T, 4><<<``; a name as a whole identifier), looked for as :func:`caller_files` does; at most ``limit``,
+    ``path``'s folder first."""
+    if not names:
+        return []
+    launch = re.compile(rb"(?<![A-Za-z0-9_])(?:" + b"|".join(re.escape(n.encode()) for n in sorted(names))
+                        + rb")\s*(?:<[^;{}()]*>\s*)?<<<")
+    here = os.path.abspath(path)
+    for top, deep in ((os.path.dirname(here), False), (_program_root(path), True)):
+        found = [p for _, p, t in (f for f in _sources(top, here, deep) if f is not None)
+                 if not p.endswith(_HEADERS) and launch.search(t)]
         if found:
             return sorted(found, key=lambda p: (os.path.dirname(p) != os.path.dirname(here), p))[:limit]
     return []
