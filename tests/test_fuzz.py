@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from tests.fuzz import SEEDS, mutate, run
 
 
@@ -18,5 +20,6 @@ def test_mutations_are_deterministic_and_change_the_source():
                    "swap", "shift"}
 
 
+@pytest.mark.slow
 def test_no_mutant_ends_in_an_internal_error():
     assert run(mutants=60, seed=15, frontends=["clang", "tree-sitter"]) == []

@@ -65,6 +65,7 @@ def run_hook(project, *files):
     return p.returncode, p.stdout + p.stderr
 
 
+@pytest.mark.slow
 def test_hook_fails_on_the_faulty_kernel_with_the_finding(project):
     code, out = run_hook(project, "faulty.cu")
     assert code == 1, out
@@ -79,6 +80,7 @@ def test_hook_passes_on_the_clean_kernel(project):
     assert "Passed" in out and "CL101" not in out, out
 
 
+@pytest.mark.slow
 def test_hook_skips_files_that_are_not_cuda(project):
     code, out = run_hook(project, "notes.txt")
     assert code == 0, out

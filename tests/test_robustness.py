@@ -3,6 +3,8 @@ and a file that crashes libclang itself. Property-based where it fits (hypothesi
 
 from __future__ import annotations
 
+import pytest
+
 import json
 import random
 from pathlib import Path
@@ -76,6 +78,7 @@ def test_deeply_nested_statements_and_long_expressions(tmp_path):
     assert (d.code, d.metrics["sectors_per_request"]) == ("CL102", 5)  # 36004 bytes: 4 past a sector
 
 
+@pytest.mark.slow
 def test_fifty_thousand_line_file(tmp_path):
     big = tmp_path / "big.cu"
     rng = random.Random(7)
@@ -105,6 +108,7 @@ def test_a_file_that_crashes_libclang_costs_only_that_file(tmp_path, capsys):
     assert code == 2
 
 
+@pytest.mark.slow
 def test_parallel_run_is_identical_to_a_serial_run(capsys):
     # without the result cache (with it the second run read the first's results and no worker linted anything);
     # four fixture families, 42 files: a header kernel linted through its includer, suppressions, every rule family
