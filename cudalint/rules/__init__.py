@@ -150,6 +150,39 @@ def one_shot(kernel: Kernel, acc: Access, ctx: AnalysisContext) -> Optional[Acce
     return None
 
 
+def few_warps(kernel: Kernel, acc: Access, ctx: AnalysisContext) -> Optional[str]:
+    """Why a global access that at most a quarter of a block's warps make is a small share of the kernel's global
+    traffic: the sectors it moves a block (its sectors per request, times how often a thread makes it, times the
+    share of warps with a lane that makes it) are at most 1/16 of what the kernel's other global accesses move at
+    their ideal sectors (a lower bound), as :func:`one_shot` compares counts (Parboil's radix sort: 16 threads of a
+    256-thread block store the block's 16 digit counts, 16 sectors, once, beside every thread's 8 key and value
+    stores and its loads).  None when the block is not known (one warp pictured), a count is not a number, or the
+    share is larger."""
+    pic = ctx.picture(kernel, acc)
+    cost = ctx.global_cost(kernel, acc)
+    if pic is None or cost is None or len(pic.warps) < 2:
+        return None
+    making = sum(1 for w in pic.warps if any(x is not None for x in w))
+    if not making or 4 * making > len(pic.warps):
+        return None
+    mine = site_trips(kernel, acc, ctx) * sympy.Rational(making, len(pic.warps)) * \
+        sympy.nsimplify(cost.sectors_per_request)
+    others = sympy.Integer(0)
+    for b in (b for b in kernel.accesses if b.array.space == AddressSpace.GLOBAL and not same_site(b, acc)
+              and not b.compile_time_choice):
+        pb, cb = ctx.picture(kernel, b), ctx.global_cost(kernel, b)
+        if pb is None or cb is None:
+            continue
+        share = sympy.Rational(sum(1 for w in pb.warps if any(x is not None for x in w)), max(len(pb.warps), 1))
+        others += thread_trips(kernel, b, ctx) * share * sympy.nsimplify(
+            min(cb.sectors_per_request, cb.ideal_sectors_per_request))
+    if not mine or not others.is_Number or not mine.is_Number or others < 16 * mine:
+        return None
+    w = len(pic.warps)
+    return (f"made by {making} of the block's {w} warps: {fmt(mine * w)} sectors a block against the "
+            f"{fmt(others * w)} or more the kernel's other global accesses move, a small share of its global traffic")
+
+
 #: loops found to run more trips than this are taken as run-time ones by :func:`thread_trips`
 MAX_TRIPS = 1 << 20
 

@@ -26,7 +26,8 @@ from ..analysis.symbols import BID, TID
 from ..analysis.warp import SECTOR, WARP, GlobalCost, aligned_residue, sibling_use
 from ..model import Access, AddressSpace, Kernel, errors_within
 from . import (AnalysisContext, Findings, Rule, Severity, TranslationUnitModel, bounds_tail, compute_bound, error_path,
-               fmt, metric, one_block, one_shot, outside, pictured, small_kernel, spell, spell_bytes, tiny_launch)
+               few_warps, fmt, metric, one_block, one_shot, outside, pictured, small_kernel, spell, spell_bytes,
+               tiny_launch)
 
 
 #: a store whose sectors the thread's own other stores fill costs nothing measurable while its requests touch at
@@ -173,7 +174,7 @@ def demotion(kernel: Kernel, acc: Access, ctx: AnalysisContext) -> Optional[str]
     """Why the waste of ``acc`` costs little in this kernel (an error path, a bounds tail, one block's work, a tiny
     launch or small kernel for an access made once per thread, a kernel bound by arithmetic), or None."""
     return (error_path(acc.guards) or bounds_tail(acc.guards, ctx.symbols, ctx.launch_shape(kernel).full)
-            or one_block(kernel, acc.guards, ctx)
+            or one_block(kernel, acc.guards, ctx) or few_warps(kernel, acc, ctx)
             or (tiny_launch(kernel, ctx) or small_kernel(kernel, acc, ctx) if not acc.loop_depth else None)
             or compute_bound(kernel, ctx))
 
