@@ -601,6 +601,12 @@ def test_a_kernel_launched_only_from_another_file_takes_that_launch(tmp_path, fr
     d, = lint_file(str(tmp_path / "k.cu"), RunOptions(frontend=frontend))
     assert (d.code, d.line, d.metrics["sectors_per_request"]) == ("CL101", 3, 8)
     assert d.assumptions[0] == f"blockDim = (61, 1, 1) from launch at {main}:4"
+    # beside a kernel its own file launches, it is not one that "may never run" (HeCBench's logic-rewrite)
+    (tmp_path / "k.cu").write_text((tmp_path / "k.cu").read_text() + "__global__ void other(float *a) { a[0] = 1; }\n"
+                                   "void run(float *a) { other<<<1, 1>>>(a); }\n")
+    d = [x for x in lint_file(str(tmp_path / "k.cu"), RunOptions(frontend=frontend)) if x.line == 3]
+    assert [(x.code, x.severity.value) for x in d] == [("CL101", "warning")]
+    assert not any("may never run" in a for a in d[0].assumptions)
     # the main file gone: no launch is known
     main.unlink()
     d, = lint_file(str(tmp_path / "k.cu"), RunOptions(frontend=frontend))

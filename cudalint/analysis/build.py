@@ -40,7 +40,8 @@ def _build_model(tu: ir.TranslationUnit, external: Optional[dict] = None,
                                  missing_includes=list(tu.missing_includes), dependencies=list(tu.dependencies),
                                  symbols=symbols, unit=tu,
                                  launches=_fitting(collect_launches(tu, external) + list(foreign or []), tu),
-                                 unlaunched=unlaunched_kernels(tu), copies=collect_async_copies(tu))
+                                 unlaunched=_launched_elsewhere(unlaunched_kernels(tu), foreign or []),
+                                 copies=collect_async_copies(tu))
     model.minor = launched_once(model.launches)
     globals_ = {v: arr for v in tu.globals if (space := _SPACES.get(v.space)) is not None
                 and (arr := array_decl(v, space, {})) is not None}
@@ -76,6 +77,14 @@ def _build_model(tu: ir.TranslationUnit, external: Optional[dict] = None,
             null &= _null_tested(fn)  # a null placeholder in a launch the kernel does not test is not followed
             k.accesses = [a for a in k.accesses if a.array.name not in null]  # under `if (p != NULL)`: never run
     return model
+
+
+def _launched_elsewhere(unlaunched: dict, foreign: list) -> dict:
+    """:func:`cudalint.analysis.launches.unlaunched_kernels` less the kernels another file of the program launches
+    (``foreign``): HeCBench's logic-rewrite defines `factorFromTruth` beside kernels its file launches and launches it
+    from refactor_mffc.cu, where it was "neither launched nor named in this translation unit: it may never run"."""
+    elsewhere = {s.kernel for s in foreign}
+    return {k: why for k, why in unlaunched.items() if k not in elsewhere}
 
 
 def _fitting(launches: list, tu: ir.TranslationUnit) -> list:
