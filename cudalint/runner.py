@@ -216,8 +216,8 @@ def external_calls(path: str, unit, opts: RunOptions) -> tuple[dict, list[str], 
     from .frontend.confine import inside, project_root
     root = opts.read_roots[0] if opts.read_roots else project_root(path)
     calls: dict = {}
-    found = dict.fromkeys((caller_files(path, set(needs)) if needs else []) + launching_files(path, set(orphans)))
-    files = [f if os.path.isabs(path) else os.path.relpath(f) for f in found
+    candidates = dict.fromkeys((caller_files(path, set(needs)) if needs else []) + launching_files(path, set(orphans)))
+    files = [f if os.path.isabs(path) else os.path.relpath(f) for f in candidates
              if inside(f, (root,))]  # named as the user named the linted file
     read, foreign = list(files), []
     for f in files:
