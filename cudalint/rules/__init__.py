@@ -150,6 +150,14 @@ def one_shot(kernel: Kernel, acc: Access, ctx: AnalysisContext) -> Optional[Acce
     return None
 
 
+def warps_making(pic: WarpPicture) -> sympy.Rational:
+    """The share of a block's warps with a lane that makes the pictured access: a tile filled under
+    ``if (threadIdx.y == 0)`` is loaded by one warp in eight of a 16 x 16 block (fixtures/shared/branch_block.cu's
+    fill beside a conflicted read every warp makes); 1 for a picture of one representative warp."""
+    making = sum(1 for w in pic.warps if any(x is not None for x in w))
+    return sympy.Rational(making, len(pic.warps)) if pic.warps else sympy.Integer(1)
+
+
 def few_warps(kernel: Kernel, acc: Access, ctx: AnalysisContext) -> Optional[str]:
     """Why a global access that at most a quarter of a block's warps make is a small share of the kernel's global
     traffic: the sectors it moves a block (its sectors per request, times how often a thread makes it, times the
@@ -162,24 +170,22 @@ def few_warps(kernel: Kernel, acc: Access, ctx: AnalysisContext) -> Optional[str
     cost = ctx.global_cost(kernel, acc)
     if pic is None or cost is None or len(pic.warps) < 2:
         return None
-    making = sum(1 for w in pic.warps if any(x is not None for x in w))
-    if not making or 4 * making > len(pic.warps):
+    share = warps_making(pic)
+    if not share or share > sympy.Rational(1, 4):
         return None
-    mine = site_trips(kernel, acc, ctx) * sympy.Rational(making, len(pic.warps)) * \
-        sympy.nsimplify(cost.sectors_per_request)
+    mine = site_trips(kernel, acc, ctx) * share * sympy.nsimplify(cost.sectors_per_request)
     others = sympy.Integer(0)
     for b in (b for b in kernel.accesses if b.array.space == AddressSpace.GLOBAL and not same_site(b, acc)
               and not b.compile_time_choice):
         pb, cb = ctx.picture(kernel, b), ctx.global_cost(kernel, b)
         if pb is None or cb is None:
             continue
-        share = sympy.Rational(sum(1 for w in pb.warps if any(x is not None for x in w)), max(len(pb.warps), 1))
-        others += thread_trips(kernel, b, ctx) * share * sympy.nsimplify(
+        others += thread_trips(kernel, b, ctx) * warps_making(pb) * sympy.nsimplify(
             min(cb.sectors_per_request, cb.ideal_sectors_per_request))
     if not mine or not others.is_Number or not mine.is_Number or others < 16 * mine:
         return None
     w = len(pic.warps)
-    return (f"made by {making} of the block's {w} warps: {fmt(mine * w)} sectors a block against the "
+    return (f"made by {share * w} of the block's {w} warps: {fmt(mine * w)} sectors a block against the "
             f"{fmt(others * w)} or more the kernel's other global accesses move, a small share of its global traffic")
 
 
@@ -226,12 +232,8 @@ def _walked_trips(trips: tuple, conds: list, run: dict) -> Optional[int]:
     """The trips of the innermost of ``trips`` (outermost first) in all, each loop's count taken for every trip of the
     loops around it, when an inner loop's condition names an outer loop's counter and no more than
     :data:`ENUMERATED_TRIPS` outer trips need walking; None otherwise (the plain product is the count then)."""
-    outer = set()
-    for i, (trip, cond) in enumerate(zip(trips, conds)):
-        if i and hasattr(cond, "xreplace") and cond.xreplace(run).free_symbols - {trip} & set(trips[:i]):
-            break
-        outer.add(trip)
-    else:
+    if not any(hasattr(cond, "xreplace") and cond.xreplace(run).free_symbols & set(trips[:i])
+               for i, cond in enumerate(conds)):
         return None   # no loop's bound is an outer counter
     budget = [ENUMERATED_TRIPS]
 

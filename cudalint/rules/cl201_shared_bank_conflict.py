@@ -21,11 +21,12 @@ from typing import Optional
 import sympy
 
 from ..analysis.symbols import TID
-from ..analysis.warp import NotModelled, picture, shared_cost
+from ..analysis.warp import WARP, NotModelled, picture, shared_cost
 from ..diagnostics import Edit, Fix
 from ..model import Access, AddressSpace, ArrayDecl, Kernel
 from . import (SMS, AnalysisContext, Findings, Rule, Severity, TranslationUnitModel, compute_bound, error_path, fmt,
-               metric, one_block, one_shot, outside, pictured, same_site, small_kernel, spell, thread_trips)
+               metric, one_block, one_shot, outside, pictured, same_site, small_kernel, spell, thread_trips,
+               warps_making)
 
 MAX_PAD = 32
 
@@ -103,18 +104,16 @@ def dram_bound_over_trips(kernel: Kernel, acc: Access, ctx: AnalysisContext) -> 
 def _kernel_totals(kernel: Kernel, ctx: AnalysisContext) -> Optional[tuple[sympy.Expr, sympy.Expr]]:
     """(shared wavefronts, DRAM sectors) per warp over the whole of ``kernel`` for :func:`dram_bound_over_trips`;
     None when a shared access is not modelled or either total is zero."""
-    waves = sympy.Integer(0)
-    for a in (a for a in kernel.accesses if a.array.space == AddressSpace.SHARED and not a.compile_time_choice):
-        if (p := ctx.picture(kernel, a)) is None:
-            return None
-        waves += thread_trips(kernel, a, ctx) * shared_cost(p, a.size).wavefronts_per_request * _warps_making(p)
+    if (shared := _shared_totals(kernel, ctx)) is None:
+        return None
+    waves = shared[0]
     most: dict = {}
     free = ctx.launch_shape(kernel).free
     for a in (a for a in kernel.accesses if a.array.space == AddressSpace.GLOBAL and not a.compile_time_choice):
         if (c := ctx.global_cost(kernel, a)) is not None and (p := ctx.picture(kernel, a)) is not None:
             key = (a.array.name, a.is_write, a.loop_trips)
             n = thread_trips(kernel, a, ctx) * min(c.sectors_per_request, c.ideal_sectors_per_request) * \
-                (_warps_making(p) if not _selects_threads(a, p, free) else 0)
+                (warps_making(p) if not _selects_threads(a, p, free) else 0)
             most[key] = n if key not in most else sympy.Max(most[key], n)
     sectors = sympy.Add(*most.values())
     return (waves, sectors) if waves and sectors else None
@@ -146,7 +145,7 @@ def _shared_totals(kernel: Kernel, ctx: AnalysisContext) -> Optional[tuple[sympy
             if (p := ctx.picture(kernel, a)) is None:
                 ctx.memo[key] = None
                 break
-            cost, n = shared_cost(p, a.size), thread_trips(kernel, a, ctx) * _warps_making(p)
+            cost, n = shared_cost(p, a.size), thread_trips(kernel, a, ctx) * warps_making(p)
             waves += n * sympy.nsimplify(cost.wavefronts_per_request)
             extra += n * sympy.nsimplify(max(cost.wavefronts_per_request - cost.ideal_wavefronts, 0))
         else:
@@ -164,7 +163,7 @@ def tiny_conflict(kernel: Kernel, ctx: AnalysisContext) -> Optional[str]:
     if not sites or any(None in s.grid or None in s.block for s in sites):
         return None
     blocks = max(math.prod(s.grid) for s in sites)  # type: ignore[arg-type]
-    warps = max(-(-math.prod(s.block) // 32) for s in sites)  # type: ignore[arg-type]
+    warps = max(-(-math.prod(s.block) // WARP) for s in sites)  # type: ignore[arg-type]
     totals = _shared_totals(kernel, ctx)
     if blocks > SMS or totals is None or not totals[1].is_Number:
         return None
@@ -194,13 +193,6 @@ def texture_bound(kernel: Kernel, ctx: AnalysisContext) -> Optional[str]:
     return (f"its threads make {int(fetches)} texture fetches each, about {cycles} cycles of the texture unit a warp "
             f"({TEX_CYCLES} a fetch), no fewer than the {fmt(waves)} wavefronts a warp's shared requests take with the "
             "conflicts, so texture fetches, not shared memory, limit it")
-
-
-def _warps_making(pic) -> sympy.Rational:
-    """The share of a block's warps with a lane that makes the pictured access: a tile filled under
-    ``if (threadIdx.y == 0)`` is loaded by one warp in eight of a 16 x 16 block, so its sectors count an eighth per
-    warp (fixtures/shared/branch_block.cu's fill beside a conflicted read every warp makes)."""
-    return sympy.Rational(sum(1 for w in pic.warps if w), len(pic.warps)) if pic.warps else sympy.Integer(1)
 
 
 def _selects_threads(acc: Access, pic, free: tuple) -> bool:
