@@ -11,7 +11,7 @@ from typing import Optional
 import sympy
 
 from ..model import Access, Kernel, LaunchSite, TranslationUnitModel
-from .symbols import BDIM, GDIM, Symbols
+from .symbols import BDIM, GDIM, Symbols, substitute
 from .warp import WARP, LaunchShape, NotModelled, WarpPicture, global_cost, picture
 
 #: threads per block a GPU runs at most (CUDA C++ Programming Guide, "Compute Capabilities", Table 21: 1024 on
@@ -225,7 +225,7 @@ class AnalysisContext:
         if key not in self._pictures:
             try:
                 shape, run = self.launch_shape(kernel), self.pictured_values(kernel)
-                guards = tuple(g.xreplace(run) if run and hasattr(g, "xreplace") else g for g in access.guards)
+                guards = tuple(substitute(g, run) for g in access.guards)
                 self._pictures[key] = pic = picture(access.offset.xreplace(run), shape, self.symbols,
                                                     access.array.space.value, guards) \
                     if access.offset is not None else None

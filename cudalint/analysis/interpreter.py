@@ -34,7 +34,7 @@ from ..ir.consts import fold
 from ..ir.types import Type, TypeKind, pointer_to
 from ..model import Access, AddressSpace, ArrayDecl, Barrier, Division, Exit, ExitKind, Kernel, SourceLine
 from .merge import disjoint
-from .symbols import BDIM, BID, BUILTINS, GDIM, TID, WARP_SIZE, Symbols, recombine_divmod
+from .symbols import BDIM, BID, BUILTINS, GDIM, TID, WARP_SIZE, Symbols, evaluated_relation, recombine_divmod
 
 MAX_INLINE_DEPTH = 4
 #: Python recursion allowed while interpreting a kernel (long generated expressions nest deeply; a deeper
@@ -1622,7 +1622,7 @@ def relation(rel, a: sympy.Expr, b: sympy.Expr) -> sympy.Basic:
     (``m < Min(n, s + 16)``: ``m < n && m < s + 16``), so each can be judged on its own (a bound every thread
     meets, a trip count that is the same for all)."""
     if rel in (sympy.Eq, sympy.Ne):
-        return rel(a, b)
+        return evaluated_relation(rel, a, b)
     below = rel in (sympy.Lt, sympy.Le)
     if isinstance(b, (sympy.Min, sympy.Max)):  # a < Min: all; a < Max: any (a > Min: any; a > Max: all)
         every = isinstance(b, sympy.Min) == below
@@ -1630,7 +1630,7 @@ def relation(rel, a: sympy.Expr, b: sympy.Expr) -> sympy.Basic:
     if isinstance(a, (sympy.Min, sympy.Max)):  # Min < b: any; Max < b: all (Min > b: all; Max > b: any)
         every = isinstance(a, sympy.Max) == below
         return (sympy.And if every else sympy.Or)(*(relation(rel, x, b) for x in a.args))
-    return rel(a, b)
+    return evaluated_relation(rel, a, b)
 
 
 def negate(v: Value) -> Value:

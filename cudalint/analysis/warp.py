@@ -28,7 +28,7 @@ from typing import Optional
 
 import sympy
 
-from .symbols import BDIM, BID, REPRESENTATIVE_BLOCK_X, REPRESENTATIVE_SCALE, TID, Symbols, int_function
+from .symbols import BDIM, BID, REPRESENTATIVE_BLOCK_X, REPRESENTATIVE_SCALE, TID, Symbols, int_function, substitute
 
 WARP = 32
 SECTOR = 32
@@ -145,8 +145,14 @@ _SAMPLE_BLOCKS = ((0, 0, 0), (1, 0, 0), (2, 1, 1), (3, 2, 1), (7, 3, 2))
 
 
 def thread_coords(shape: LaunchShape) -> list[tuple[int, int, int]]:
-    """(x, y, z) of each thread of the block by linear id (blockDim unknown: REPRESENTATIVE_BLOCK_X threads in x)."""
-    bx, by, bz = shape.block or (REPRESENTATIVE_BLOCK_X, 1, 1)
+    """(x, y, z) of each thread of the block by linear id (blockDim unknown: REPRESENTATIVE_BLOCK_X threads in x).
+    The list is shared between calls for one block: read it, never change it."""
+    return _coords(tuple(shape.block or (REPRESENTATIVE_BLOCK_X, 1, 1)))
+
+
+@functools.lru_cache(maxsize=64)
+def _coords(block: tuple) -> list[tuple[int, int, int]]:
+    bx, by, bz = block
     return [(lin % bx, (lin // bx) % by, lin // (bx * by)) for lin in range(bx * by * bz)]
 
 
@@ -170,7 +176,7 @@ def _active_lanes(guards: tuple, shape: LaunchShape, symbols: Optional[Symbols] 
     if symbols is not None and (narrow := _narrow_interval(conjuncts, coords, tids, symbols)) is not None:
         active = narrow
     for g in conjuncts:
-        g = g.xreplace(known)
+        g = substitute(g, known)
         if isinstance(g, sympy.Expr):
             g = sympy.Ne(g, 0)  # `if (tid % 2)`
         if g is sympy.false:  # false for the launch's values (`(uintptr_t)&b[first + 4 * i] % 16 == 0`, first 1)
@@ -320,12 +326,12 @@ def _trip_values(sym, guards: tuple, shape: LaunchShape) -> Optional[list[int]]:
     """The values a loop trip counter takes, from the loop's own condition (a guard of that counter
     alone, blockDim substituted when known): 0, 1, ... while it holds (at most 64 trips), else None."""
     known = shape.known
-    conds = [g.xreplace(known) for g in guards if isinstance(g, sympy.Basic)
-             and isinstance(g, sympy.logic.boolalg.Boolean) and g.xreplace(known).free_symbols == {sym}]
+    conds = [c for c in (substitute(g, known) for g in guards if isinstance(g, sympy.logic.boolalg.Boolean))
+             if c.free_symbols == {sym}]
     if not conds:
         return _strided_trips(sym, guards, shape)
     for v in range(65):
-        if not all(c.xreplace({sym: v}) is sympy.true for c in conds):
+        if not all(substitute(c, {sym: v}) is sympy.true for c in conds):
             return list(range(v)) or None
     return None
 

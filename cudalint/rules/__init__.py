@@ -25,7 +25,7 @@ from typing import Iterable, Iterator, Optional
 import sympy
 
 from ..analysis.context import AnalysisContext
-from ..analysis.symbols import BDIM, BID, GDIM, TID
+from ..analysis.symbols import BDIM, BID, GDIM, TID, substitute
 from ..analysis.warp import BANK_WIDTH, SECTOR, WARP, WarpPicture, shared_cost
 from ..diagnostics import CL000, Diagnostic, Fix, Severity
 from ..model import Access, AddressSpace, Kernel, SourceLine, TranslationUnitModel
@@ -232,14 +232,14 @@ def _walked_trips(trips: tuple, conds: list, run: dict) -> Optional[int]:
     """The trips of the innermost of ``trips`` (outermost first) in all, each loop's count taken for every trip of the
     loops around it, when an inner loop's condition names an outer loop's counter and no more than
     :data:`ENUMERATED_TRIPS` outer trips need walking; None otherwise (the plain product is the count then)."""
-    if not any(hasattr(cond, "xreplace") and cond.xreplace(run).free_symbols & set(trips[:i])
+    if not any(hasattr(cond, "xreplace") and substitute(cond, run).free_symbols & set(trips[:i])
                for i, cond in enumerate(conds)):
         return None   # no loop's bound is an outer counter
     budget = [ENUMERATED_TRIPS]
 
     def walk(i: int, env: dict) -> Optional[int]:
         cond = conds[i]
-        count = _trips(trips[i], cond.xreplace(env) if hasattr(cond, "xreplace") else cond, run)
+        count = _trips(trips[i], substitute(cond, env), run)
         if count is None:
             return None
         if i == len(trips) - 1:
@@ -324,10 +324,10 @@ def _run_values(kernel: Kernel, ctx: AnalysisContext) -> dict:
 
 def _trips(trip: sympy.Symbol, cond, run: dict) -> Optional[int]:
     """The trips of the loop counted by ``trip`` whose condition is ``cond``, with ``run``'s values; None unknown."""
-    if not hasattr(cond, "xreplace") or (cond := cond.xreplace(run)).free_symbols - {trip}:
+    if not hasattr(cond, "xreplace") or (cond := substitute(cond, run)).free_symbols - {trip}:
         return None
     try:
-        holds = lambda t: bool(cond.xreplace({trip: t}))  # noqa: E731
+        holds = lambda t: bool(substitute(cond, {trip: t}))  # noqa: E731
         if not holds(0):
             return 0
         hi = 1
