@@ -2771,3 +2771,37 @@ def test_an_access_few_warps_of_a_block_make_beside_the_bulk_traffic_is_info(tmp
     # without the store of the keys the counts are an eighth of the kernel's traffic (16 against 128): a warning
     d, = [x for x in lint(tmp_path, RADIX.replace("STORE", "")) if x.code == "CL101"]
     assert (d.line, d.severity.value) == (10, "warning")
+
+
+RDF = """__global__ void rdf(const double* x, const double* edges, double* hist, int n, int bins) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    for (int m = 0; m < n; ++m) {
+        double d2 = (x[m] - x[i]) * (x[m] - x[i]);
+        for (int w = 0; w < bins; w++) {
+            double lo = edges[w], hi = edges[w + 1];
+            if (TEST)
+                hist[i * bins + w] += 1.0;
+        }
+    }
+}
+int main() { double *x, *e, *h; rdf<<<64, 128>>>(x, e, h, 8192, 100); }
+"""
+
+
+def test_a_row_updated_in_the_bin_a_loaded_value_falls_in_is_info(tmp_path):
+    # GPUMD's angular RDF (census `ax`, judged false as warnings): each thread's pair distance is tested against
+    # every bin's edges and only the bin it falls in is updated: at one trip of the bin loop the lanes that make the
+    # access are those whose distance falls in that bin, which the data decide
+    d, = [x for x in lint(tmp_path, RDF.replace("TEST", "d2 > lo * lo && d2 <= hi * hi")) if x.code == "CL101"]
+    assert (d.line, d.severity.value, d.metrics["sectors_per_request"]) == (9, "info", 32)
+    assert ("(25% of fetched bytes used); at a trip of the loop on line 6 only the lanes whose loaded value falls in "
+            "that trip's bin make it (a bin search): a request carries the lanes the data put in one bin, and a lane "
+            "alone moves one sector in any layout, so the sectors above are those of a full warp, not shown to be "
+            "spent;") in d.message
+    # a one-sided test passes in every trip below the value's bin: most lanes make each request (a warning)
+    d, = [x for x in lint(tmp_path, RDF.replace("TEST", "d2 > lo * lo")) if x.code == "CL101"]
+    assert (d.line, d.severity.value) == (9, "warning")
+    # bounds that do not change with the trip (a fixed window): no bin search
+    d, = [x for x in lint(tmp_path, RDF.replace("TEST", "d2 > x[0] && d2 <= x[1]")) if x.code == "CL101"]
+    assert (d.line, d.severity.value) == (9, "warning")

@@ -55,6 +55,10 @@ class Symbols:
         #: varying opaque value -> the values it was made from (a load: its address), to decide it again for a
         #: launch's block (:meth:`varies_in_block`); a varying value without sources (an atomic, a lane id) stays so
         self.sources: dict[sympy.Symbol, tuple] = {}
+        #: uniform opaque value -> the values it was made from (a load: its address): the bound a loop's trip reads
+        #: (`edges[w]`) is told from one loaded before the loop (:func:`cudalint.rules.cl101_uncoalesced_global_access.
+        #: bin_search`)
+        self.uniform_sources: dict[sympy.Symbol, tuple] = {}
         self._counter = itertools.count()
 
     def mark(self) -> int:
@@ -96,6 +100,8 @@ class Symbols:
             self.varying.add(s)
             if sources is not None:
                 self.sources[s] = tuple(sources)
+        elif sources:
+            self.uniform_sources[s] = tuple(sources)
         if pow2:
             self.pow2.add(s)
         return s

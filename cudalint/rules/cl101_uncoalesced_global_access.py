@@ -22,7 +22,7 @@ from typing import Optional
 
 import sympy
 
-from ..analysis.symbols import BID, TID
+from ..analysis.symbols import BID, TID, TRIP_PREFIX
 from ..analysis.warp import SECTOR, WARP, GlobalCost, aligned_residue, sibling_use
 from ..model import Access, AddressSpace, Kernel, errors_within
 from . import (AnalysisContext, Findings, Rule, Severity, TranslationUnitModel, bounds_tail, compute_bound, error_path,
@@ -280,6 +280,77 @@ def run_fix(acc: Access, run: int) -> str:
         else f"a {run}-byte vector type"
     return (f"move the thread's {run} bytes in one access ({vec}, through `reinterpret_cast` where the address is "
             f"{run}-byte aligned)")
+
+
+def bin_search(acc: Access, ctx: AnalysisContext) -> Optional[str]:
+    """Why the lanes that make ``acc`` at one trip of a loop around it are a few the data pick: a guard tests a value
+    the thread loaded before the loop against bounds that change with the trip (loaded from the trip's address, or
+    the trip counter itself), from both sides or for equality (GPUMD's angular RDF: a thread's pair distance against
+    each bin's edges, `d2 > r_low * r_low && d2 <= r_up * r_up`; `key == b`).  A bin search: each lane passes in
+    the few trips whose bin holds its value, so a request carries the lanes the data put in one bin, and one lane
+    alone moves one sector whatever the layout (judged false as a warning in census `ax`).  None otherwise."""
+    trips = set(acc.loop_trips)
+    if not trips:
+        return None
+    syms = ctx.symbols
+    memo: dict = {}
+
+    def loops_of(expr, seen=frozenset()) -> frozenset:  # the trip counters of `trips` a value is made from
+        found = set()
+        for x in getattr(expr, "free_symbols", ()):
+            if x in trips:
+                found.add(x)
+            elif x not in seen:
+                if x not in memo:
+                    made = syms.sources.get(x, ()) + syms.uniform_sources.get(x, ())
+                    memo[x] = frozenset().union(*(loops_of(v, seen | {x}) for v in made)) if made else frozenset()
+                found |= memo[x]
+        return frozenset(found)
+
+    def split(rel):  # (the loaded value's terms, +1 for a lower bound / -1 an upper bound / 0 equal, the bin's loop)
+        if isinstance(rel, (sympy.StrictGreaterThan, sympy.GreaterThan, sympy.Equality)):
+            e = rel.lhs - rel.rhs
+        elif isinstance(rel, (sympy.StrictLessThan, sympy.LessThan)):
+            e = rel.rhs - rel.lhs
+        else:
+            return None
+        mine, bound = [], []
+        for t in sympy.Add.make_args(sympy.expand(e)):
+            fs = t.free_symbols
+            if fs and fs <= syms.varying and not fs & set(TID):
+                mine.append(t)
+            elif not fs & syms.varying:
+                bound.append(t)
+            else:
+                return None
+        if not mine or not bound:
+            return None
+        a = sympy.Add(*mine)
+        loops = [k for k in acc.loop_trips if k in loops_of(sympy.Add(*bound)) - loops_of(a)]
+        if not loops:
+            return None
+        flip = str(-a) < str(a)
+        return str(-a if flip else a), 0 if isinstance(rel, sympy.Equality) else (-1 if flip else 1), loops[-1]
+
+    seen: dict = {}
+    for g in acc.guards:
+        if not isinstance(g, sympy.logic.boolalg.Boolean):
+            continue
+        for c in sympy.And.make_args(g):
+            part = split(c)
+            if part is None:
+                continue
+            key, side, loop = part
+            sides = seen.setdefault(key, set())
+            sides.add(side)
+            if side == 0 or {-1, 1} <= sides:
+                name = loop.name[len(TRIP_PREFIX):]
+                line = name.split(":")[-1].split(".")[0]
+                return (f"at a trip of the loop on line {line} only the lanes whose loaded value falls in that trip's "
+                        "bin make it (a bin search): a request carries the lanes the data put in one bin, and a "
+                        "lane alone moves one sector in any layout, so the sectors above are those of a full warp, "
+                        "not shown to be spent")
+    return None
 
 
 def open_template(kernel: Kernel, pic) -> Optional[str]:
@@ -545,6 +616,8 @@ class UncoalescedGlobalAccess(Rule):
                 note = f"; that is one sector more than the ideal, at most {SECTOR} bytes a request"
             if eff < 0.5 and (tmpl := open_template(kernel, pic)):
                 note, costly = f"{note}; {tmpl}", False
+            if eff < 0.5 and (binned := bin_search(acc, ctx)):
+                note, costly = f"; {binned}", False   # what a full warp's row or share would cost does not apply
             info = eff >= 0.5 or (note and not costly)
             if not info and (guess := unknown_shape(kernel, acc, ctx)):
                 note, info = f"{note}; {guess}", True
