@@ -325,7 +325,11 @@ def _dump_ir(args: argparse.Namespace) -> int:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    if not (sys.argv[1:] if argv is None else argv):   # bare `cudalint`: the commands, as ruff prints them
+        parser.print_help(sys.stderr)
+        return 2
+    args = parser.parse_args(argv)
     if args.command == "lsp":   # a broken plugin is a CL000 on each document its workers lint
         from .lsp import serve
         return serve()

@@ -222,3 +222,11 @@ def test_rule_page_is_rendered_on_a_terminal_and_markdown_in_a_pipe(capsys, monk
     monkeypatch.setenv("COLUMNS", "100")
     code, out, _ = run(["rule", "CL301"], capsys)
     assert code == 0 and "What it does" in out and "## What it does" not in out and "```" not in out
+
+
+def test_bare_command_prints_the_commands_and_exits_two(capsys):
+    # the fresh user of stop 52 got only "the following arguments are required: command"
+    assert main([]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("usage: cudalint [-h] [--version]")
+    assert "check               lint files and directories" in err
