@@ -2805,3 +2805,48 @@ def test_a_row_updated_in_the_bin_a_loaded_value_falls_in_is_info(tmp_path):
     # bounds that do not change with the trip (a fixed window): no bin search
     d, = [x for x in lint(tmp_path, RDF.replace("TEST", "d2 > x[0] && d2 <= x[1]")) if x.code == "CL101"]
     assert (d.line, d.severity.value) == (9, "warning")
+
+
+def test_a_once_per_thread_load_says_its_neighbours_use_the_rest_of_its_sectors(tmp_path):
+    # DualSPHysics' `tauff[p1*3 + k]` (census `ay`): three float2 loads of the thread's 24-byte row once per thread
+    # beside the neighbour loop; the info finding said "33.3% of fetched bytes used" and that it was made once,
+    # not that the row's other two loads use the rest of those sectors ("between debatable and false")
+    src = """__global__ void forces(const float2* tau, const float* pos, float* out, const int* begin, int n) {
+    int p = blockIdx.x * blockDim.x + threadIdx.x;
+    if (p >= n) return;
+    float2 a = tau[p * 3], b = tau[p * 3 + 1], c = tau[p * 3 + 2];
+    float acc = a.x + b.y + c.x;
+    for (int j = begin[p]; j < begin[p + 1]; j++)
+        acc += pos[j];
+    out[p] = acc;
+}
+int main() { float2* t; float *p, *o; int* b; forces<<<4096, 256>>>(t, p, o, b, 1 << 20); }
+"""
+    found = [x for x in lint(tmp_path, src) if x.code == "CL101" and x.line == 4]
+    assert [(x.column, x.severity.value, x.metrics["sibling_use"]) for x in found] == \
+        [(16, "info", 1.0), (32, "info", 1.0), (52, "info", 1.0)]
+    assert ("(33.3% of fetched bytes used); made once per thread, outside the loops that carry the kernel's global "
+            "traffic (line 7, nested in 1 loop of a run-time or over 16 trips), so it is a small share of it; the "
+            "thread's loads of neighbouring elements on line 4 use 100% of those sectors;") in found[0].message
+
+
+def test_a_loop_whose_own_condition_bounds_a_loaded_count_from_both_sides_is_no_bin_search(tmp_path):
+    # HeCBench's stsg (`while (count < n_B && x < count0 - 1)`): the loop's own condition, not an `if` picking a
+    # bin: lanes leave the loop in turn, and each trip's request carries every lane still in it (a warning)
+    src = """__global__ void fill(const int* __restrict__ counts, int* __restrict__ res, int n, int nb) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    int c0 = counts[i];
+    int c = c0;
+    int x = 0;
+    while (c < nb && x < c0 - 1) {
+        res[i * nb + x] = x;
+        c++;
+        x++;
+    }
+}
+int main() { int *c, *r; fill<<<256, 256>>>(c, r, 65536, 64); }
+"""
+    d, = [x for x in lint(tmp_path, src) if x.code == "CL101"]
+    assert (d.line, d.severity.value) == (8, "warning")
+    assert "bin search" not in d.message
