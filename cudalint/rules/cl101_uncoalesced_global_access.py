@@ -17,6 +17,7 @@ lanes of a column halo in two rows).
 from __future__ import annotations
 
 import contextlib
+import os
 import re
 from typing import Optional
 
@@ -537,11 +538,14 @@ class UncoalescedGlobalAccess(Rule):
             moves, note = "loads" if acc.is_read else "stores", ""
             if bulk is not None:
                 note = f"; {outside(acc, bulk, 'global', ctx)}"
-                if use >= 0.5 and (near := sorted({b.span.line for b in sibs})):
+                if use >= 0.5 and (near := sorted({(b.span.path != acc.span.path, b.span.path, b.span.line)
+                                                   for b in sibs})):
                     # a once-per-thread `float2` row of three (DualSPHysics' `tauff[p1*3 + k]`): the other two use the
-                    # rest of its sectors (judged "between debatable and false" without it, census `ay`)
+                    # rest of its sectors (judged "between debatable and false" without it, census `ay`); a line of
+                    # another file (a helper the kernel inlines: Rodinia myocyte's) is named with its file
                     metrics["sibling_use"] = round(use, 4)
-                    lines = ", ".join(map(str, near[:8])) + (f" and {len(near) - 8} more" if len(near) > 8 else "")
+                    spelled = [str(ln) if not other else f"{os.path.basename(path)}:{ln}" for other, path, ln in near]
+                    lines = ", ".join(spelled[:8]) + (f" and {len(near) - 8} more" if len(near) > 8 else "")
                     note += (f"; the thread's {moves} of neighbouring elements on line{'s' * (len(near) > 1)} {lines} "
                              f"use {use * 100:.0f}% of those sectors")
             elif again:  # nvcc loads it again (a store in between may alias), but the sectors are in L1
