@@ -2850,3 +2850,12 @@ int main() { int *c, *r; fill<<<256, 256>>>(c, r, 65536, 64); }
     d, = [x for x in lint(tmp_path, src) if x.code == "CL101"]
     assert (d.line, d.severity.value) == (8, "warning")
     assert "bin search" not in d.message
+
+
+def test_edges_of_two_different_loops_are_no_bin(tmp_path):
+    # a lower edge that moves with the outer loop and an upper edge with the inner one: each value passes in every
+    # pair of trips with the lower edge below it and the upper above, most of them: no bin search (a warning)
+    src = RDF.replace("double lo = edges[w], hi = edges[w + 1];\n            if (TEST)",
+                      "for (int t = 0; t < bins; t++)\n            if (d2 > edges[w] && d2 <= edges[t])")
+    d, = [x for x in lint(tmp_path, src) if x.code == "CL101"]
+    assert d.severity.value == "warning" and "bin search" not in d.message

@@ -342,7 +342,7 @@ def bin_search(acc: Access, ctx: AnalysisContext) -> Optional[str]:
             if part is None:
                 continue
             key, side, loop = part
-            sides = seen.setdefault(key, set())
+            sides = seen.setdefault((key, loop), set())   # both edges must move with the same loop's trip
             sides.add(side)
             if side == 0 or {-1, 1} <= sides:
                 name = loop.name[len(TRIP_PREFIX):]
