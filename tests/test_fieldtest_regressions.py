@@ -2859,3 +2859,54 @@ def test_edges_of_two_different_loops_are_no_bin(tmp_path):
                       "for (int t = 0; t < bins; t++)\n            if (d2 > edges[w] && d2 <= edges[t])")
     d, = [x for x in lint(tmp_path, src) if x.code == "CL101"]
     assert d.severity.value == "warning" and "bin search" not in d.message
+
+
+def test_a_launcher_whose_namesake_in_another_namespace_is_called_may_never_run(tmp_path, monkeypatch):
+    # DualSPHysics (census `ay`, judged false as a warning): `cusphs::Resety` launches KerResety, but the program calls
+    # `cusph::Resety`, the same code in another namespace and file: a call qualified with another namespace is not a
+    # call of this launcher; the same call qualified with its own namespace, or unqualified, is
+    tmp_path = tmp_path / "dsph" / "source"
+    tmp_path.mkdir(parents=True)
+    monkeypatch.chdir(tmp_path.parent)
+    src = """__global__ void KerResety(float* v, unsigned n) {
+    unsigned p = blockIdx.x * blockDim.x + threadIdx.x;
+    if (p < n) v[3 * p + 1] = 0;
+}
+namespace cusphs {
+void Resety(unsigned n, float* v) { KerResety<<<(n + 255) / 256, 256>>>(v, n); }
+}
+"""
+    main = tmp_path / "main.cpp"
+    main.write_text("namespace cusph { void Resety(unsigned n, float* v); }\n"
+                    "int main() { cusph::Resety(1 << 24, 0); return 0; }\n")
+    d, = lint(tmp_path, src)
+    assert (d.code, d.line, d.severity.value) == ("CL101", 3, "info")
+    assert d.assumptions[-1] == ("`KerResety` is launched only from `Resety()`, which nothing in this translation "
+                                 "unit or under `dsph/` calls: it may never run")
+    main.write_text("namespace cusphs { void Resety(unsigned n, float* v); }\n"
+                    "int main() { cusphs::Resety(1 << 24, 0); return 0; }\n")
+    assert [x.severity.value for x in lint(tmp_path, src)] == ["warning"]
+    main.write_text("namespace cusphs { void Resety(unsigned n, float* v); }\nusing namespace cusphs;\n"
+                    "int main() { Resety(1 << 24, 0); return 0; }\n")
+    assert [x.severity.value for x in lint(tmp_path, src)] == ["warning"]
+
+
+def test_a_launcher_called_through_an_object_in_another_file_is_called(tmp_path, monkeypatch):
+    # a member function that launches the kernel, called as `plan.run(..)` from main.cpp (a field identifier, which
+    # the search of the program's callers did not read: the kernel was taken to "never run")
+    tmp_path = tmp_path / "prog" / "source"
+    tmp_path.mkdir(parents=True)
+    monkeypatch.chdir(tmp_path.parent)
+    src = """__global__ void scale(float* v, unsigned n) {
+    unsigned p = blockIdx.x * blockDim.x + threadIdx.x;
+    if (p < n) v[3 * p + 1] = 0;
+}
+struct Plan { void run(unsigned n, float* v); };
+void Plan::run(unsigned n, float* v) { scale<<<(n + 255) / 256, 256>>>(v, n); }
+"""
+    main = tmp_path / "main.cpp"
+    main.write_text("struct Plan { void run(unsigned n, float* v); };\nint main() { Plan p; p.run(1 << 24, 0); }\n")
+    assert [x.severity.value for x in lint(tmp_path, src)] == ["warning"]
+    main.write_text("struct Plan { void run(unsigned n, float* v); };\nint main() { Plan p; return 0; }\n")
+    d, = lint(tmp_path, src)
+    assert d.severity.value == "info" and d.assumptions[-1].endswith("it may never run")

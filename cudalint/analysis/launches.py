@@ -1098,20 +1098,71 @@ def _names(n: ir.Node) -> list[str]:
 
 
 @functools.cache
-def _used_in(path: str, mtime: int) -> frozenset:
+def _used_in(path: str, stamp: tuple) -> frozenset:
     """The identifiers a source file uses, other than the names it declares functions by (tree-sitter), and
-    ``main()`` when it defines ``main``."""
+    ``main()`` when it defines ``main``; a member named through an object (``plan.setup``) by its name.  A name used
+    with a scope is given with the scope's last part
+    (``cusph::Resety`` -> ``cusph::Resety``, ``a::b::f`` -> ``b::f``, ``::f`` -> ``::f``), and ``namespace=`` is in
+    the set when the file defines a namespace alias (a scope may then name any namespace: :func:`_uses`)."""
     from ..frontend.treesitter import parse
     with open(path, "rb") as f:
         stack, out = [parse(f.read(1 << 21)).root_node], set()
     while stack:
         n = stack.pop()
         stack.extend(n.children)
-        if n.type == "identifier":
+        if n.type == "namespace_alias_definition":
+            out.add("namespace=")
+        if n.type == "field_identifier" and n.parent is not None and n.parent.type == "field_expression":
+            out.add(n.text.decode(errors="replace"))   # `plan.setup(..)`, `p->run(..)`: a member called through an object
+        elif n.type == "identifier":
             name = n.text.decode(errors="replace")
-            declares = n.parent is not None and n.parent.type == "function_declarator"
+            up = n.parent
+            declares = up is not None and up.type == "function_declarator"
+            if up is not None and up.type == "qualified_identifier" and up.child_by_field_name("name") == n:
+                scope = up.child_by_field_name("scope")
+                name = f"{scope.text.decode(errors='replace') if scope is not None else ''}::{name}"
             out.add("main()" if declares and name == "main" else "" if declares else name)
     return frozenset(out)
+
+
+def _uses(used: frozenset, name: str, space: Optional[str]) -> bool:
+    """Whether a file that uses ``used`` (:func:`_used_in`) uses the function ``name`` of namespace ``space`` (None:
+    not in one, or not known): unqualified, or qualified with that namespace (any scope when ``space`` is None, or
+    where the file defines a namespace alias).  DualSPHysics' ``cusph::Resety`` is not a use of ``cusphs::Resety``."""
+    if name in used:
+        return True
+    scoped = [u for u in used if u.endswith("::" + name)]
+    return bool(scoped) and (space is None or "namespace=" in used or f"{space}::{name}" in scoped)
+
+
+def _namespace_of(fn: ir.Function) -> Optional[str]:
+    """The innermost namespace ``fn`` is defined in, read from its file (tree-sitter): ``namespace cusphs { void
+    Resety(..) {..} }`` or ``void cusphs::Resety(..) {..}``; None when it is in none, or it cannot be told."""
+    from ..frontend.treesitter import parse
+    try:
+        with open(fn.span.path, "rb") as f:
+            root = parse(f.read(1 << 21)).root_node
+    except OSError:
+        return None
+    stack, spaces = [(root, ())], None
+    while stack:
+        n, names = stack.pop()
+        if n.type == "namespace_definition":
+            ident = n.child_by_field_name("name")
+            names = names + ((ident.text.decode(errors="replace") if ident is not None else ""),)
+        elif n.type in ("class_specifier", "struct_specifier", "union_specifier"):
+            names = names + ("",)   # a member: its callers name the class (or an object), not the namespace
+        if n.type == "function_definition" and n.start_point[0] + 1 <= fn.span.line <= n.end_point[0] + 1:
+            decl = n.child_by_field_name("declarator")
+            while decl is not None and decl.type not in ("identifier", "qualified_identifier"):
+                decl = decl.child_by_field_name("declarator")
+            if decl is not None and decl.type == "qualified_identifier" and (scope := decl.child_by_field_name("scope")):
+                return scope.text.decode(errors="replace").split("::")[-1]
+            if decl is not None and decl.text.decode(errors="replace") == fn.name:
+                spaces = names
+                break
+        stack.extend((c, names) for c in n.children)
+    return spaces[-1] if spaces and spaces[-1] else None
 
 
 def _program_root(path: str) -> str:
@@ -1152,7 +1203,7 @@ def _sources(top: str, here: str, deep: bool = True, extensions: tuple = _SOURCE
             yield root, p, text
 
 
-def _called_elsewhere(path: str, names: set) -> Optional[bool]:
+def _called_elsewhere(path: str, names: set, spaces: Optional[dict] = None) -> Optional[bool]:
     """Whether another source of ``path``'s program uses one of ``names`` (:func:`_used_in`), looked for in the
     tree of the directory above ``path``'s (a wrapper's ``main.c`` one level up): True (also past 2,000 files),
     False when none does though a source of that directory or of ``path``'s own defines ``main`` (the program is
@@ -1165,10 +1216,11 @@ def _called_elsewhere(path: str, names: set) -> Optional[bool]:
         root, p, text = found
         if any(n.encode() in text for n in names) or root in near and _MAIN.search(text):
             try:
-                used = _used_in(p, os.stat(p).st_mtime_ns)
+                st = os.stat(p)
+                used = _used_in(p, (st.st_mtime_ns, st.st_size))   # a file rewritten within the clock's tick
             except OSError:   # gone since it was listed (a compiler's temporary file beside the program)
                 continue
-            if used & names:
+            if any(_uses(used, n, (spaces or {}).get(n)) for n in names):
                 return True
             main = main or root in near and "main()" in used
     return False if main else None
@@ -1278,7 +1330,8 @@ def unlaunched_kernels(tu: ir.TranslationUnit) -> dict[str, str]:
             out[k.name] = (f"`{k.name}` is neither launched nor named in this translation unit, which launches other "
                            "kernels: it may never run")
         elif "main" not in by and not any(f in names for f in by for g, names in used.items() if g != f):
-            called = _called_elsewhere(tu.path, set(by))
+            defined = {fn.name: fn for fn in tu.functions if fn.body is not None and fn.name in by}
+            called = _called_elsewhere(tu.path, set(by), {f: _namespace_of(fn) for f, fn in defined.items()})
             callers = ", ".join(f"`{f}()`" for f in by)
             if called is False or called is None and "main" in used:
                 top = os.path.basename(_program_root(tu.path))
