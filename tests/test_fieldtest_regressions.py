@@ -2861,18 +2861,29 @@ def test_edges_of_two_different_loops_are_no_bin(tmp_path):
     assert d.severity.value == "warning" and "bin search" not in d.message
 
 
+#: a kernel whose strided store is a warning in a full launch, for the launcher tests below (its name: NAME)
+STRIDED_STORE = """__global__ void NAME(float* v, unsigned n) {
+    unsigned p = blockIdx.x * blockDim.x + threadIdx.x;
+    if (p < n) v[3 * p + 1] = 0;
+}
+"""
+
+
+def program_folder(tmp_path: Path, monkeypatch, name: str) -> Path:
+    """``tmp_path/NAME/source``, made, with ``tmp_path/NAME`` the working directory (the project the search of a
+    launcher's callers stays in)."""
+    folder = tmp_path / name / "source"
+    folder.mkdir(parents=True)
+    monkeypatch.chdir(folder.parent)
+    return folder
+
+
 def test_a_launcher_whose_namesake_in_another_namespace_is_called_may_never_run(tmp_path, monkeypatch):
     # DualSPHysics (census `ay`, judged false as a warning): `cusphs::Resety` launches KerResety, but the program calls
     # `cusph::Resety`, the same code in another namespace and file: a call qualified with another namespace is not a
     # call of this launcher; the same call qualified with its own namespace, or unqualified, is
-    tmp_path = tmp_path / "dsph" / "source"
-    tmp_path.mkdir(parents=True)
-    monkeypatch.chdir(tmp_path.parent)
-    src = """__global__ void KerResety(float* v, unsigned n) {
-    unsigned p = blockIdx.x * blockDim.x + threadIdx.x;
-    if (p < n) v[3 * p + 1] = 0;
-}
-namespace cusphs {
+    tmp_path = program_folder(tmp_path, monkeypatch, "dsph")
+    src = STRIDED_STORE.replace("NAME", "KerResety") + """namespace cusphs {
 void Resety(unsigned n, float* v) { KerResety<<<(n + 255) / 256, 256>>>(v, n); }
 }
 """
@@ -2894,14 +2905,8 @@ void Resety(unsigned n, float* v) { KerResety<<<(n + 255) / 256, 256>>>(v, n); }
 def test_a_launcher_called_through_an_object_in_another_file_is_called(tmp_path, monkeypatch):
     # a member function that launches the kernel, called as `plan.run(..)` from main.cpp (a field identifier, which
     # the search of the program's callers did not read: the kernel was taken to "never run")
-    tmp_path = tmp_path / "prog" / "source"
-    tmp_path.mkdir(parents=True)
-    monkeypatch.chdir(tmp_path.parent)
-    src = """__global__ void scale(float* v, unsigned n) {
-    unsigned p = blockIdx.x * blockDim.x + threadIdx.x;
-    if (p < n) v[3 * p + 1] = 0;
-}
-struct Plan { void run(unsigned n, float* v); };
+    tmp_path = program_folder(tmp_path, monkeypatch, "prog")
+    src = STRIDED_STORE.replace("NAME", "scale") + """struct Plan { void run(unsigned n, float* v); };
 void Plan::run(unsigned n, float* v) { scale<<<(n + 255) / 256, 256>>>(v, n); }
 """
     main = tmp_path / "main.cpp"

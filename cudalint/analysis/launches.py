@@ -1113,7 +1113,7 @@ def _used_in(path: str, stamp: tuple) -> frozenset:
         if n.type == "namespace_alias_definition":
             out.add("namespace=")
         if n.type == "field_identifier" and n.parent is not None and n.parent.type == "field_expression":
-            out.add(n.text.decode(errors="replace"))   # `plan.setup(..)`, `p->run(..)`: a member called through an object
+            out.add(n.text.decode(errors="replace"))   # `plan.setup(..)`, `p->run(..)`: a member through an object
         elif n.type == "identifier":
             name = n.text.decode(errors="replace")
             up = n.parent
@@ -1137,14 +1137,24 @@ def _uses(used: frozenset, name: str, space: Optional[str]) -> bool:
 
 def _namespace_of(fn: ir.Function) -> Optional[str]:
     """The innermost namespace ``fn`` is defined in, read from its file (tree-sitter): ``namespace cusphs { void
-    Resety(..) {..} }`` or ``void cusphs::Resety(..) {..}``; None when it is in none, or it cannot be told."""
-    from ..frontend.treesitter import parse
+    Resety(..) {..} }`` or ``void cusphs::Resety(..) {..}``; None when it is in none (or is a class member, whose
+    callers name the class or an object), or it cannot be told."""
     try:
-        with open(fn.span.path, "rb") as f:
-            root = parse(f.read(1 << 21)).root_node
+        st = os.stat(fn.span.path)
+        defined = _defined_in(fn.span.path, (st.st_mtime_ns, st.st_size))
     except OSError:
         return None
-    stack, spaces = [(root, ())], None
+    return next((space for name, first, last, space in defined if name == fn.name and first <= fn.span.line <= last),
+                None)
+
+
+@functools.cache
+def _defined_in(path: str, stamp: tuple) -> tuple:
+    """``(name, first line, last line, namespace or None)`` of each function a file defines, its file parsed once
+    (tree-sitter) for all the launchers of a translation unit (:func:`_namespace_of`)."""
+    from ..frontend.treesitter import parse
+    with open(path, "rb") as f:
+        stack, out = [(parse(f.read(1 << 21)).root_node, ())], []
     while stack:
         n, names = stack.pop()
         if n.type == "namespace_definition":
@@ -1152,17 +1162,20 @@ def _namespace_of(fn: ir.Function) -> Optional[str]:
             names = names + ((ident.text.decode(errors="replace") if ident is not None else ""),)
         elif n.type in ("class_specifier", "struct_specifier", "union_specifier"):
             names = names + ("",)   # a member: its callers name the class (or an object), not the namespace
-        if n.type == "function_definition" and n.start_point[0] + 1 <= fn.span.line <= n.end_point[0] + 1:
+        if n.type == "function_definition":
             decl = n.child_by_field_name("declarator")
             while decl is not None and decl.type not in ("identifier", "qualified_identifier"):
                 decl = decl.child_by_field_name("declarator")
-            if decl is not None and decl.type == "qualified_identifier" and (scope := decl.child_by_field_name("scope")):
-                return scope.text.decode(errors="replace").split("::")[-1]
-            if decl is not None and decl.text.decode(errors="replace") == fn.name:
-                spaces = names
-                break
+            if decl is not None:
+                space = names[-1] if names else ""
+                if decl.type == "qualified_identifier" and (scope := decl.child_by_field_name("scope")) is not None:
+                    space = scope.text.decode(errors="replace").split("::")[-1]
+                    decl = decl.child_by_field_name("name")
+                if decl is not None:
+                    out.append((decl.text.decode(errors="replace"), n.start_point[0] + 1, n.end_point[0] + 1,
+                                space or None))
         stack.extend((c, names) for c in n.children)
-    return spaces[-1] if spaces and spaces[-1] else None
+    return tuple(out)
 
 
 def _program_root(path: str) -> str:
