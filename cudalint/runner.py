@@ -490,10 +490,14 @@ def _lint_file(path: str, opts: RunOptions, rules: Optional[list[Rule]], text: O
         failed.append(cl000(path, f"cannot lint {path} with clang: internal error in front-end clang "
                                   f"({unit.clang_failure}); linted with the tree-sitter front-end instead",
                             internal=True))
-    from .analysis.launches import lost_launches, lost_reason
+    from .analysis.launches import lost_launches, lost_reason, unnamed_kernels
     model.lost = lost_launches(unit, text)
     for name, (line, error) in model.lost.items():
         model.unlaunched.setdefault(name, lost_reason(name, line, error))
+    elsewhere = {s.kernel for s in model.launches}  # (another file's launches of them too)
+    for name, why in unnamed_kernels(unit, text).items():
+        if name not in elsewhere:
+            model.unlaunched.setdefault(name, why)
     diags: list[Diagnostic] = incomplete_diagnostics(model, lines) + failed
     layer_of: dict[int, tuple[int, str]] = {}  # id(diagnostic) -> (layer, instantiation label)
     for n, kernels in enumerate(_layers(model)):

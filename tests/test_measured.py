@@ -416,7 +416,6 @@ SYNCCHECK_UNREPORTED = {
         "warpRows: synccheck reports the loop's first barrier (line 17, 96 and 128 errors in two runs: the warps "
         "past `rows` wait at the barrier after the loop while the others wait at line 17); the run stops at the "
         "first barrier error."),
-    ("sync__divergent_exit", 38): "continueBeforeSync: the `continue` is never taken at run time (n = grid size).",
     ("sync__divergent_exit", 52): "breakBeforeSync: the `break` is never taken at run time (limit 1e30).",
     ("sync__taken_exit", 64): (
         "breakTaken: lanes 16-31 of every warp break and exit while lanes 0-15 run two more barriers; synccheck "

@@ -1445,6 +1445,35 @@ MISSING_DEFINE = ("a define or include the build passes may be missing (`defines
                   ".cudalint.toml, or `-p`)")
 
 
+def unnamed_kernels(tu: ir.TranslationUnit, text: str) -> dict[str, str]:
+    """Kernels defined in the file ``text`` whose name it writes nowhere but at their definition, when the front-end
+    read no launch at all because the code did not compile, though the file writes launches (``name<<<``, outside
+    comments, strings and branches its own ``#if`` leaves out) of other names: How_to_optimize_in_GPU's spmm.cu
+    launches ``My_spmm_csr_vector_kernel<..><<<..>>>``, a name no kernel has, and defines ``.._v0`` and ``.._v1``,
+    which nothing launches (a barrier finding in ``_v1`` was judged false: census ``53``).  Their findings are info,
+    as :func:`unlaunched_kernels` makes them where the launches are read.  A name written twice (a prototype, a
+    macro, a function pointer) counts as named."""
+    if not tu.first_error or "<<<" not in text or any(
+            isinstance(n, ir.Launch) for fn in tu.functions for n in ir.walk(fn.body)):
+        return {}
+    code = blank_non_code(text)
+    skipped = inactive_lines(code)
+    live = lambda m: code.count("\n", 0, m.start()) + 1 not in skipped  # noqa: E731
+    launched = sorted({m.group(1) for m in re.finditer(r"(?<![\w.])(\w+)\s*(?:<(?!<)[^;{}]*?>\s*)?<<<(?!<)", code)
+                       if live(m)})
+    if not launched:
+        return {}
+    where = ", ".join(f"`{n}`" for n in launched[:3]) + (", ..." if len(launched) > 3 else "")
+    out = {}
+    for k in tu.kernels:
+        if k.span.path != tu.path or k.name in launched:
+            continue
+        if sum(1 for m in re.finditer(rf"(?<![\w.]){re.escape(k.name)}(?!\w)", code) if live(m)) == 1:
+            out[k.name] = (f"`{k.name}` is neither launched nor named in this file, whose launches (of {where}) did "
+                           f"not compile: it may never run")
+    return out
+
+
 def lost_reason(kernel: str, line: int, error: str) -> str:
     """Why a kernel :func:`lost_launches` found has no known block (an assumption of its findings)."""
     return (f"the launch of `{kernel}` on line {line} was not read: the code around it did not compile ({error}; "

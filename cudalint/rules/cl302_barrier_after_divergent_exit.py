@@ -17,7 +17,7 @@ from __future__ import annotations
 from ..analysis import uniformity
 from ..model import Barrier, Exit, ExitKind
 from . import AnalysisContext, Findings, Rule, Severity, TranslationUnitModel, span_text
-from .cl301_barrier_in_divergent_branch import bound_names, chain_text, divergent_guards
+from .cl301_barrier_in_divergent_branch import aligned_today, bound_names, chain_text, covered_today, divergent_guards
 
 
 def skips(e: Exit, b: Barrier) -> bool:
@@ -47,6 +47,19 @@ def waits_elsewhere(e: Exit, barriers, ctx: AnalysisContext, kernel) -> bool:
     return any(left not in b.loops and (b.order > e.order or outer & set(b.loops)) for b in barriers)
 
 
+def never_taken(e: Exit, ctx: AnalysisContext, kernel) -> bool:
+    """Whether ``e`` is under bounds checks of a global thread index that no block straddles for the launches
+    (:func:`~cudalint.rules.cl301_barrier_in_divergent_branch.aligned_today`: the bound a multiple of the block for
+    the values they pass; :func:`~cudalint.rules.cl301_barrier_in_divergent_branch.covered_today`: a grid of
+    ``n / block`` blocks, rounded down, for ``n`` items): a block's threads all take it or none do, so no barrier is
+    left short today.  A ``return`` so guarded is no finding (Professional CUDA C Programming's n-body,
+    ``<<<N / block, block>>>`` with ``if (tid >= N) return``: census ``53``); a ``continue``, ``break`` or ``goto``
+    is a latent fault, info, as CL301 says of a barrier under such a check."""
+    lines = divergent_guards(e.guards, ctx, kernel)
+    return bool(lines and bound_names(e.guards, lines, ctx, kernel)) and (
+        aligned_today(e.guards, lines, ctx, kernel) is True or covered_today(e.guards, lines, kernel))
+
+
 class BarrierAfterDivergentExit(Rule):
     code = "CL302"
     name = "barrier-after-divergent-exit"
@@ -56,6 +69,8 @@ class BarrierAfterDivergentExit(Rule):
     def check(self, model: TranslationUnitModel, ctx: AnalysisContext) -> Findings:
         for kernel in model.kernels:
             exits = [e for e in kernel.exits if divergent_guards(e.guards, ctx, kernel)]
+            idle = {id(e) for e in exits if never_taken(e, ctx, kernel)}
+            exits = [e for e in exits if not (id(e) in idle and e.kind == ExitKind.RETURN)]
             for b in kernel.barriers:
                 if divergent_guards(b.guards, ctx, kernel):
                     continue  # CL301's finding
@@ -86,5 +101,10 @@ class BarrierAfterDivergentExit(Rule):
                         x.guards, divergent_guards(x.guards, ctx, kernel), ctx, kernel) for x in hits):
                     msg += ("; the returns are bounds checks of a global thread index, taken only in a block that "
                             "straddles the bound")
-                yield self.diagnostic(kernel, b, msg, severity=Severity.INFO if exited else None, assumptions=[
-                    f"`{x.kind.value}` at {span_text(x.span, b.span.path)}" for x in hits])
+                latent = all(id(x) in idle for x in hits)
+                if latent:
+                    msg += ("; with the launch's grid and bound no block straddles the bound, so no thread takes it "
+                            "today (a latent fault if the launch changes)")
+                yield self.diagnostic(
+                    kernel, b, msg, severity=Severity.INFO if exited or latent else None,
+                    assumptions=[f"`{x.kind.value}` at {span_text(x.span, b.span.path)}" for x in hits])

@@ -30,6 +30,9 @@ from . import AnalysisContext, Findings, Rule, Severity, TranslationUnitModel, o
 RATIO_SIGNED = 1.18     # 206 M / 175 M instructions (GROUND_TRUTH.md)
 RATIO_WARPSIZE = 2.99   # 523 M / 175 M
 RATIO_RUNTIME = 3.73    # 653 M / 175 M
+#: what a ratio counts: a measured kernel's instructions against its shift-and-mask twin's (its loads, stores and
+#: index arithmetic dilute it: the division's own sequence is several times a shift's)
+WHOLE = "x the instructions of a shift and mask, over a kernel that does little else"
 
 
 #: trips of a loop with constant bounds that nvcc -O3 unrolls completely (checked at 9: srad's 2..512 doubling)
@@ -84,7 +87,7 @@ class SlowIntDivMod(Rule):
                 if d.divisor == WARP_SIZE:
                     sev, ratio = Severity.WARNING, RATIO_WARPSIZE
                     msg = (f"integer {op} by `warpSize`: warpSize is read from a register at run time, so "
-                           f"this compiles to a full integer {op} (~{ratio}x the instructions of a shift); "
+                           f"this compiles to a full integer {op} (~{ratio}" + WHOLE + "); "
                            f"use a constant (`constexpr unsigned kWarpSize = 32;`) and "
                            f"`{'>> 5' if d.op == '/' else '& 31'}` on an unsigned value")
                 elif d.pow2 and not getattr(d.divisor, "is_Integer", False):
@@ -92,14 +95,14 @@ class SlowIntDivMod(Rule):
                         continue  # a constant on each trip of the unrolled loop
                     sev, ratio = Severity.WARNING, RATIO_RUNTIME
                     msg = (f"integer {op} by `{d.divisor_text}`, a power of two known only at run time: the "
-                           f"compiler emits a full integer {op} (~{ratio}x the instructions); keep its "
+                           f"compiler emits a full integer {op} (~{ratio}" + WHOLE + "); keep its "
                            f"base-2 logarithm (a variable `log2_div` with `{d.divisor_text} == 1 << log2_div`) and "
                            f"use {'`v >> log2_div`' if d.op == '/' else f'`v & ({d.divisor_text} - 1)`'} on an "
                            "unsigned value")
                 elif d.pow2 and d.signed and int(d.divisor) > 1:
                     sev, ratio = Severity.INFO, RATIO_SIGNED
                     msg = (f"signed integer {op} by {int(d.divisor)}: rounding toward zero needs a sign "
-                           f"fix-up around the shift (~{ratio}x the instructions); make the operand "
+                           f"fix-up around the shift (~{ratio}" + WHOLE + "); make the operand "
                            f"unsigned if it is never negative")
                 else:
                     continue
