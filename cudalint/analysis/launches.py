@@ -1450,7 +1450,7 @@ def unnamed_kernels(tu: ir.TranslationUnit, text: str) -> dict[str, str]:
     read no launch at all because the code did not compile, though the file writes launches (``name<<<``, outside
     comments, strings and branches its own ``#if`` leaves out) of other names: How_to_optimize_in_GPU's spmm.cu
     launches ``My_spmm_csr_vector_kernel<..><<<..>>>``, a name no kernel has, and defines ``.._v0`` and ``.._v1``,
-    which nothing launches (a barrier finding in ``_v1`` was judged false: census ``53``).  Their findings are info,
+    which nothing launches (a barrier finding in ``_v1`` was judged false: census ``ba``).  Their findings are info,
     as :func:`unlaunched_kernels` makes them where the launches are read.  A name written twice (a prototype, a
     macro, a function pointer) counts as named."""
     if not tu.first_error or "<<<" not in text or any(

@@ -354,13 +354,21 @@ def bin_search(acc: Access, ctx: AnalysisContext) -> Optional[str]:
     return None
 
 
-def open_template(kernel: Kernel, pic) -> Optional[str]:
+def open_template(kernel: Kernel, pic, acc: Optional[Access] = None) -> Optional[str]:
     """Why the cost rests on a template parameter no instantiation in the file binds (:attr:`Kernel.open_template_params`:
     Open3D's ``voxel_coords[i * NDIM + d]``, NDIM 1 to 8 in the includer's `switch`; bitsandbytes'
     ``ITEMS_PER_THREAD``, 4): the lanes' distance is a compile-time constant of unknown value, taken as a large
-    sample, and such constants are usually small (judged false twice in census 43 as warnings). None otherwise."""
+    sample, and such constants are usually small (judged false twice in census 43 as warnings).  Also when such a
+    parameter only shapes how the lanes map to elements (a term of ``acc``'s address holding threadIdx and it, as
+    ``floor(task / (N / read_width)) * M * N``): the samples then fix a mapping the real values need not give (MLX's
+    ``hadamard_m``, its header linted alone: ``N = read_width`` = 4096 made one task a batch and the lanes 64 MiB
+    apart, where ``read_width`` is a vector's width: census ``bb``).  None otherwise."""
     stride = pic.stride
-    names = sorted({str(x).split("#")[0] for x in getattr(stride, "free_symbols", ())} & kernel.open_template_params)
+    used = set(getattr(stride, "free_symbols", ()))
+    if acc is not None and acc.offset is not None and kernel.open_template_params:
+        used |= {x for t in sympy.Add.make_args(sympy.expand(acc.offset)) if t.free_symbols & set(TID)
+                 for x in t.free_symbols}
+    names = sorted({str(x).split("#")[0] for x in used} & kernel.open_template_params)
     if not names:
         return None
     spelled = ", ".join(f"`{n}`" for n in names)
@@ -625,7 +633,7 @@ class UncoalescedGlobalAccess(Rule):
                 # a few lanes in different rows (a stencil's column halo: 2 lanes, 2 rows): the layout's minimum,
                 # 32 bytes a request at most (HeCBench's jacobi, judged false as a warning)
                 note = f"; that is one sector more than the ideal, at most {SECTOR} bytes a request"
-            if eff < 0.5 and (tmpl := open_template(kernel, pic)):
+            if eff < 0.5 and (tmpl := open_template(kernel, pic, acc)):
                 note, costly = f"{note}; {tmpl}", False
             if eff < 0.5 and (binned := bin_search(acc, ctx)):
                 note, costly = f"; {binned}", False   # what a full warp's row or share would cost does not apply

@@ -53,7 +53,7 @@ def never_taken(e: Exit, ctx: AnalysisContext, kernel) -> bool:
     the values they pass; :func:`~cudalint.rules.cl301_barrier_in_divergent_branch.covered_today`: a grid of
     ``n / block`` blocks, rounded down, for ``n`` items): a block's threads all take it or none do, so no barrier is
     left short today.  A ``return`` so guarded is no finding (Professional CUDA C Programming's n-body,
-    ``<<<N / block, block>>>`` with ``if (tid >= N) return``: census ``53``); a ``continue``, ``break`` or ``goto``
+    ``<<<N / block, block>>>`` with ``if (tid >= N) return``: census ``ba``); a ``continue``, ``break`` or ``goto``
     is a latent fault, info, as CL301 says of a barrier under such a check."""
     lines = divergent_guards(e.guards, ctx, kernel)
     return bool(lines and bound_names(e.guards, lines, ctx, kernel)) and (
