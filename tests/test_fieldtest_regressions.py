@@ -3030,3 +3030,24 @@ __global__ void transform(const T* in, T* out, float scale, long long tasks) {
     assert found and {d.severity.value for d in found} == {"info"}
     assert all("the lanes' distance rests on the template parameters `M`, `N`, `W`, which no instantiation in this "
                "file binds" in d.message for d in found)
+
+
+def test_a_remainder_loop_past_a_bounds_check_says_only_the_tail_runs_it(tmp_path):
+    # MLX's binary_vv (census bb): `if ((index + 1) * N_READS > size)` leads to a scalar remainder loop that only the
+    # thread whose chunk crosses `size` runs; the findings on it said what a full warp's request would cost (judged
+    # false); the bounds check's coefficient is a template constant, and the note is said whatever else is
+    src = """template <typename In, int N_READS>
+__global__ void binary_vv(const In* a, const In* b, In* out, long long size) {
+  long long index = blockIdx.x * blockDim.x + threadIdx.x;
+  if ((index + 1) * N_READS > size) {
+    for (long long i = index * N_READS; i < size; ++i) {
+      out[i] = a[i] + b[i];
+    }
+  }
+}
+"""
+    found = [d for d in lint(tmp_path, src) if d.code == "CL101"]
+    assert sorted((d.line, d.column) for d in found) == [(6, 7), (6, 16), (6, 23)]
+    tail = ("only the threads past the bound (`N_READS*(blockDim.x*blockIdx.x + threadIdx.x + 1) > size`) run it: "
+            "the tail of the one block that straddles it")
+    assert all(d.severity.value == "info" and tail in d.message for d in found)

@@ -375,6 +375,15 @@ def one_block(kernel: Kernel, guards: tuple, ctx: AnalysisContext) -> Optional[s
     return None
 
 
+def _count(c: sympy.Expr) -> bool:
+    """Whether ``c``, a global index's coefficient in a bounds check, is a positive number or such a number times
+    named constants (``N_READS`` elements a thread: MLX's ``if ((index + 1) * N_READS > size)``), none of them a
+    thread or block coordinate: a count of elements, taken as positive."""
+    num, rest = c.as_coeff_Mul()
+    return bool(num.is_positive) and (rest == 1 or all(
+        isinstance(f, sympy.Symbol) and f not in {*TID, *BID, *BDIM} for f in sympy.Mul.make_args(rest)))
+
+
 def bounds_tail(guards: tuple, symbols=None, block: Optional[tuple] = None) -> Optional[str]:
     """Why a site that only threads past a run-time bound reach (the ``else`` of ``if (4*gid + 3 < n)``: SHOC's
     scan, which reads a uint4 when it can and single elements only at the array's end) is a small share of the
@@ -395,7 +404,7 @@ def bounds_tail(guards: tuple, symbols=None, block: Optional[tuple] = None) -> O
             d = sympy.expand(c.lhs - c.rhs if high else c.rhs - c.lhs)  # d >= 0 (or > 0) past the bound
             ct, cb = d.coeff(TID[0]), d.coeff(BID[0])
             rest = d - ct * TID[0] - cb * BID[0]
-            if ct.is_positive and ct.is_Number and (cb / ct).free_symbols == {BDIM[0]} and rest.free_symbols and \
+            if _count(ct) and (cb / ct).free_symbols == {BDIM[0]} and rest.free_symbols and \
                     not rest.free_symbols & {*TID, *BID}:
                 return (f"only the threads past the bound (`{spell(c)}`) run it: the tail of the one block that "
                         "straddles it")

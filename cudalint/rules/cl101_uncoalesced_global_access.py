@@ -633,6 +633,9 @@ class UncoalescedGlobalAccess(Rule):
                 # a few lanes in different rows (a stencil's column halo: 2 lanes, 2 rows): the layout's minimum,
                 # 32 bytes a request at most (HeCBench's jacobi, judged false as a warning)
                 note = f"; that is one sector more than the ideal, at most {SECTOR} bytes a request"
+            if eff < 0.5 and (tail := error_path(acc.guards) or bounds_tail(
+                    acc.guards, ctx.symbols, ctx.launch_shape(kernel).full)) and tail not in note:
+                note, costly = f"{note}; {tail}", False  # whatever else is said: a path few threads take
             if eff < 0.5 and (tmpl := open_template(kernel, pic, acc)):
                 note, costly = f"{note}; {tmpl}", False
             if eff < 0.5 and (binned := bin_search(acc, ctx)):
