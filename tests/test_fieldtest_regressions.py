@@ -3051,3 +3051,22 @@ __global__ void binary_vv(const In* a, const In* b, In* out, long long size) {
     tail = ("only the threads past the bound (`N_READS*(blockDim.x*blockIdx.x + threadIdx.x + 1) > size`) run it: "
             "the tail of the one block that straddles it")
     assert all(d.severity.value == "info" and tail in d.message for d in found)
+
+
+def test_a_lane_distance_resting_on_a_call_cudalint_cannot_see_into_is_info(tmp_path):
+    # MLX's affine_dequantize (census bb): `w[i * get_bytes_per_pack<bits>()]`, a dependent call cudalint could not
+    # resolve, sampled as 4096 bytes; the real packs are 3 or 5 bytes (judged false at 32 sectors a request)
+    src = """__device__ int pack_bytes();
+__global__ void unpack(const unsigned char* __restrict__ w, float* __restrict__ out, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    int s = pack_bytes();
+    for (int k = 0; k < 4; ++k)
+        out[i * 4 + k] = w[i * s + k];
+}
+int main(int argc, char**) { unsigned char* w; float* o; unpack<<<argc, 256>>>(w, o, argc * 256); }
+"""
+    d, = [d for d in lint(tmp_path, src) if d.code == "CL101" and d.column == 26]
+    assert (d.line, d.severity.value, d.metrics["sectors_per_request"]) == (7, "info", 32)
+    assert ("the lanes' distance rests on what `pack_bytes` returns, a call cudalint cannot see into: not shown to be "
+            "large, here taken as a large sample") in d.message

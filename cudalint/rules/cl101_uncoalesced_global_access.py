@@ -354,7 +354,7 @@ def bin_search(acc: Access, ctx: AnalysisContext) -> Optional[str]:
     return None
 
 
-def open_template(kernel: Kernel, pic, acc: Optional[Access] = None) -> Optional[str]:
+def open_template(kernel: Kernel, pic, acc: Optional[Access] = None, unseen=frozenset()) -> Optional[str]:
     """Why the cost rests on a template parameter no instantiation in the file binds (:attr:`Kernel.open_template_params`:
     Open3D's ``voxel_coords[i * NDIM + d]``, NDIM 1 to 8 in the includer's `switch`; bitsandbytes'
     ``ITEMS_PER_THREAD``, 4): the lanes' distance is a compile-time constant of unknown value, taken as a large
@@ -362,18 +362,25 @@ def open_template(kernel: Kernel, pic, acc: Optional[Access] = None) -> Optional
     parameter only shapes how the lanes map to elements (a term of ``acc``'s address holding threadIdx and it, as
     ``floor(task / (N / read_width)) * M * N``): the samples then fix a mapping the real values need not give (MLX's
     ``hadamard_m``, its header linted alone: ``N = read_width`` = 4096 made one task a batch and the lanes 64 MiB
-    apart, where ``read_width`` is a vector's width: census ``bb``).  None otherwise."""
+    apart, where ``read_width`` is a vector's width: census ``bb``).  Or when the distance rests on the result of a
+    call cudalint cannot see into (``unseen``, :attr:`Symbols.unseen`: MLX's dependent ``get_bytes_per_pack<bits>()``,
+    3 or 5 bytes, sampled as 4096: census ``bb``).  None otherwise."""
     stride = pic.stride
     used = set(getattr(stride, "free_symbols", ()))
     if acc is not None and acc.offset is not None and kernel.open_template_params:
         used |= {x for t in sympy.Add.make_args(sympy.expand(acc.offset)) if t.free_symbols & set(TID)
                  for x in t.free_symbols}
     names = sorted({str(x).split("#")[0] for x in used} & kernel.open_template_params)
-    if not names:
-        return None
-    spelled = ", ".join(f"`{n}`" for n in names)
-    return (f"the lanes' distance rests on the template parameter{'s' * (len(names) > 1)} {spelled}, which no "
-            "instantiation in this file binds: a compile-time constant, here taken as a large sample")
+    calls = sorted({str(x).split("#")[0] for x in getattr(stride, "free_symbols", ()) if x in unseen})
+    if names:
+        spelled = ", ".join(f"`{n}`" for n in names)
+        return (f"the lanes' distance rests on the template parameter{'s' * (len(names) > 1)} {spelled}, which no "
+                "instantiation in this file binds: a compile-time constant, here taken as a large sample")
+    if calls:
+        spelled = ", ".join(f"`{n}`" for n in calls)
+        return (f"the lanes' distance rests on what {spelled} returns{'' if len(calls) == 1 else ' (each)'}, a call "
+                "cudalint cannot see into: not shown to be large, here taken as a large sample")
+    return None
 
 
 #: CUDA's three-component vector types (vector_types.h): built-in, so `__align__` cannot be added to them
@@ -636,7 +643,7 @@ class UncoalescedGlobalAccess(Rule):
             if eff < 0.5 and (tail := error_path(acc.guards) or bounds_tail(
                     acc.guards, ctx.symbols, ctx.launch_shape(kernel).full)) and tail not in note:
                 note, costly = f"{note}; {tail}", False  # whatever else is said: a path few threads take
-            if eff < 0.5 and (tmpl := open_template(kernel, pic, acc)):
+            if eff < 0.5 and (tmpl := open_template(kernel, pic, acc, ctx.symbols.unseen)):
                 note, costly = f"{note}; {tmpl}", False
             if eff < 0.5 and (binned := bin_search(acc, ctx)):
                 note, costly = f"; {binned}", False   # what a full warp's row or share would cost does not apply
