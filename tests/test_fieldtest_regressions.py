@@ -3070,3 +3070,15 @@ int main(int argc, char**) { unsigned char* w; float* o; unpack<<<argc, 256>>>(w
     assert (d.line, d.severity.value, d.metrics["sectors_per_request"]) == (7, "info", 32)
     assert ("the lanes' distance rests on what `pack_bytes` returns, a call cudalint cannot see into: not shown to be "
             "large, here taken as a large sample") in d.message
+
+
+def test_an_unknown_block_samples_rows_and_slices_a_block_can_hold(tmp_path):
+    # MLX's col_reduce (census bb): with no launch, blockDim.y and blockDim.z were sampled as 4096 like a pitch, a
+    # block no GPU runs (at most 1,024 threads); beside blockDim.x = 256 a block holds 4 rows and one slice
+    src = """__global__ void columns(const float* __restrict__ in, float* __restrict__ out) {
+    out[blockIdx.x * blockDim.x + threadIdx.x] = in[threadIdx.x * blockDim.y + threadIdx.y];
+}
+"""
+    d, = [d for d in lint(tmp_path, src) if d.code == "CL101"]
+    assert (d.line, d.column, d.metrics["sectors_per_request"]) == (2, 50, 16)
+    assert "blockDim.y = 4 (a representative run-time block: at most 1,024 threads)" in d.assumptions

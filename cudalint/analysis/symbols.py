@@ -37,6 +37,9 @@ BUILTINS = {"threadIdx": TID, "blockIdx": BID, "blockDim": BDIM, "gridDim": GDIM
 #: Listed in a finding's ``assumptions`` whenever used.
 REPRESENTATIVE_SCALE = 4096
 REPRESENTATIVE_BLOCK_X = 256
+#: blockDim.y and blockDim.z where the block is not known: a block holds at most 1,024 threads (Programming Guide,
+#: "Thread Hierarchy"), so with REPRESENTATIVE_BLOCK_X in x, 4 rows and one slice (never the 4096 of a pitch)
+REPRESENTATIVE_BLOCK_YZ = (1024 // REPRESENTATIVE_BLOCK_X, 1)
 
 
 class Symbols:

@@ -28,7 +28,8 @@ from typing import Optional
 
 import sympy
 
-from .symbols import BDIM, BID, REPRESENTATIVE_BLOCK_X, REPRESENTATIVE_SCALE, TID, Symbols, int_function, substitute
+from .symbols import (BDIM, BID, REPRESENTATIVE_BLOCK_X, REPRESENTATIVE_BLOCK_YZ, REPRESENTATIVE_SCALE, TID, Symbols,
+                      int_function, substitute)
 
 WARP = 32
 SECTOR = 32
@@ -411,10 +412,11 @@ def _picture(offset: sympy.Expr, shape: LaunchShape, symbols: Symbols, space: st
     if scale_syms := thread_part.free_symbols - set(TID):
         if space == "shared":
             raise NotModelled("the stride between lanes depends on a run-time value")
-        subs = {s: REPRESENTATIVE_BLOCK_X if s == BDIM[0] else REPRESENTATIVE_SCALE
-                for s in sorted(scale_syms, key=str)}
+        block = dict(zip(BDIM, (REPRESENTATIVE_BLOCK_X, *REPRESENTATIVE_BLOCK_YZ)))
+        subs = {s: block.get(s, REPRESENTATIVE_SCALE) for s in sorted(scale_syms, key=str)}
         samples = frozenset(s for s in subs if s not in BID)
         assumptions += [f"{str(s).split('#')[0]} = {v} (" + ("a sample block" if s in BID else
+                        "a representative run-time block: at most 1,024 threads" if s in BDIM[1:] else
                         "a representative large run-time value") + (
                             f"; the tensor `{m[1]}` taken as contiguous, its strides the products of its later sizes"
                             if (m := _TENSOR_SIZE.fullmatch(str(s))) else "") + ")" for s, v in subs.items()]
