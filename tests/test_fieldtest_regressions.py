@@ -3082,3 +3082,28 @@ def test_an_unknown_block_samples_rows_and_slices_a_block_can_hold(tmp_path):
     d, = [d for d in lint(tmp_path, src) if d.code == "CL101"]
     assert (d.line, d.column, d.metrics["sectors_per_request"]) == (2, 50, 16)
     assert "blockDim.y = 4 (a representative run-time block: at most 1,024 threads)" in d.assumptions
+
+
+def test_a_loop_condition_or_a_bound_a_loop_moves_is_no_bounds_tail(tmp_path):
+    # HeCBench's bh (`while (k >= bottom)`, k falling by the grid's threads) and stsg (`if (x + j - win >= 0)` in a
+    # loop over j): every thread runs those accesses; the tail note (said of them once it was added to every
+    # finding's note) was wrong there
+    src = """__global__ void sortCells(int n, int* __restrict__ child, const int* __restrict__ bottomd) {
+    int bottom = *bottomd;
+    int dec = blockDim.x * gridDim.x;
+    int k = n + 1 - dec + threadIdx.x + blockIdx.x * blockDim.x;
+    while (k >= bottom) {
+        for (int i = 0; i < 8; i++) child[k * 8 + i] = -1;
+        k -= dec;
+    }
+}
+__global__ void filter(const float* __restrict__ in, float* __restrict__ res, int w, int win) {
+    int x = blockIdx.x * blockDim.x + threadIdx.x;
+    for (int j = 0; j < 2 * win + 1; j++)
+        if (x + j - win >= 0) res[x * (2 * win + 1) * 16 + j] = in[x + j - win];
+}
+int main(int argc, char**) { int *c, *b; float *i, *r; sortCells<<<argc, 256>>>(argc, c, b); filter<<<argc, 256>>>(i, r, argc, 10); }
+"""
+    found = [d for d in lint(tmp_path, src) if d.code == "CL101" and d.line in (6, 13)]
+    assert {d.line for d in found} == {6, 13}
+    assert not any("straddles it" in d.message for d in found)

@@ -25,7 +25,7 @@ from typing import Iterable, Iterator, Optional
 import sympy
 
 from ..analysis.context import AnalysisContext
-from ..analysis.symbols import BDIM, BID, GDIM, TID, substitute
+from ..analysis.symbols import BDIM, BID, GDIM, TID, TRIP_PREFIX, substitute
 from ..analysis.warp import BANK_WIDTH, SECTOR, WARP, WarpPicture, shared_cost
 from ..diagnostics import CL000, Diagnostic, Fix, Severity
 from ..model import Access, AddressSpace, Kernel, SourceLine, TranslationUnitModel
@@ -396,6 +396,8 @@ def bounds_tail(guards: tuple, symbols=None, block: Optional[tuple] = None) -> O
     for g in guards:
         if not isinstance(g, sympy.logic.boolalg.Boolean):
             continue
+        if symbols is not None and symbols.is_loop_condition(g):
+            continue  # a loop's own condition (bh's `while (k >= bottom)`, k falling): every thread runs the body
         nnf = sympy.to_nnf(g)
         for c in (nnf.args if isinstance(nnf, sympy.And) else (nnf,)):
             if not isinstance(c, (sympy.GreaterThan, sympy.StrictGreaterThan, sympy.LessThan, sympy.StrictLessThan)):
@@ -404,7 +406,9 @@ def bounds_tail(guards: tuple, symbols=None, block: Optional[tuple] = None) -> O
             d = sympy.expand(c.lhs - c.rhs if high else c.rhs - c.lhs)  # d >= 0 (or > 0) past the bound
             ct, cb = d.coeff(TID[0]), d.coeff(BID[0])
             rest = d - ct * TID[0] - cb * BID[0]
-            if _count(ct) and (cb / ct).free_symbols == {BDIM[0]} and rest.free_symbols and \
+            fixed = not rest.free_symbols & set(GDIM) and not any(  # a bound no loop moves (not a grid-stride
+                str(x).startswith(TRIP_PREFIX) for x in rest.free_symbols)  # loop's, not `x + j - win >= 0`)
+            if _count(ct) and (cb / ct).free_symbols == {BDIM[0]} and rest.free_symbols and fixed and \
                     not rest.free_symbols & {*TID, *BID}:
                 return (f"only the threads past the bound (`{spell(c)}`) run it: the tail of the one block that "
                         "straddles it")
