@@ -3107,3 +3107,23 @@ int main(int argc, char**) { int *c, *b; float *i, *r; sortCells<<<argc, 256>>>(
     found = [d for d in lint(tmp_path, src) if d.code == "CL101" and d.line in (6, 13)]
     assert {d.line for d in found} == {6, 13}
     assert not any("straddles it" in d.message for d in found)
+
+
+def test_a_remainder_loop_indexed_by_the_grid_rank_is_a_bounds_tail(tmp_path):
+    # MLX's binary_vv indexes by `cg::this_grid().thread_rank()` (blocks and threads in x, y and z): the threads
+    # with the last ranks cross `size`, the tail of the grid, as for `blockIdx.x * blockDim.x + threadIdx.x`
+    src = """#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+template <typename In, typename IdxT, int N_READS>
+__global__ void binary_vv(const In* a, const In* b, In* out, IdxT size) {
+  IdxT index = cg::this_grid().thread_rank();
+  if ((index + 1) * N_READS > size) {
+    for (IdxT i = index * N_READS; i < size; ++i) {
+      out[i] = a[i] + b[i];
+    }
+  }
+}
+"""
+    found = [d for d in lint(tmp_path, src) if d.code == "CL101"]
+    assert sorted((d.line, d.column) for d in found) == [(8, 7), (8, 16), (8, 23)]
+    assert all("run it: the tail of the one block that straddles it" in d.message for d in found)

@@ -375,6 +375,12 @@ def one_block(kernel: Kernel, guards: tuple, ctx: AnalysisContext) -> Optional[s
     return None
 
 
+#: a thread's rank in the grid, as the interpreter writes cooperative groups' ``this_grid().thread_rank()``: blocks
+#: in x, then y, then z, each block's threads likewise
+GRID_RANK = sympy.expand(BDIM[0] * BDIM[1] * BDIM[2] * (BID[0] + BID[1] * GDIM[0] + BID[2] * GDIM[0] * GDIM[1])
+                         + BDIM[0] * BDIM[1] * TID[2] + BDIM[0] * TID[1] + TID[0])
+
+
 def _count(c: sympy.Expr) -> bool:
     """Whether ``c``, a global index's coefficient in a bounds check, is a positive number or such a number times
     named constants (``N_READS`` elements a thread: MLX's ``if ((index + 1) * N_READS > size)``), none of them a
@@ -406,6 +412,8 @@ def bounds_tail(guards: tuple, symbols=None, block: Optional[tuple] = None) -> O
             d = sympy.expand(c.lhs - c.rhs if high else c.rhs - c.lhs)  # d >= 0 (or > 0) past the bound
             ct, cb = d.coeff(TID[0]), d.coeff(BID[0])
             rest = d - ct * TID[0] - cb * BID[0]
+            if (cb / ct).free_symbols != {BDIM[0]} and _count(ct):  # the grid's linear rank (`this_grid()
+                rest, cb = sympy.expand(d - ct * GRID_RANK), ct * BDIM[0]  # .thread_rank()`: MLX's binary_vv)
             fixed = not rest.free_symbols & set(GDIM) and not any(  # a bound no loop moves (not a grid-stride
                 str(x).startswith(TRIP_PREFIX) for x in rest.free_symbols)  # loop's, not `x + j - win >= 0`)
             if _count(ct) and (cb / ct).free_symbols == {BDIM[0]} and rest.free_symbols and fixed and \
