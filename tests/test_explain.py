@@ -133,11 +133,12 @@ def test_a_barrier_line_shows_its_conditions_and_verdict(tmp_path):
 
 def test_a_finding_the_configuration_ignores_is_explained_and_said_to_be_hidden(tmp_path):
     # a new user's trial: with `ignore = ["CL302"]` in .cudalint.toml, `explain` on the barrier said "no finding: ...
-    # no thread is shown to leave before it", contradicting what the code is (the early `return` on line 4)
+    # no thread is shown to leave before it", contradicting what the code is (the early `return` on line 4); the
+    # launch's last block straddles n (8000 items in 63 blocks of 128: with 8192 no thread returns, no CL302)
     (tmp_path / "multi.cu").write_text(
         "__global__ void k(float *out, int n) {\n  __shared__ float s[128];\n  int t = threadIdx.x;\n"
         "  if (blockIdx.x * 128 + t >= n) return;\n  s[t] = out[blockIdx.x * 128 + t];\n  __syncthreads();\n"
-        "  out[blockIdx.x * 128 + t] = s[127 - t];\n}\nint main() { k<<<64, 128>>>(0, 8192); }\n")
+        "  out[blockIdx.x * 128 + t] = s[127 - t];\n}\nint main() { k<<<63, 128>>>(0, 8000); }\n")
     (tmp_path / ".cudalint.toml").write_text('ignore = ["CL302"]\n')
     code, text = picture(f"{tmp_path}/multi.cu:6")
     assert code == 0
