@@ -2982,6 +2982,11 @@ def test_a_kernel_a_broken_file_never_names_may_never_run(tmp_path):
     assert (d.line, d.severity.value) == (7, "info")
     assert d.assumptions[-1] == ("`spmm_v1` is neither launched nor named in this file, whose launches (of `spmm`) "
                                  "did not compile: it may never run")
+    # a launch behind a comparison is read as a launch of its kernel, not of the comparison's left side
+    src = BROKEN_LAUNCH.replace("LAUNCHED", "if (n < 2000) spmm")
+    d, = [d for d in lint(tmp_path, src) if d.code == "CL301"]
+    assert d.assumptions[-1] == ("`spmm_v1` is neither launched nor named in this file, whose launches (of `spmm`) "
+                                 "did not compile: it may never run")
     # its own launch, though it did not compile either, names it: a lost launch (info, its block not known)
     src = BROKEN_LAUNCH.replace("LAUNCHED", "spmm_v1").replace("(in, out, n)", "(in, out, m)")
     d, = [d for d in lint(tmp_path, src) if d.code == "CL301"]

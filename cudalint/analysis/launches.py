@@ -1459,8 +1459,9 @@ def unnamed_kernels(tu: ir.TranslationUnit, text: str) -> dict[str, str]:
     code = blank_non_code(text)
     skipped = inactive_lines(code)
     live = lambda m: code.count("\n", 0, m.start()) + 1 not in skipped  # noqa: E731
-    launched = sorted({m.group(1) for m in re.finditer(r"(?<![\w.])(\w+)\s*(?:<(?!<)[^;{}]*?>\s*)?<<<(?!<)", code)
-                       if live(m)})
+    # template arguments of names, numbers and `<>` only: `if (x < y) k<T><<<` is no launch of `x`
+    launched = sorted({m.group(1) for m in re.finditer(r"(?<![\w.])(\w+)\s*(?:<(?!<)[\w\s,:*&<>]*?>\s*)?<<<(?!<)",
+                                                        code) if live(m)})
     if not launched:
         return {}
     where = ", ".join(f"`{n}`" for n in launched[:3]) + (", ..." if len(launched) > 3 else "")

@@ -171,10 +171,18 @@ def row_trips(acc: Access, ctx: AnalysisContext):
             yield k, c
 
 
+def few_threads(kernel: Kernel, acc: Access, ctx: AnalysisContext) -> Optional[str]:
+    """Why only a few threads make ``acc`` (an error path, the bounds tail of the grid), or None; once per access."""
+    key = ("few_threads", id(acc))
+    if key not in ctx.memo:
+        ctx.memo[key] = error_path(acc.guards) or bounds_tail(acc.guards, ctx.symbols, ctx.launch_shape(kernel).full)
+    return ctx.memo[key]
+
+
 def demotion(kernel: Kernel, acc: Access, ctx: AnalysisContext) -> Optional[str]:
     """Why the waste of ``acc`` costs little in this kernel (an error path, a bounds tail, one block's work, a tiny
     launch or small kernel for an access made once per thread, a kernel bound by arithmetic), or None."""
-    return (error_path(acc.guards) or bounds_tail(acc.guards, ctx.symbols, ctx.launch_shape(kernel).full)
+    return (few_threads(kernel, acc, ctx)
             or one_block(kernel, acc.guards, ctx) or few_warps(kernel, acc, ctx)
             or (tiny_launch(kernel, ctx) or small_kernel(kernel, acc, ctx) if not acc.loop_depth else None)
             or compute_bound(kernel, ctx))
@@ -640,8 +648,7 @@ class UncoalescedGlobalAccess(Rule):
                 # a few lanes in different rows (a stencil's column halo: 2 lanes, 2 rows): the layout's minimum,
                 # 32 bytes a request at most (HeCBench's jacobi, judged false as a warning)
                 note = f"; that is one sector more than the ideal, at most {SECTOR} bytes a request"
-            if eff < 0.5 and (tail := error_path(acc.guards) or bounds_tail(
-                    acc.guards, ctx.symbols, ctx.launch_shape(kernel).full)) and tail not in note:
+            if eff < 0.5 and (tail := few_threads(kernel, acc, ctx)) and tail not in note:
                 note, costly = f"{note}; {tail}", False  # whatever else is said: a path few threads take
             if eff < 0.5 and (tmpl := open_template(kernel, pic, acc, ctx.symbols.unseen)):
                 note, costly = f"{note}; {tmpl}", False

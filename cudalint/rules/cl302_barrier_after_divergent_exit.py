@@ -47,15 +47,14 @@ def waits_elsewhere(e: Exit, barriers, ctx: AnalysisContext, kernel) -> bool:
     return any(left not in b.loops and (b.order > e.order or outer & set(b.loops)) for b in barriers)
 
 
-def never_taken(e: Exit, ctx: AnalysisContext, kernel) -> bool:
+def never_taken(e: Exit, lines: list[int], ctx: AnalysisContext, kernel) -> bool:
     """Whether ``e`` is under bounds checks of a global thread index that no block straddles for the launches
     (:func:`~cudalint.rules.cl301_barrier_in_divergent_branch.aligned_today`: the bound a multiple of the block for
     the values they pass; :func:`~cudalint.rules.cl301_barrier_in_divergent_branch.covered_today`: a grid of
     ``n / block`` blocks, rounded down, for ``n`` items): a block's threads all take it or none do, so no barrier is
     left short today.  A ``return`` so guarded is no finding (Professional CUDA C Programming's n-body,
     ``<<<N / block, block>>>`` with ``if (tid >= N) return``: census ``ba``); a ``continue``, ``break`` or ``goto``
-    is a latent fault, info, as CL301 says of a barrier under such a check."""
-    lines = divergent_guards(e.guards, ctx, kernel)
+    is a latent fault, info, as CL301 says of a barrier under such a check.  ``lines``: its divergent guards'."""
     return bool(lines and bound_names(e.guards, lines, ctx, kernel)) and (
         aligned_today(e.guards, lines, ctx, kernel) is True or covered_today(e.guards, lines, kernel))
 
@@ -68,8 +67,9 @@ class BarrierAfterDivergentExit(Rule):
 
     def check(self, model: TranslationUnitModel, ctx: AnalysisContext) -> Findings:
         for kernel in model.kernels:
-            exits = [e for e in kernel.exits if divergent_guards(e.guards, ctx, kernel)]
-            idle = {id(e) for e in exits if never_taken(e, ctx, kernel)}
+            where = {id(e): lines for e in kernel.exits if (lines := divergent_guards(e.guards, ctx, kernel))}
+            exits = [e for e in kernel.exits if id(e) in where]
+            idle = {id(e) for e in exits if never_taken(e, where[id(e)], ctx, kernel)}
             exits = [e for e in exits if not (id(e) in idle and e.kind == ExitKind.RETURN)]
             for b in kernel.barriers:
                 if divergent_guards(b.guards, ctx, kernel):
@@ -97,8 +97,7 @@ class BarrierAfterDivergentExit(Rule):
                            f"wait at different barriers (undefined behaviour, a hang or a wrong result); keep every "
                            f"thread on the path to the barrier (guard the work with `if (...) {{ ... }}` "
                            f"instead of `{e.kind.value}`)")
-                if all(x.kind == ExitKind.RETURN and bound_names(
-                        x.guards, divergent_guards(x.guards, ctx, kernel), ctx, kernel) for x in hits):
+                if all(x.kind == ExitKind.RETURN and bound_names(x.guards, where[id(x)], ctx, kernel) for x in hits):
                     msg += ("; the returns are bounds checks of a global thread index, taken only in a block that "
                             "straddles the bound")
                 latent = all(id(x) in idle for x in hits)
