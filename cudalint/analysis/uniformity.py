@@ -417,8 +417,9 @@ def covered_exactly(value: sympy.Basic, params: dict, threads: sympy.Expr) -> bo
     """Whether the bounds check ``value`` (:func:`bound_checks`) is one comparison of the grid's linear x index
     (``blockIdx.x * blockDim.x + threadIdx.x``, a group of lanes per item too) whose edge, with the kernel's
     parameters replaced by a launch's arguments (``params``: ``{items: blocks*threads}``), is the ``threads`` that
-    launch runs: the grid ends at the bound, so no block straddles it (ccminer's cryptonight launches
-    ``blocks`` blocks of ``threads << 3`` lanes for ``blocks*threads`` items, eight lanes each)."""
+    launch runs, or a known number of threads past it: the grid ends at or before the bound, so no block straddles
+    it (ccminer's cryptonight launches ``blocks`` blocks of ``threads << 3`` lanes for ``blocks*threads`` items,
+    eight lanes each; for ``blocks*threads + 1`` items no thread fails the check either)."""
     found = [c for c in (value.args if isinstance(value, sympy.And) else (value,)) if c.free_symbols & set(TID)]
     if len(found) != 1 or (e := _edge(found[0], {})) is None:
         return False
@@ -426,7 +427,8 @@ def covered_exactly(value: sympy.Basic, params: dict, threads: sympy.Expr) -> bo
     if span != BDIM[0] or sympy.expand(idx - TID[0] - BID[0] * BDIM[0]) != 0:
         return False
     host = edge.xreplace(params)
-    return not host.free_symbols & set(params) and sympy.expand(host - threads) == 0
+    past = sympy.expand(host - threads)  # how far the bound lies past the grid's last thread (0: at its end)
+    return not host.free_symbols & set(params) and past.is_number and past >= 0
 
 
 def _edge(c: sympy.Basic, known: dict) -> Optional[tuple[sympy.Expr, sympy.Expr, sympy.Expr]]:

@@ -35,6 +35,11 @@ WARP = 32
 SECTOR = 32
 BANKS = 32
 BANK_WIDTH = 4
+#: blocks pictured when the block index shapes the lanes' pattern (a row break inside a warp: `g + g / (w + 4)`):
+#: blockIdx = REPRESENTATIVE_SCALE + j * SAMPLE_BLOCK_STEP for j < SAMPLE_BLOCKS, a step prime to any power of two so
+#: the rows the samples fall in take every residue
+SAMPLE_BLOCKS = 32
+SAMPLE_BLOCK_STEP = 37
 
 
 @dataclass
@@ -408,18 +413,30 @@ def _picture(offset: sympy.Expr, shape: LaunchShape, symbols: Symbols, space: st
     d = sympy.diff(thread_part, TID[0])
     stride = None if d.free_symbols & tid else int(d) if d.is_Integer else d  # None: not linear in threadIdx.x
 
-    unsampled, subs = thread_part, {}
+    unsampled, subs, bid_samples = thread_part, {}, []
     if scale_syms := thread_part.free_symbols - set(TID):
         if space == "shared":
             raise NotModelled("the stride between lanes depends on a run-time value")
         block = dict(zip(BDIM, (REPRESENTATIVE_BLOCK_X, *REPRESENTATIVE_BLOCK_YZ)))
         subs = {s: block.get(s, REPRESENTATIVE_SCALE) for s in sorted(scale_syms, key=str)}
         samples = frozenset(s for s in subs if s not in BID)
-        assumptions += [f"{str(s).split('#')[0]} = {v} (" + ("a sample block" if s in BID else
-                        "a representative run-time block: at most 1,024 threads" if s in BDIM[1:] else
-                        "a representative large run-time value") + (
-                            f"; the tensor `{m[1]}` taken as contiguous, its strides the products of its later sizes"
-                            if (m := _TENSOR_SIZE.fullmatch(str(s))) else "") + ")" for s, v in subs.items()]
+        if scale_syms & set(BID):
+            # the block index shapes the lanes' pattern, not only its base (`g + g / (w + 4)`, g the global index:
+            # rows of w + 5 elements; CloverLeaf's THARR2D): one block's row would stand for all, so
+            # SAMPLE_BLOCKS blocks spread over the grid are pictured and their warps averaged
+            bid_samples = [REPRESENTATIVE_SCALE + j * SAMPLE_BLOCK_STEP for j in range(SAMPLE_BLOCKS)]
+        for s, v in subs.items():
+            name = str(s).split("#")[0]
+            if s in BID:
+                assumptions.append(f"{name} = {bid_samples[0]}, {bid_samples[1]} ... {bid_samples[-1]} "
+                                   f"({SAMPLE_BLOCKS} sample blocks, their warps averaged)" if bid_samples
+                                   else f"{name} = {v} (a sample block)")
+                continue
+            why = ("a representative run-time block: at most 1,024 threads" if s in BDIM[1:]
+                   else "a representative large run-time value")
+            if m := _TENSOR_SIZE.fullmatch(str(s)):
+                why += f"; the tensor `{m[1]}` taken as contiguous, its strides the products of its later sizes"
+            assumptions.append(f"{name} = {v} ({why})")
         thread_part = thread_part.subs(subs)
         if thread_part.has(sympy.nan, sympy.zoo, sympy.oo, -sympy.oo):  # `x / (k - 4096)` with k sampled 4096
             raise ZeroDivisionError("a divisor is zero for the samples")
@@ -430,7 +447,8 @@ def _picture(offset: sympy.Expr, shape: LaunchShape, symbols: Symbols, space: st
     f = _lane_function(thread_part)
     coords = thread_coords(shape)
     affine = getattr(f, "affine", None)
-    if affine is not None and (shape.block or (REPRESENTATIVE_BLOCK_X,))[0] % WARP == 0 and active is None:
+    if affine is not None and (shape.block or (REPRESENTATIVE_BLOCK_X,))[0] % WARP == 0 and active is None \
+            and not bid_samples:
         # Every warp is 32 consecutive x of one (y, z) row: the same lane pattern, shifted.
         pattern = [affine[0] * lane for lane in range(WARP)]
         bases = [f(*c) for c in coords[::WARP]]
@@ -438,17 +456,22 @@ def _picture(offset: sympy.Expr, shape: LaunchShape, symbols: Symbols, space: st
     else:
         warps, shifted = [], None
     lane_ids = []
-    for w in range(len(warps), (len(coords) + WARP - 1) // WARP):
-        lanes = [lin - w * WARP for lin in range(w * WARP, min((w + 1) * WARP, len(coords)))
-                 if active is None or active[lin]]
-        warps.append([int(f(*coords[w * WARP + lane])) for lane in lanes])
-        lane_ids.append(lanes if active is not None else None)
+    blocks = [f] + [_lane_function(unsampled.subs({**subs, **{b: v for b in BID if b in subs}}))
+                    for v in bid_samples[1:]]
+    for g in blocks:
+        for w in range(len(warps) if g is f else 0, (len(coords) + WARP - 1) // WARP):
+            lanes = [lin - w * WARP for lin in range(w * WARP, min((w + 1) * WARP, len(coords)))
+                     if active is None or active[lin]]
+            warps.append([int(g(*coords[w * WARP + lane])) for lane in lanes])
+            lane_ids.append(lanes if active is not None else None)
 
     if stride is None and warps and all(len(w) == WARP for w in warps):
         # not linear in threadIdx.x, yet one step between the lanes of every warp (`t % 32 * 64`, a tile's
         # thread_rank() times a pitch): that step is the lanes' stride
-        steps = {b - a for w in warps for a, b in zip(w, w[1:])}
-        stride = steps.pop() if len(steps) == 1 else None
+        # (or one step between nearly all: a row break inside some warps, `g + g / (w + 4)` over sample blocks)
+        steps = Counter(b - a for w in warps for a, b in zip(w, w[1:]))
+        step, count = steps.most_common(1)[0]
+        stride = step if len(steps) == 1 or (bid_samples and count >= 0.9 * steps.total()) else None
         if stride is not None and samples:
             stride_samples = _resting_on(unsampled, subs, samples, coords[:2], stride)
 

@@ -258,6 +258,9 @@ def run_time_layout(acc: Access, pic, walking: frozenset = frozenset()) -> Optio
         if abs(c) == acc.size and is_counter(rest, walking):  # another index walks by one element: the lanes' is a pitch
             return None
     names = ", ".join(sorted(f"`{spell(s)}`" for s in pic.samples))
+    if pic.stride in (acc.size, -acc.size):  # consecutive already: the samples place the rows (`g / (w + 4)`)
+        return (f"the lanes' pattern rests on run-time values ({names}) taken as large samples; where they are a few "
+                "elements the warp spans other rows and the count changes")
     return (f"the lanes' addresses rest on run-time values ({names}) taken as large samples, and no other index of "
             "the address moves by one element: with a unit stride there the access is coalesced")
 
@@ -509,7 +512,7 @@ class UncoalescedGlobalAccess(Rule):
             elif pic.masked and stride == acc.size:
                 why = "the condition leaves lanes of each warp out, so the active ones are spread over it"
                 fix = "give the work to consecutive lanes (e.g. index by `tid / 2` in half as many threads)"
-            elif stride == acc.size:  # consecutive lanes: the rows the warp covers are off the sectors
+            elif stride in (acc.size, -acc.size):  # consecutive lanes: the rows the warp covers are off the sectors
                 bx = (ctx.launch_shape(kernel).full or (WARP,))[0]
                 if bx < WARP and bx * acc.size < SECTOR:
                     why = (f"lanes are {acc.size} bytes apart in rows of {bx} lanes, {bx * acc.size} bytes each: "
@@ -517,8 +520,8 @@ class UncoalescedGlobalAccess(Rule):
                     fix = (f"let consecutive lanes cover at least a sector of one row (a block {SECTOR // acc.size} "
                            f"or more lanes wide in x)")
                 else:
-                    why = (f"lanes are {acc.size} bytes apart, consecutive, but the rows they start at are not all "
-                           f"aligned to 32 bytes")
+                    why = (f"lanes are {acc.size} bytes apart, consecutive{' (walking backwards)' * (stride < 0)}, "
+                           f"but the rows they start at are not all aligned to 32 bytes")
                     per = f"{SECTOR // acc.size} elements" if SECTOR % acc.size == 0 else "32 bytes"
                     fix = (f"pad the rows to a multiple of 32 bytes (`cudaMallocPitch`, or a row width that is a "
                            f"multiple of {per})")

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import sympy
 
-from ..analysis.symbols import BID, TID
+from ..analysis.symbols import BDIM, BID, TID
 from ..analysis.warp import aligned_residue, mean_sectors
 from ..model import Access, AddressSpace
 from . import AnalysisContext, Findings, Rule, Severity, TranslationUnitModel, fmt, metric, pictured
@@ -40,6 +40,15 @@ def reaches_below_base(acc: Access) -> bool:
     return not any(g.subs(zero) is sympy.false for g in acc.guards if isinstance(g, sympy.Basic))
 
 
+def sampled_split(acc: Access, pic) -> bool:
+    """Whether a run-time value the lane picture took as a large sample divides the lanes' index into rows
+    (``g / depth``, ``g % depth``): which lanes share a row, and so the pattern itself, then rests on the sample. A
+    sample that only scales a term (``imageW * threadIdx.y``, a row pitch) leaves the pattern's shape alone."""
+    sampled = {s for s in pic.samples if s not in BDIM}
+    return bool(sampled) and any(a.free_symbols & sampled and a.free_symbols & set(TID)
+                                 for a in sympy.expand(acc.offset).atoms(sympy.floor, sympy.Mod))
+
+
 class MisalignedGlobalAccess(Rule):
     code = "CL102"
     name = "misaligned-global-access"
@@ -55,6 +64,11 @@ class MisalignedGlobalAccess(Rule):
                 continue  # only a run-time value could misalign it: not shown by the code
             if reaches_below_base(acc):
                 continue  # the pointer is not an allocation's start: its alignment is unknown
+            if sampled_split(acc, pic):
+                # the lanes' pattern rests on a run-time value taken as a large sample (CloverLeaf's halo update,
+                # `row = g / depth`, `column = g % depth`: a reversed unit stride for depth >= 32, one row a lane
+                # for the depth of 1 or 2 its runs pass): no misalignment is shown
+                continue
             mean, worst_r = mean_sectors(pic, acc.size, pic.proven_residues)
             if mean <= cost.ideal_sectors_per_request:
                 continue

@@ -60,9 +60,9 @@ def aligned_today(guards, lines: list[int], ctx: AnalysisContext, kernel: Kernel
 
 
 def covered_today(guards, lines: list[int], kernel: Kernel) -> bool:
-    """Whether every launch of ``kernel`` runs exactly as many threads along x as the divergent bounds check (on
+    """Whether every launch of ``kernel`` runs no more threads along x than the divergent bounds check (on
     ``lines``) admits (:func:`cudalint.analysis.uniformity.covered_exactly`, :attr:`Kernel.launch_values`), the grid
-    ending at the bound."""
+    ending at or before the bound."""
     checks = [v for v, line in guards if line in lines and v is not None]
     return bool(checks and kernel.launch_values) and all(
         uniformity.covered_exactly(v, params, threads) for params, threads in kernel.launch_values for v in checks)
@@ -192,9 +192,9 @@ class BarrierInDivergentBranch(Rule):
                         where_launched = ", ".join(f"{os.path.basename(x.span.path)}:{x.span.line}"
                                                    for x in ctx.sites(kernel))
                         yield self.diagnostic(
-                            kernel, b, msg.replace("; " + fix, f"; the launch ({where_launched}) runs exactly as many "
-                                                   f"threads along x as the bound admits, so the grid ends at it and "
-                                                   f"no block straddles it (a latent fault if the launch changes); "
+                            kernel, b, msg.replace("; " + fix, f"; the launch ({where_launched}) runs no more "
+                                                   f"threads along x than the bound admits, so the grid ends at or "
+                                                   f"before it and no block straddles it (a latent fault if the launch changes); "
                                                    f"{fix}"),
                             severity=Severity.INFO, assumptions=[f"condition on {where} is thread-dependent"])
                         continue
