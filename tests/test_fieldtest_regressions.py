@@ -3011,8 +3011,9 @@ int main() { int* g; reduce<<<64, 512>>>(g, 1 << 15); }
     d, = [d for d in lint(tmp_path, src) if d.code == "CL501"]
     assert (d.line, d.column, d.severity.value, d.metrics["instructions_ratio"]) == (4, 13, "warning", 3.73)
     assert d.message.startswith("integer modulo by `(2 * s)`, a power of two known only at run time: the compiler "
-                                "emits a full integer modulo (~3.73x the instructions of a shift and mask, over a "
-                                "kernel that does little else); keep its base-2 logarithm")
+                                "emits a full integer modulo (~3.73x the instructions of a shift and mask in a "
+                                "kernel that does only this; a smaller share of a kernel with other work); keep its "
+                                "base-2 logarithm")
 
 
 def test_a_lane_mapping_shaped_by_unbound_template_parameters_is_info(tmp_path):

@@ -32,7 +32,8 @@ RATIO_WARPSIZE = 2.99   # 523 M / 175 M
 RATIO_RUNTIME = 3.73    # 653 M / 175 M
 #: what a ratio counts: a measured kernel's instructions against its shift-and-mask twin's (its loads, stores and
 #: index arithmetic dilute it: the division's own sequence is several times a shift's)
-WHOLE = "x the instructions of a shift and mask, over a kernel that does little else"
+WHOLE = ("x the instructions of a shift and mask in a kernel that does only this; a smaller share of a kernel with "
+         "other work")
 
 
 #: trips of a loop with constant bounds that nvcc -O3 unrolls completely (checked at 9: srad's 2..512 doubling)
