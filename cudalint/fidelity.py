@@ -266,7 +266,7 @@ def predictions(paths: Sequence[str], opts: Any = None, barriers: Optional[list]
     that sees a launch of its kernel.  ``barriers``, when given, receives each CL301/CL302 finding (once per site)."""
     from .analysis.context import AnalysisContext
     from .analysis.launches import template_arg_text
-    from .analysis.warp import counted_ideal, shared_cost
+    from .analysis.warp import counted_ideal, shared_cost, stated_sectors
     from .config import Overrides, Resolver
     from .ir.types import TypeKind
     from .model import AddressSpace
@@ -301,7 +301,7 @@ def predictions(paths: Sequence[str], opts: Any = None, barriers: Optional[list]
                 pic = ctx.picture(k, acc)
                 cost = ideal = None
                 if pic is not None and space == "global" and (c := ctx.global_cost(k, acc)) is not None:
-                    cost = c.sectors_per_request if pic.exact_residue else c.aligned_sectors_per_request
+                    cost = stated_sectors(pic, c, acc.size)
                 elif pic is not None and space == "shared":
                     cost = shared_cost(pic, acc.size).wavefronts_per_request
                 if cost is not None:

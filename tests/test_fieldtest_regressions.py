@@ -386,6 +386,30 @@ extern "C" void runFloat(int n) { float* o; flt<<<n / 256, 256>>>(o); }
     assert [x.severity.value for x in lint(lib / "src", src)] == ["warning", "warning"]
 
 
+def test_a_launcher_called_by_one_overload_of_a_wrapper_is_called(tmp_path):
+    # dusty-nv/jetson-utils' cudaYUV-YV12.cu (a library, no main): `launchRGBTo420<T, ..>` is called by the
+    # `cudaRGBToI420(float3*, pitch, ..)` overloads, each followed by a shorter overload calling only the first; the
+    # functions' names were read into a dict, the later overload's (no launcher) hiding the earlier's, and
+    # `RGBToYV12` "may never run" (judged wrong, census `be`: the encoder calls it every frame)
+    lib = tmp_path / "lib"
+    (lib / ".git").mkdir(parents=True)
+    (lib / "src").mkdir()
+    src = """__global__ void toYV12(const float* in, float* out) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    out[32 * i] = in[i];
+}
+template <typename T> static int launchTo420(const T* in, float* out, int n) {
+    toYV12<<<n / 256, 256>>>(in, out);
+    return 0;
+}
+int convert(const float* in, float* out, int n, int pitch) { return launchTo420<float>(in, out, n); }
+int convert(const float* in, float* out, int n) { return convert(in, out, n, n * 4); }
+"""
+    d = lint(lib / "src", src)
+    assert [(x.code, x.line, x.kernel, x.severity.value) for x in d] == [("CL101", 3, "toYV12", "warning")]
+    assert not [a for a in d[0].assumptions if "may never run" in a]
+
+
 def test_a_kernel_launched_once_beside_a_loop_of_launches_with_its_grid_is_a_small_share():
     path = Path(__file__).resolve().parents[1] / "fixtures" / "global" / "launched_once.cu"
     d = lint_file(str(path), RunOptions())

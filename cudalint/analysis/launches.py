@@ -1333,7 +1333,9 @@ def unlaunched_kernels(tu: ir.TranslationUnit) -> dict[str, str]:
     which its ``.cpp`` declares but never calls); in a library without ``main``, only host functions that no other
     file of its git checkout names (no header declares them, no source or Python binding calls them: kaolin's
     ``coords_to_trilinear_jacobian_cuda_impl``, :func:`_named_in_project`).  Their findings are only info."""
-    used = {fn.name: {x for n in ir.walk(fn.body) for x in _names(n)} - {fn.name} for fn in tu.functions}
+    used: dict[str, set] = {}  # overloads pooled: a later `f(uchar3*, ..)` must not hide what `f(float3*, ..)` calls
+    for fn in tu.functions:
+        used.setdefault(fn.name, set()).update({x for n in ir.walk(fn.body) for x in _names(n)} - {fn.name})
     if not any(isinstance(n, ir.Launch) for fn in tu.functions for n in ir.walk(fn.body)):
         return {}
     out = {}

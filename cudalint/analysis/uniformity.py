@@ -428,7 +428,7 @@ def covered_exactly(value: sympy.Basic, params: dict, threads: sympy.Expr) -> bo
         return False
     host = edge.xreplace(params)
     past = sympy.expand(host - threads)  # how far the bound lies past the grid's last thread (0: at its end)
-    return not host.free_symbols & set(params) and past.is_number and past >= 0
+    return not host.free_symbols & set(params) and bool(past.is_number and past >= 0)
 
 
 def _edge(c: sympy.Basic, known: dict) -> Optional[tuple[sympy.Expr, sympy.Expr, sympy.Expr]]:

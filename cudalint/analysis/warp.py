@@ -87,6 +87,9 @@ class WarpPicture:
     #: the residues the code itself shows: constants, blockIdx and loop-counter terms, every value equally
     #: likely (a run-time parameter's part taken as a multiple of 32 bytes)
     proven_residues: list[int] = field(default_factory=list)
+    #: the residues the block index alone gives (its terms' coefficients), every block equally likely: blocks of 8
+    #: 3-byte pixels start at 0, 24, 16 and 8 bytes (a loop counter's values are the trips', not every multiple)
+    block_residues: list[int] = field(default_factory=list)
     #: guards leave some lanes of a warp out (``if (tid & 1)``): fewer requesting lanes, not a stride
     masked: bool = False
     #: the picture of each trip of that loop (or of a loop whose counter a guard compares with threadIdx)
@@ -471,13 +474,13 @@ def _picture(offset: sympy.Expr, shape: LaunchShape, symbols: Symbols, space: st
         # (or one step between nearly all: a row break inside some warps, `g + g / (w + 4)` over sample blocks)
         steps = Counter(b - a for w in warps for a, b in zip(w, w[1:]))
         step, count = steps.most_common(1)[0]
-        stride = step if len(steps) == 1 or (bid_samples and count >= 0.9 * steps.total()) else None
+        stride = step if len(steps) == 1 or (bid_samples and count >= 0.9 * sum(steps.values())) else None
         if stride is not None and samples:
             stride_samples = _resting_on(unsampled, subs, samples, coords[:2], stride)
 
     # The uniform part: residues modulo 32 bytes.
     const = 0
-    gcd = proven_gcd = SECTOR
+    gcd = proven_gcd = block_gcd = SECTOR
     pitch_syms: set[str] = set()
     counters = set(BID) | set(BDIM) | symbols.trip_counters
     for term in uniform_terms:
@@ -494,10 +497,14 @@ def _picture(offset: sympy.Expr, shape: LaunchShape, symbols: Symbols, space: st
         gcd = math.gcd(gcd, div)
         if term.free_symbols <= counters:
             proven_gcd = math.gcd(proven_gcd, div)
+        if term.free_symbols <= set(BID) | set(BDIM):
+            block_gcd = math.gcd(block_gcd, div)
     if pitch_syms:
         assumptions.append(f"row pitch ({', '.join(sorted(pitch_syms))}) assumed a multiple of 32 bytes")
-    residues, proven = (sorted({(const + k * g) % SECTOR for k in range(SECTOR // g)}) for g in (gcd, proven_gcd))
+    residues, proven, by_block = (sorted({(const + k * g) % SECTOR for k in range(SECTOR // g)})
+                                  for g in (gcd, proven_gcd, block_gcd))
     return WarpPicture(warps=warps, residues=residues, exact_residue=len(residues) == 1, proven_residues=proven,
+                       block_residues=by_block,
                        stride=stride, assumptions=assumptions, shifted=shifted, samples=samples,
                        masked=any(0 < len(w) < WARP for w in warps) and active is not None,
                        lane_ids=lane_ids if active is not None else [], stride_samples=stride_samples)
@@ -575,6 +582,20 @@ def mean_sectors(pic: WarpPicture, size: int, residues: list[int]) -> tuple[floa
     n = sum(k for _, k in groups)
     per = [sum(sectors(w, size, r) * k for w, k in groups) / n for r in residues]
     return sum(per) / len(per), residues[per.index(max(per))]
+
+
+def stated_sectors(pic: WarpPicture, cost: "GlobalCost", size: int) -> float:
+    """The sectors per request a finding states: the one residue's where the uniform part is known, else the mean
+    over the residues the block index shows (its terms' coefficients: ``blockIdx.x * 8`` 3-byte pixels start
+    a block's rows 0, 24, 16 and 8 bytes into a sector, so a warp's four 24-byte rows take 4 or 8 sectors, 6 on
+    average; jetson-utils' `uchar3` kernels in 8 x 8 blocks, census `be`), a run-time parameter's part taken as a
+    multiple of 32 bytes; otherwise the aligned residue's (a loop counter's residues are its trips', which
+    :attr:`WarpPicture.trips` pictures where it enumerates them)."""
+    if pic.exact_residue:
+        return cost.sectors_per_request
+    if not pic.trips and len(set(pic.block_residues)) > 1:
+        return max(cost.aligned_sectors_per_request, mean_sectors(pic, size, pic.block_residues)[0])
+    return cost.aligned_sectors_per_request
 
 
 def aligned_residue(pic: WarpPicture, size: int) -> int:

@@ -24,7 +24,7 @@ from typing import Optional
 import sympy
 
 from ..analysis.symbols import BID, TID, TRIP_PREFIX
-from ..analysis.warp import SECTOR, WARP, GlobalCost, aligned_residue, sibling_use
+from ..analysis.warp import SECTOR, WARP, GlobalCost, aligned_residue, sibling_use, stated_sectors
 from ..model import Access, AddressSpace, Kernel, errors_within
 from . import (AnalysisContext, Findings, Rule, Severity, TranslationUnitModel, bounds_tail, compute_bound, error_path,
                few_warps, fmt, metric, one_block, one_shot, outside, pictured, small_kernel, spell, spell_bytes,
@@ -490,7 +490,7 @@ class UncoalescedGlobalAccess(Rule):
             cost = ctx.global_cost(kernel, acc)
             if cost.aligned_sectors_per_request <= cost.ideal_sectors_per_request:
                 continue
-            sectors = cost.sectors_per_request if pic.exact_residue else cost.aligned_sectors_per_request
+            sectors = stated_sectors(pic, cost, acc.size)
             eff, metrics = sector_metrics(cost, sectors)
             stride = pic.stride
             if cost.worst_trip_sectors is not None and cost.worst_trip_sectors != sectors:

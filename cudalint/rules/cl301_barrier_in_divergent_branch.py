@@ -194,8 +194,8 @@ class BarrierInDivergentBranch(Rule):
                         yield self.diagnostic(
                             kernel, b, msg.replace("; " + fix, f"; the launch ({where_launched}) runs no more "
                                                    f"threads along x than the bound admits, so the grid ends at or "
-                                                   f"before it and no block straddles it (a latent fault if the launch changes); "
-                                                   f"{fix}"),
+                                                   f"before it and no block straddles it (a latent fault if the "
+                                                   f"launch changes); {fix}"),
                             severity=Severity.INFO, assumptions=[f"condition on {where} is thread-dependent"])
                         continue
                     elif today:
