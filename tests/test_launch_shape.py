@@ -599,7 +599,9 @@ def test_a_kernel_launched_only_from_another_file_takes_that_launch(tmp_path, fr
     main = tmp_path / "main.cu"
     main.write_text('#include "k.h"\nint main() {\n    float *o;\n    calc<<<4096, 61>>>(o);\n}\n')
     d, = lint_file(str(tmp_path / "k.cu"), RunOptions(frontend=frontend))
-    assert (d.code, d.line, d.metrics["sectors_per_request"]) == ("CL101", 3, 8)
+    # blocks of 61 threads start 488 bytes apart: 0, 8, 16 or 24 bytes into a sector, a full warp's 256 bytes in 8
+    # sectors in the first kind and 9 in the others (stated as the mean over those residues since stop 54)
+    assert (d.code, d.line, d.metrics["sectors_per_request"]) == ("CL101", 3, 8.38)
     assert d.assumptions[0] == f"blockDim = (61, 1, 1) from launch at {main}:4"
     # beside a kernel its own file launches, it is not one that "may never run" (HeCBench's logic-rewrite)
     (tmp_path / "k.cu").write_text((tmp_path / "k.cu").read_text() + "__global__ void other(float *a) { a[0] = 1; }\n"
