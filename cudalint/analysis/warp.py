@@ -18,6 +18,7 @@ loop runs on plain Python integers through :func:`sympy.lambdify`.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import itertools
 import math
@@ -90,6 +91,9 @@ class WarpPicture:
     #: the residues the block index alone gives (its terms' coefficients), every block equally likely: blocks of 8
     #: 3-byte pixels start at 0, 24, 16 and 8 bytes (a loop counter's values are the trips', not every multiple)
     block_residues: list[int] = field(default_factory=list)
+    #: with sample blocks (``g + g / (w + 4)``): how many of ``warps`` are the first block's (blockIdx = 4096), whose
+    #: count the rules' verdicts read as before the blocks were averaged (:func:`first_block`); 0 otherwise
+    block_warps: int = 0
     #: guards leave some lanes of a warp out (``if (tid & 1)``): fewer requesting lanes, not a stride
     masked: bool = False
     #: the picture of each trip of that loop (or of a loop whose counter a guard compares with threadIdx)
@@ -458,15 +462,17 @@ def _picture(offset: sympy.Expr, shape: LaunchShape, symbols: Symbols, space: st
         warps, shifted = [[b + d for d in pattern] for b in bases], (pattern, bases)
     else:
         warps, shifted = [], None
-    lane_ids = []
+    lane_ids: list = []
     blocks = [f] + [_lane_function(unsampled.subs({**subs, **{b: v for b in BID if b in subs}}))
                     for v in bid_samples[1:]]
+    first = 0
     for g in blocks:
         for w in range(len(warps) if g is f else 0, (len(coords) + WARP - 1) // WARP):
             lanes = [lin - w * WARP for lin in range(w * WARP, min((w + 1) * WARP, len(coords)))
                      if active is None or active[lin]]
             warps.append([int(g(*coords[w * WARP + lane])) for lane in lanes])
             lane_ids.append(lanes if active is not None else None)
+        first = first or len(warps)
 
     if stride is None and warps and all(len(w) == WARP for w in warps):
         # not linear in threadIdx.x, yet one step between the lanes of every warp (`t % 32 * 64`, a tile's
@@ -504,7 +510,7 @@ def _picture(offset: sympy.Expr, shape: LaunchShape, symbols: Symbols, space: st
     residues, proven, by_block = (sorted({(const + k * g) % SECTOR for k in range(SECTOR // g)})
                                   for g in (gcd, proven_gcd, block_gcd))
     return WarpPicture(warps=warps, residues=residues, exact_residue=len(residues) == 1, proven_residues=proven,
-                       block_residues=by_block,
+                       block_residues=by_block, block_warps=first if bid_samples else 0,
                        stride=stride, assumptions=assumptions, shifted=shifted, samples=samples,
                        masked=any(0 < len(w) < WARP for w in warps) and active is not None,
                        lane_ids=lane_ids if active is not None else [], stride_samples=stride_samples)
@@ -590,12 +596,22 @@ def stated_sectors(pic: WarpPicture, cost: "GlobalCost", size: int) -> float:
     a block's rows 0, 24, 16 and 8 bytes into a sector, so a warp's four 24-byte rows take 4 or 8 sectors, 6 on
     average; jetson-utils' `uchar3` kernels in 8 x 8 blocks, census `be`), a run-time parameter's part taken as a
     multiple of 32 bytes; otherwise the aligned residue's (a loop counter's residues are its trips', which
-    :attr:`WarpPicture.trips` pictures where it enumerates them)."""
+    :attr:`WarpPicture.trips` pictures where it enumerates them), and so where the aligned block's count is at most
+    one sector over the ideal (a few lanes' minimum: CL101 says so and calls it info)."""
     if pic.exact_residue:
         return cost.sectors_per_request
-    if not pic.trips and len(set(pic.block_residues)) > 1:
+    if not pic.trips and len(set(pic.block_residues)) > 1 \
+            and cost.aligned_sectors_per_request > cost.ideal_sectors_per_request + 1:
         return max(cost.aligned_sectors_per_request, mean_sectors(pic, size, pic.block_residues)[0])
     return cost.aligned_sectors_per_request
+
+
+def first_block(pic: WarpPicture) -> WarpPicture:
+    """``pic`` with only its first sample block's warps (:attr:`WarpPicture.block_warps`), or ``pic`` itself."""
+    if not pic.block_warps:
+        return pic
+    return dataclasses.replace(pic, warps=pic.warps[:pic.block_warps], lane_ids=pic.lane_ids[:pic.block_warps],
+                               shifted=None, block_warps=0)
 
 
 def aligned_residue(pic: WarpPicture, size: int) -> int:

@@ -24,7 +24,8 @@ from typing import Optional
 import sympy
 
 from ..analysis.symbols import BID, TID, TRIP_PREFIX
-from ..analysis.warp import SECTOR, WARP, GlobalCost, aligned_residue, sibling_use, stated_sectors
+from ..analysis.warp import (SECTOR, WARP, GlobalCost, aligned_residue, first_block, global_cost, sibling_use,
+                             stated_sectors)
 from ..model import Access, AddressSpace, Kernel, errors_within
 from . import (AnalysisContext, Findings, Rule, Severity, TranslationUnitModel, bounds_tail, compute_bound, error_path,
                few_warps, fmt, metric, one_block, one_shot, outside, pictured, small_kernel, spell, spell_bytes,
@@ -64,6 +65,11 @@ def loaded_bytes(kernel: Kernel, acc: Access, model: Optional[TranslationUnitMod
 def share_of(acc: Access) -> str:
     """What the efficiency is a share of: the bytes a load fetches, the bytes of the sectors a store writes."""
     return "fetched bytes used" if acc.is_read else "the sectors' bytes written"
+
+
+#: the share of an access's sectors the thread's other accesses must use for the waste to count as requests, not
+#: DRAM bytes: half, less a sample's rounding (a red-black sweep's two loads use 50 %, 49.8 % over 32 sample blocks)
+HALF_USED = 0.49
 
 
 def sector_metrics(cost: GlobalCost, sectors: float) -> tuple[float, dict]:
@@ -492,6 +498,11 @@ class UncoalescedGlobalAccess(Rule):
                 continue
             sectors = stated_sectors(pic, cost, acc.size)
             eff, metrics = sector_metrics(cost, sectors)
+            # the thresholds below (neighbours, one-shot, demotions, info) read one block's count at one residue, as
+            # before the stated count averaged the blocks' (stop 54): the mean moves a number, not a verdict
+            one = global_cost(first_block(pic), acc.size) if pic.block_warps else cost  # the first sample block's
+            gate = sector_metrics(one, one.sectors_per_request if pic.exact_residue
+                                  else one.aligned_sectors_per_request)[0]
             stride = pic.stride
             if cost.worst_trip_sectors is not None and cost.worst_trip_sectors != sectors:
                 metrics["worst_sectors_per_request"] = metric(cost.worst_trip_sectors)
@@ -539,9 +550,9 @@ class UncoalescedGlobalAccess(Rule):
                 fix = "make consecutive threads access consecutive elements"
             trips = (f" on average over the loop's trips ({fmt(cost.worst_trip_sectors)} in the costliest)"
                      if "worst_sectors_per_request" in metrics else "")
-            sibs, unsure = neighbours(kernel, acc, ctx) if eff <= 0.5 else ([], [])
+            sibs, unsure = neighbours(kernel, acc, ctx) if gate <= 0.5 else ([], [])
             by_trip = neighbour_parts(acc, sibs)
-            walk = (walk_step(acc, ctx) if eff < 0.5 and acc.loop_depth and not acc.is_write and len(by_trip) == 1
+            walk = (walk_step(acc, ctx) if gate < 0.5 and acc.loop_depth and not acc.is_write and len(by_trip) == 1
                     else None)
             if walk:  # the trips before and after this one, as far as a sector reaches
                 by_trip[0][1].extend((j * walk, acc.size) for j in range(-SECTOR, SECTOR + 1)
@@ -560,11 +571,11 @@ class UncoalescedGlobalAccess(Rule):
             earlier = set(map(id, kernel.accesses[:next(i for i, x in enumerate(kernel.accesses) if x is acc)]))
             again = [b for b in sibs
                      if acc.is_read and b.offset == acc.offset and b.size >= acc.size and id(b) in earlier]
-            bulk = one_shot(kernel, acc, ctx) if eff < 0.5 else None
+            bulk = one_shot(kernel, acc, ctx) if gate < 0.5 else None
             moves, note = "loads" if acc.is_read else "stores", ""
             if bulk is not None:
                 note = f"; {outside(acc, bulk, 'global', ctx)}"
-                if use >= 0.5 and (near := sorted({(b.span.path != acc.span.path, b.span.path, b.span.line)
+                if use >= HALF_USED and (near := sorted({(b.span.path != acc.span.path, b.span.path, b.span.line)
                                                    for b in sibs})):
                     # a once-per-thread `float2` row of three (DualSPHysics' `tauff[p1*3 + k]`): the other two use the
                     # rest of its sectors (judged "between debatable and false" without it, census `ay`); a line of
@@ -577,7 +588,7 @@ class UncoalescedGlobalAccess(Rule):
             elif again:  # nvcc loads it again (a store in between may alias), but the sectors are in L1
                 note = (f"; the thread loaded this address on line {again[0].span.line}, so the sectors are in L1: "
                         "the waste is a request, not DRAM bytes")
-            elif use >= 0.5:
+            elif use >= HALF_USED:
                 metrics["sibling_use"] = round(use, 4)
                 lines = ", ".join(sorted({str(b.span.line) for b in sibs}, key=int))
                 trips_too = len(by_trip) > 1
@@ -607,7 +618,7 @@ class UncoalescedGlobalAccess(Rule):
                             f"once, but each request writes {fmt(sectors)} partial sectors into L2 for "
                             f"{fmt(cost.ideal_sectors_per_request)} sectors' bytes: above {limit}x the ideal such "
                             "stores take 3x-10x the time of a coalesced layout (measured)")
-                    if eff < 0.5 and (share := demotion(kernel, acc, ctx)):
+                    if gate < 0.5 and (share := demotion(kernel, acc, ctx)):
                         note += f"; {share}"
                         costly = False
                 else:
@@ -625,7 +636,7 @@ class UncoalescedGlobalAccess(Rule):
                 note = (f"; the thread writes its own row of {names} elements, {step} bytes a trip, at most {width} "
                         "bytes for the values the host passes: rows of at most 16 bytes cost nothing measurable "
                         "(measured)")
-            elif (row := own_row(acc, pic, ctx) if eff < 0.5 and acc.is_write else None) is not None:
+            elif (row := own_row(acc, pic, ctx) if gate < 0.5 and acc.is_write else None) is not None:
                 step, names = row
                 costly = True  # a representative large row, as for every run-time pitch; the note says when it is not
                 note = (f"; the thread writes its own row of {names} elements, {step} bytes a trip: rows of at most "
@@ -642,7 +653,7 @@ class UncoalescedGlobalAccess(Rule):
                        "are made when a condition on loaded data holds")
                 note = (f"; the thread's {moves} of `{acc.array.name}` on line{'s' * (',' in lines)} {lines} {how}, "
                         "so they may use the rest of those sectors")
-            elif eff < 0.5 and (share := demotion(kernel, acc, ctx)):
+            elif gate < 0.5 and (share := demotion(kernel, acc, ctx)):
                 note = f"; {share}"
             walking = frozenset(ctx.symbols.param(n) for n in kernel.counter_params)
             if not note and (sample := run_time_layout(acc, pic, walking)) is not None:
@@ -651,13 +662,13 @@ class UncoalescedGlobalAccess(Rule):
                 # a few lanes in different rows (a stencil's column halo: 2 lanes, 2 rows): the layout's minimum,
                 # 32 bytes a request at most (HeCBench's jacobi, judged false as a warning)
                 note = f"; that is one sector more than the ideal, at most {SECTOR} bytes a request"
-            if eff < 0.5 and (tail := few_threads(kernel, acc, ctx)) and tail not in note:
+            if gate < 0.5 and (tail := few_threads(kernel, acc, ctx)) and tail not in note:
                 note, costly = f"{note}; {tail}", False  # whatever else is said: a path few threads take
-            if eff < 0.5 and (tmpl := open_template(kernel, pic, acc, ctx.symbols.unseen)):
+            if gate < 0.5 and (tmpl := open_template(kernel, pic, acc, ctx.symbols.unseen)):
                 note, costly = f"{note}; {tmpl}", False
-            if eff < 0.5 and (binned := bin_search(acc, ctx)):
+            if gate < 0.5 and (binned := bin_search(acc, ctx)):
                 note, costly = f"; {binned}", False   # what a full warp's row or share would cost does not apply
-            info = eff >= 0.5 or (note and not costly)
+            info = gate >= 0.5 or (note and not costly)
             if not info and (guess := unknown_shape(kernel, acc, ctx)):
                 note, info = f"{note}; {guess}", True
             msg = (f"uncoalesced global {acc.kind} of `{acc.array.name}`: {why}; a warp touches {fmt(sectors)} sectors "
