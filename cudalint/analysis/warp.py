@@ -463,8 +463,12 @@ def _picture(offset: sympy.Expr, shape: LaunchShape, symbols: Symbols, space: st
     else:
         warps, shifted = [], None
     lane_ids: list = []
-    blocks = [f] + [_lane_function(unsampled.subs({**subs, **{b: v for b in BID if b in subs}}))
-                    for v in bid_samples[1:]]
+    blocks = [f]
+    if bid_samples:  # one function of the lanes and the block index, compiled once for every sample block
+        bids = tuple(b for b in BID if b in subs)
+        by_block = int_function(tuple(TID) + bids, unsampled.xreplace({s: v for s, v in subs.items() if s not in BID}))
+        blocks += [functools.partial(lambda v, x, y, z: by_block(x, y, z, *([v] * len(bids))), v)
+                   for v in bid_samples[1:]]
     first = 0
     for g in blocks:
         for w in range(len(warps) if g is f else 0, (len(coords) + WARP - 1) // WARP):
