@@ -558,7 +558,8 @@ class UncoalescedGlobalAccess(Rule):
                 by_trip[0][1].extend((j * walk, acc.size) for j in range(-SECTOR, SECTOR + 1)
                                      if j and abs(j * walk) < SECTOR)
             res = cost.worst_residue if pic.exact_residue else aligned_residue(pic, acc.size)
-            use = (sum(sibling_use(pic, acc.size, parts, (res + shift) % SECTOR) for shift, parts in by_trip)
+            one_pic = first_block(pic)  # the share the other accesses use, read per block as the thresholds are
+            use = (sum(sibling_use(one_pic, acc.size, parts, (res + shift) % SECTOR) for shift, parts in by_trip)
                    / len(by_trip) if any(len(parts) > 1 for _, parts in by_trip) else 0.0)
             # the L1-to-L2 write traffic of stores whose sectors the thread's other stores fill: free up to 4x the
             # ideal sectors a request (4-byte words 16 bytes apart), 3x-10x the time from 6x up
