@@ -467,16 +467,14 @@ def _picture(offset: sympy.Expr, shape: LaunchShape, symbols: Symbols, space: st
     if bid_samples:  # one function of the lanes and the block index, compiled once for every sample block
         bids = tuple(b for b in BID if b in subs)
         by_block = int_function(tuple(TID) + bids, unsampled.xreplace({s: v for s, v in subs.items() if s not in BID}))
-        blocks += [functools.partial(lambda v, x, y, z: by_block(x, y, z, *([v] * len(bids))), v)
-                   for v in bid_samples[1:]]
-    first = 0
+        blocks += [lambda x, y, z, v=v: by_block(x, y, z, *(v,) * len(bids)) for v in bid_samples[1:]]
+    per_block = (len(coords) + WARP - 1) // WARP  # warps in a block
     for g in blocks:
-        for w in range(len(warps) if g is f else 0, (len(coords) + WARP - 1) // WARP):
+        for w in range(len(warps) if g is f else 0, per_block):
             lanes = [lin - w * WARP for lin in range(w * WARP, min((w + 1) * WARP, len(coords)))
                      if active is None or active[lin]]
             warps.append([int(g(*coords[w * WARP + lane])) for lane in lanes])
             lane_ids.append(lanes if active is not None else None)
-        first = first or len(warps)
 
     if stride is None and warps and all(len(w) == WARP for w in warps):
         # not linear in threadIdx.x, yet one step between the lanes of every warp (`t % 32 * 64`, a tile's
@@ -514,7 +512,7 @@ def _picture(offset: sympy.Expr, shape: LaunchShape, symbols: Symbols, space: st
     residues, proven, by_block = (sorted({(const + k * g) % SECTOR for k in range(SECTOR // g)})
                                   for g in (gcd, proven_gcd, block_gcd))
     return WarpPicture(warps=warps, residues=residues, exact_residue=len(residues) == 1, proven_residues=proven,
-                       block_residues=by_block, block_warps=first if bid_samples else 0,
+                       block_residues=by_block, block_warps=per_block if bid_samples else 0,
                        stride=stride, assumptions=assumptions, shifted=shifted, samples=samples,
                        masked=any(0 < len(w) < WARP for w in warps) and active is not None,
                        lane_ids=lane_ids if active is not None else [], stride_samples=stride_samples)

@@ -500,7 +500,8 @@ class UncoalescedGlobalAccess(Rule):
             eff, metrics = sector_metrics(cost, sectors)
             # the thresholds below (neighbours, one-shot, demotions, info) read one block's count at one residue, as
             # before the stated count averaged the blocks' (stop 54): the mean moves a number, not a verdict
-            one = global_cost(first_block(pic), acc.size) if pic.block_warps else cost  # the first sample block's
+            one_pic = first_block(pic)  # the first sample block's picture (``pic`` itself without sample blocks)
+            one = global_cost(one_pic, acc.size) if pic.block_warps else cost
             gate = sector_metrics(one, one.sectors_per_request if pic.exact_residue
                                   else one.aligned_sectors_per_request)[0]
             stride = pic.stride
@@ -558,7 +559,6 @@ class UncoalescedGlobalAccess(Rule):
                 by_trip[0][1].extend((j * walk, acc.size) for j in range(-SECTOR, SECTOR + 1)
                                      if j and abs(j * walk) < SECTOR)
             res = cost.worst_residue if pic.exact_residue else aligned_residue(pic, acc.size)
-            one_pic = first_block(pic)  # the share the other accesses use, read per block as the thresholds are
             use = (sum(sibling_use(one_pic, acc.size, parts, (res + shift) % SECTOR) for shift, parts in by_trip)
                    / len(by_trip) if any(len(parts) > 1 for _, parts in by_trip) else 0.0)
             # the L1-to-L2 write traffic of stores whose sectors the thread's other stores fill: free up to 4x the
