@@ -1,5 +1,5 @@
 #!/bin/bash
-# The next device call (written in stop 54, when no machine could be started for it):
+# Run at the end of stop 54 (written when no machine could be started for it; fixtures/measured/NOTES.md):
 #  - fixtures/global/block_residues.cu (stop 54): blocks of 8 x 8 threads over `uchar3` pixels; CL101 states 6 sectors
 #    a request for each of the three byte accesses of a pixel (the mean over the blocks' residues 0, 24, 16, 8 bytes:
 #    4, 4, 8, 8), the `uchar4` twin is clean (4 = the ideal). Expect about 6.0 load and store sectors a request for
