@@ -148,7 +148,8 @@ def _host_work(call: ir.Call, depth: int = 3) -> bool:
                or isinstance(n, ir.Call) and _host_work(n, depth - 1) for n in ir.walk(fn.body))
 
 
-def _classify(st: ir.Stmt, stream: str, bound: set, elsewhere: set, in_loop: bool = False) -> str:
+def _classify(st: ir.Stmt, stream: str, bound: set, elsewhere: set, in_loop: bool = False,
+              joined: frozenset = frozenset(), events: frozenset = frozenset()) -> str:
     """What a statement after a pageable copy does, for :func:`waited_at`:
 
     - ``wait``: the host waits for the GPU (a synchronize of the copy's stream or the device, a blocking call);
@@ -158,17 +159,22 @@ def _classify(st: ir.Stmt, stream: str, bound: set, elsewhere: set, in_loop: boo
     - ``queue``: neither: work queued on the copy's stream, an error check, a line of output, runtime and
       library bookkeeping (``cudaMalloc``, ``cudaEventCreate``, ``cublasCreate``, a workspace query), a
       statement that calls nothing.
+
+    ``joined``: the streams an event made wait for the copy (:func:`_join`), whose work and synchronizes count as
+    the copy's stream's; ``events``: the events recorded on those streams after the copy, whose
+    ``cudaEventSynchronize`` is a wait.
     """
+    streams = {stream, *joined}
     if _error_check(st):
         return _QUEUE
     if isinstance(st, ir.Loop):
-        kinds = {_classify(b, stream, bound, elsewhere, in_loop or not _once(st))
+        kinds = {_classify(b, stream, bound, elsewhere, in_loop or not _once(st), joined, events)
                  for b in (st.body.body if isinstance(st.body, ir.Block) else [st.body])}
         return _WAIT if _WAIT in kinds else _WORK if _WORK in kinds else _QUEUE
     kinds = set()
     for n in ir.walk(st):
         if isinstance(n, ir.Launch):
-            kinds.add(_QUEUE if _stream(n.stream.text if n.stream is not None else None) == stream else _WORK)
+            kinds.add(_QUEUE if _stream(n.stream.text if n.stream is not None else None) in streams else _WORK)
         elif isinstance(n, ir.Call):
             name, args = _effective(n)
             if name in _BRIEF:
@@ -176,13 +182,13 @@ def _classify(st: ir.Stmt, stream: str, bound: set, elsewhere: set, in_loop: boo
             texts = {strip(_stream(a)) for a in args}
             if name.startswith(("cuda", "hip")):
                 api, args = name[4:] if name.startswith("cuda") else name[3:], [_stream(a) for a in args]
-                if api == "DeviceSynchronize" or api == "StreamSynchronize" and (args or ["0"])[0] == stream \
-                        or api in _BLOCKING:
+                if api == "DeviceSynchronize" or api == "StreamSynchronize" and (args or ["0"])[0] in streams \
+                        or api == "EventSynchronize" and strip((args or [""])[0]) in events or api in _BLOCKING:
                     return _WAIT
                 # queued on another stream or on this one, else runtime bookkeeping
-                kinds.add((_QUEUE if stream in args or stream == "0" else _WORK) if api.endswith(_QUEUED_WORK)
-                          else _BOOK)
-            elif stream != "0" and not {stream, *bound}.isdisjoint(texts):
+                kinds.add((_QUEUE if not streams.isdisjoint(args) or stream == "0" else _WORK)
+                          if api.endswith(_QUEUED_WORK) else _BOOK)
+            elif stream != "0" and not (streams | bound).isdisjoint(texts):
                 kinds.add(_QUEUE)  # a library queueing on the copy's stream (`cudlaSubmitTask`, a bound cuBLAS handle)
             else:  # the user's own host code, a handle bound elsewhere; else a library's bookkeeping
                 kinds.add(_WORK if not elsewhere.isdisjoint(texts) or name == n.name and _host_work(n) else _BOOK)
@@ -190,6 +196,24 @@ def _classify(st: ir.Stmt, stream: str, bound: set, elsewhere: set, in_loop: boo
             a.target.type.kind == TypeKind.POINTER for a in ir.walk(st) if isinstance(a, ir.Assign)):
         return _WORK  # host computation repeated in a loop (filling a table of buffer addresses is bookkeeping)
     return _WORK if _WORK in kinds else _QUEUE
+
+
+def _join(st: ir.Stmt, joined: set, events: set) -> None:
+    """Follow the events of ``st`` in source order: ``cudaEventRecord(ev, s)`` on the copy's stream or a stream
+    already joined adds ``ev`` to ``events`` (it completes after the copy); ``cudaStreamWaitEvent(s2, ev, ..)`` of
+    such an event adds ``s2`` to ``joined`` (CUDA Runtime API, cudaStreamWaitEvent: "all future work submitted to
+    stream wait for all work captured in event"); recording an event again on another stream takes it out.
+    ``joined`` holds the copy's own stream on entry."""
+    for n in (n for n in ir.walk(st) if isinstance(n, ir.Call)):
+        name, args = _effective(n)
+        api = name[4:] if name.startswith("cuda") else name[3:] if name.startswith("hip") else ""
+        if api in ("EventRecord", "EventRecordWithFlags") and args:
+            if _stream(args[1] if len(args) > 1 else None) in joined:
+                events.add(strip(args[0]))
+            else:
+                events.discard(strip(args[0]))
+        elif api == "StreamWaitEvent" and len(args) >= 2 and strip(args[1]) in events:
+            joined.add(_stream(args[0]))
 
 
 #: calls that release host memory
@@ -272,9 +296,11 @@ def waited_at(unit: Optional[ir.TranslationUnit], copy: AsyncCopy,
         last = {h: st for _, h, st in sets}
         bound = {h for h, st in last.items() if st == stream != "0"}
         elsewhere = {h for h, st in last.items() if st != stream}
+        joined, events = {stream}, set()
         for i, (b, at) in reversed(list(enumerate(path))):
             for st in b.body[at + 1:]:
-                kind = _classify(st, stream, bound, elsewhere)
+                _join(st, joined, events)
+                kind = _classify(st, stream, bound, elsewhere, False, frozenset(joined), frozenset(events))
                 if kind == _WAIT:
                     return st.span, None
                 if (needs := needs_done(st, copy, list(roles))) is not None:
