@@ -43,6 +43,33 @@ int main() { float *a, *b; dim3 t; t.x = 16; t.y = 8; dim3 g; g.x = 4 * 2; k<<<g
     assert _blocks(tmp_path, host) == [((8, 1, 1), (16, 8, 1)), ((8, 1, 1), (16, 2, 1))]
 
 
+def test_cuda_launch_kernel_ex_reads_the_config_members(tmp_path):
+    host = """
+int run(int argc) {
+  float *a, *b; cudaStream_t s; cudaStreamCreate(&s);
+  cudaLaunchConfig_t c = {dim3(8, 2), dim3(16, 16), 0, s};
+  cudaLaunchKernelEx(&c, k, (const float *)a, b);
+  cudaLaunchConfig_t d = {};
+  d.gridDim = 40; d.blockDim = dim3(128);
+  cudaLaunchKernelEx(&d, k, (const float *)a, b);
+  d.blockDim.y = 2;
+  cudaLaunchKernelEx(&d, k, (const float *)a, b);
+  if (argc > 1) d.blockDim = dim3(64);
+  cudaLaunchKernelEx(&d, k, (const float *)a, b);     // (128, 2) or (64, 1): unknown
+  d = c;
+  cudaLaunchKernelEx(&d, k, (const float *)a, b);     // assigned whole: not followed
+  cudaLaunchConfig_t *p = &c;
+  cudaLaunchKernelEx(p, k, (const float *)a, b);      // through a pointer: not followed
+}"""
+    p = _write(tmp_path, host)
+    sites = build_model(str(p), p.read_text(), RunOptions()).launches
+    assert [(s.kernel, s.grid, s.block, s.span.line) for s in sites] == [
+        ("k", (8, 2, 1), (16, 16, 1), 10), ("k", (40, 1, 1), (128, 1, 1), 13),
+        ("k", (40, 1, 1), (128, 2, 1), 15), ("k", (40, 1, 1), (None, None, 1), 17),
+        ("k", (None, None, None), (None, None, None), 19), ("k", (None, None, None), (None, None, None), 21)]
+    assert sites[1].threads == 40 * 128 and sites[0].block_text == "c.blockDim"
+
+
 def test_branches_loops_and_writes_through_pointers(tmp_path):
     host = """
 void fill(dim3 *d);

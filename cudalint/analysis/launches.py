@@ -29,7 +29,7 @@ import sympy
 
 from ..frontend import blank_non_code
 from ..ir import nodes as ir
-from ..ir.consts import c_binary, fold, template_arg_texts
+from ..ir.consts import LAUNCH_CONFIG_FIELDS, c_binary, fold, template_arg_texts
 from ..ir.printer import expr_text
 from ..ir.types import Type, TypeKind, scalar_named
 from ..model import LaunchSite
@@ -82,6 +82,22 @@ def _dim3_args(e: ir.Expr) -> Optional[list]:
     return None
 
 
+def _launch_config(t: Type) -> bool:
+    """Whether ``t`` is CUDA's ``cudaLaunchConfig_t`` (a record with ``gridDim`` and ``blockDim`` members)."""
+    names = {f.name for f in t.fields or ()}
+    return t.kind == TypeKind.RECORD and {"gridDim", "blockDim"} <= names or \
+        t.name.replace("struct ", "").replace("const ", "").strip() in ("cudaLaunchConfig_t", "cudaLaunchConfig_st")
+
+
+def _field_key(e: Optional[ir.Expr]) -> Optional[tuple]:
+    """``("field", variable, member)`` for ``config.gridDim`` / ``config.blockDim`` of a local
+    ``cudaLaunchConfig_t config`` (the key :class:`_Env` keeps its value under), None for any other expression."""
+    if isinstance(e, ir.Member) and not e.arrow and e.name in LAUNCH_CONFIG_FIELDS[:2] \
+            and isinstance(e.base, ir.Ref) and _launch_config(e.base.type):
+        return ("field", e.base.var, e.name)
+    return None
+
+
 class _Env:
     """Known values of the host function's variables (int, or a dim3 as a 3-tuple of int/None)."""
 
@@ -123,6 +139,8 @@ class _Env:
         if isinstance(e, ir.Member) and e.name in _AXES and not e.arrow:
             b = self.value(e.base, depth + 1)
             return b[_AXES[e.name]] if isinstance(b, tuple) else None
+        if (key := _field_key(e)) is not None:  # `config.blockDim` of a `cudaLaunchConfig_t config`
+            return self.vals.get(key)
         if isinstance(e, ir.Binary) and e.op in ("+", "-", "*", "/", "%", "<<", ">>", "&", "|", "<", ">", "<=",
                                                  ">=", "==", "!="):
             x, y = self.value(e.lhs, depth + 1), self.value(e.rhs, depth + 1)
@@ -331,6 +349,8 @@ class _Env:
         if isinstance(e, ir.Member) and e.name in _AXES and not e.arrow:
             b = rec(e.base)
             return b[_AXES[e.name]] if isinstance(b, tuple) else None
+        if (key := _field_key(e)) is not None:
+            return self.vals.get(("sym", *key)) if bind is None else None
         if isinstance(e, ir.Binary) and e.op in ("+", "-", "*", "/", "<<", ">>"):
             x, y = rec(e.lhs), rec(e.rhs)
             if not isinstance(x, sympy.Expr) or not isinstance(y, sympy.Expr) or e.op == "/" and y == 0:
@@ -414,6 +434,16 @@ class _Env:
                 if old == gone or isinstance(old, tuple) and gone in old:
                     self.vals[k] = tuple(None if c == gone else c for c in old) if isinstance(old, tuple) else None
             self.vals[target.var] = None if v == gone else v
+            if _launch_config(target.var.type):   # assigned whole: its fields are gone
+                self.forget_fields(target.var)
+        elif (key := _field_key(target)) is not None:   # `config.gridDim = grid`
+            self.vals[key], self.vals[("sym", *key)] = v if isinstance(v, tuple) else None, \
+                s if isinstance(s, tuple) else None
+        elif isinstance(target, ir.Member) and target.name in _AXES and (key := _field_key(target.base)):
+            cur = list(self.vals.get(key) or (None, None, None))   # `config.blockDim.x = 256`
+            cur_s = list(self.vals.get(("sym", *key)) or (None, None, None))
+            cur[_AXES[target.name]], cur_s[_AXES[target.name]] = v if isinstance(v, int) else None, s
+            self.vals[key], self.vals[("sym", *key)] = tuple(cur), tuple(cur_s)
         elif isinstance(target, ir.Member) and isinstance(target.base, ir.Ref) and target.name in _AXES:
             old, olds, oldu = self.vals.get(target.base.var), self.sym(target.base), self.upper(target.base)
             cur = list(old) if isinstance(old, tuple) else [None, None, None]
@@ -427,6 +457,12 @@ class _Env:
             for n in ir.walk(target):  # `*p = ...`, `a[i] = ...`: forget what is written through
                 if isinstance(n, ir.Ref) and n.var in self.vals and not isinstance(self.vals[n.var], int):
                     self.vals.pop(n.var, None)
+
+    def forget_fields(self, var: ir.Variable) -> None:
+        """Forget the launch-configuration members kept for ``var`` (:func:`_field_key`)."""
+        for name in LAUNCH_CONFIG_FIELDS[:2]:
+            self.vals.pop(("field", var, name), None)
+            self.vals.pop(("sym", "field", var, name), None)
 
     def kill(self, node: Optional[ir.Node]) -> None:
         """Forget every variable ``node`` may write (loop bodies, switch bodies)."""
@@ -613,6 +649,15 @@ class _Walker:
             self.expr(s.init, env)
             default = (1, 1, 1) if s.var.type.name in _DIM3 else None  # `dim3 b;` is (1, 1, 1)
             env.vals[s.var] = env.value(s.init) if s.init is not None else default
+            env.forget_fields(s.var)
+            for name, item in zip(LAUNCH_CONFIG_FIELDS[:2], s.init.items if isinstance(s.init, ir.InitList)
+                                  and _launch_config(s.var.type) else ()):
+                # `cudaLaunchConfig_t config = {grid, block, shmem, stream}`
+                v, sv = env.value(item), env.sym(item)
+                env.vals[("field", s.var, name)] = v if isinstance(v, tuple) else \
+                    (v, 1, 1) if isinstance(v, int) and v > 0 else None
+                env.vals[("sym", "field", s.var, name)] = sv if isinstance(sv, tuple) else \
+                    (sv, sympy.Integer(1), sympy.Integer(1)) if isinstance(sv, sympy.Expr) and sv != 0 else None
             if s.init is not None and s.var.type.is_integer:  # read again where a `case` binds what it reads
                 env.vals[("init", s.var)] = s.init
             m = env.multiple(s.init) if s.init is not None and s.var.type.is_integer else (1, None)

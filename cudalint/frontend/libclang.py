@@ -29,7 +29,7 @@ import clang.cindex as ci
 
 from ..ir import nodes as ir
 from ..ir import types as irt
-from ..ir.consts import ALIGN_SPELLING, EXPLICIT_INSTANCE, explicit_instances, join_tokens
+from ..ir.consts import ALIGN_SPELLING, EXPLICIT_INSTANCE, explicit_instances, join_tokens, launch_from_config
 from ..ir.nodes import Span
 from . import blank_non_code, pch
 from .confine import check_includes, check_reads, check_text, inclusions, project_root, summarise
@@ -918,6 +918,8 @@ class Lowering:
                     break
             else:
                 args = kids[1:]
+        if name == "cudaLaunchKernelEx" and len(args) >= 2 and (launch := self._launch_ex(args, sp)) is not None:
+            return launch
         t = self.type(c.type)
         if ref is not None and ref.kind == K.CONSTRUCTOR:
             vals = self._args(args)[0]
@@ -945,6 +947,17 @@ class Lowering:
         vals, written = self._args(args)
         return ir.Call(self.call_span(c) if self.host else sp, name, vals, self.callee(ref), receiver, written, type=t,
                        template_args=self.template_args(ref) if ref is not None and ref.kind == K.FUNCTION_DECL else ())
+
+    def _launch_ex(self, args: list, sp: Span) -> Optional[ir.Launch]:
+        """``cudaLaunchKernelEx(&config, kernel, args...)`` (CUDA 12's extensible launch) as a launch
+        (:func:`~cudalint.ir.consts.launch_from_config`), None when its second argument names no function."""
+        kref = next((n.referenced for n in args[1].walk_preorder() if n.kind == K.DECL_REF_EXPR
+                     and n.referenced is not None and n.referenced.kind in (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE)),
+                    None)
+        if kref is None:
+            return None
+        vals = self._args(args)[0]
+        return launch_from_config(sp, vals, kref.spelling, self.callee(kref), self.template_args(kref))
 
     def launch(self, c: ci.Cursor, config: ci.Cursor, sp: Span) -> ir.Launch:
         parts: list = []  # grid, block, shared memory, stream

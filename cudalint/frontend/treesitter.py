@@ -31,7 +31,7 @@ import tree_sitter_cuda
 
 from ..ir import nodes as ir
 from ..ir import types as irt
-from ..ir.consts import c_binary, explicit_instances, fold, join_tokens
+from ..ir.consts import c_binary, explicit_instances, fold, join_tokens, launch_from_config
 from ..ir.nodes import Span
 from ..ir.types import Type, TypeKind
 from . import NOT_CODE
@@ -1144,6 +1144,8 @@ class Lowering:
                 return ir.Binary(sp, "+", receiver, self.expr(arg_nodes[0]), type=_deref(receiver.type))
         func = self.resolve(name, len(arg_nodes)) if fn_type != "field_expression" else None
         vals = self.args(arg_nodes)
+        if name == "cudaLaunchKernelEx" and len(vals) >= 2 and (launch := self._launch_ex(arg_nodes[1], vals, sp)):
+            return launch
         if func is not None:  # a class object passed by value is copied
             vals = [_copy(v, replace(p.type, const=False)) for v, p in zip(vals, func.params)] + vals[len(func.params):]
         targs = tuple(self.template_arg(a) for a in _named_kids(fn.child_by_field_name("arguments"))) \
@@ -1191,6 +1193,22 @@ class Lowering:
         if name in ("__ldg", "__ldca", "__ldcg", "__ldcs", "__ldlu", "__ldcv") and vals:
             return _pointee(_decay(vals[0].type))
         return irt.UNKNOWN
+
+    def _launch_ex(self, kernel: N, vals: list[ir.Expr], sp: Span) -> Optional[ir.Launch]:
+        """``cudaLaunchKernelEx(&config, kernel, args...)`` as a launch (:func:`~cudalint.ir.consts.launch_from_config`);
+        ``kernel``: the second argument's node (``k``, ``&k``, ``(void *)k``, ``k<T>``)."""
+        while kernel.type in ("pointer_expression", "cast_expression", "parenthesized_expression") and \
+                (inner := kernel.child_by_field_name("argument") or kernel.child_by_field_name("value")
+                 or (_named_kids(kernel) or [None])[-1]) is not None:
+            kernel = inner
+        if kernel.type not in ("identifier", "qualified_identifier", "template_function"):
+            return None
+        targs = tuple(self.template_arg(a) for a in _named_kids(kernel.child_by_field_name("arguments"))) \
+            if kernel.type == "template_function" else ()
+        name = self.callee_name(kernel)
+        func = self.resolve(name, len(vals) - 2)
+        return launch_from_config(sp, vals, name, func if func is not None and func.kind == ir.FunctionKind.KERNEL
+                                  else None, targs)
 
     def launch(self, fn: Optional[N], cfg: N, arg_nodes: list[N], sp: Span) -> ir.Launch:
         parts = []

@@ -92,3 +92,34 @@ def join_tokens(tokens: Iterable[str]) -> str:
         else:
             out += ", " if t == "," else t
     return re.sub(r"\s+", " ", out).strip()
+
+
+#: the fields of CUDA's ``cudaLaunchConfig_t`` a launch reads (CUDA Runtime API, cudaLaunchKernelEx), in the order
+#: of a ``<<<grid, block, shared_mem, stream>>>`` configuration
+LAUNCH_CONFIG_FIELDS = ("gridDim", "blockDim", "dynamicSmemBytes", "stream")
+
+
+def launch_from_config(sp: ir.Span, vals: list[ir.Expr], kernel: str, func: Optional[ir.Function],
+                       template_args: tuple) -> Optional[ir.Launch]:
+    """``cudaLaunchKernelEx(&config, kernel, args...)`` as the launch it makes: ``kernel<<<config.gridDim,
+    config.blockDim, config.dynamicSmemBytes, config.stream>>>(args...)``, its configuration read from the members of
+    the ``cudaLaunchConfig_t`` variable (a local ``config`` passed as ``&config``, or a pointer ``cfg`` read through
+    ``cfg->``); None when the configuration is neither (a call's result, an element of an array).  ``vals``: the
+    call's lowered arguments; ``kernel``, ``func``, ``template_args``: the kernel named by its second argument."""
+    cfg = vals[0]
+    while isinstance(cfg, ir.Cast):
+        cfg = cfg.operand
+    arrow = not (isinstance(cfg, ir.Unary) and cfg.op == "&")
+    base = cfg if arrow else cfg.operand
+    if not isinstance(base, ir.Ref) or not kernel:
+        return None
+    record = base.type.pointee if arrow and base.type.pointee is not None else base.type
+    fields = {f.name: f for f in record.fields or ()}
+
+    def member(name: str) -> ir.Member:
+        f = fields.get(name)
+        m = ir.Member(sp, base, name, arrow, f, type=f.type if f is not None else ir.UNKNOWN)
+        m.text = f"{base.var.name}{'->' if arrow else '.'}{name}"
+        return m
+
+    return ir.Launch(sp, kernel, *(member(n) for n in LAUNCH_CONFIG_FIELDS), list(vals[2:]), func, template_args)

@@ -10,6 +10,41 @@
 #define CUDALINT_RT __host__
 #define CUDALINT_RT_DEV __host__ __device__
 
+/* extensible launches (CUDA 12: cudaLaunchKernelEx; the toolkit's driver_types.h) */
+enum cudaLaunchAttributeID {
+  cudaLaunchAttributeIgnore = 0,
+  cudaLaunchAttributeAccessPolicyWindow = 1,
+  cudaLaunchAttributeCooperative = 2,
+  cudaLaunchAttributeSynchronizationPolicy = 3,
+  cudaLaunchAttributeClusterDimension = 4,
+  cudaLaunchAttributeClusterSchedulingPolicyPreference = 5,
+  cudaLaunchAttributeProgrammaticStreamSerialization = 6,
+  cudaLaunchAttributeProgrammaticEvent = 7,
+  cudaLaunchAttributePriority = 8,
+  cudaLaunchAttributeMemSyncDomainMap = 9,
+  cudaLaunchAttributeMemSyncDomain = 10
+};
+union cudaLaunchAttributeValue {
+  char pad[64];
+  int cooperative;
+  int priority;
+  struct { unsigned int x; unsigned int y; unsigned int z; } clusterDim;
+  int programmaticStreamSerializationAllowed;
+};
+typedef struct cudaLaunchAttribute_st {
+  enum cudaLaunchAttributeID id;
+  char pad[8 - sizeof(enum cudaLaunchAttributeID)];
+  union cudaLaunchAttributeValue val;
+} cudaLaunchAttribute;
+typedef struct cudaLaunchConfig_st {
+  dim3 gridDim;
+  dim3 blockDim;
+  size_t dynamicSmemBytes;
+  cudaStream_t stream;
+  cudaLaunchAttribute *attrs;
+  unsigned int numAttrs;
+} cudaLaunchConfig_t;
+
 extern "C" {
 /* errors */
 CUDALINT_RT_DEV const char *cudaGetErrorString(cudaError_t error);
@@ -105,6 +140,7 @@ CUDALINT_RT_DEV cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *att
 CUDALINT_RT cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache cacheConfig);
 CUDALINT_RT cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem = 0, cudaStream_t stream = 0);
 CUDALINT_RT cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem = 0, cudaStream_t stream = 0);
+CUDALINT_RT cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func, void **args);
 CUDALINT_RT_DEV cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const void *func, int blockSize, size_t dynamicSMemSize);
 
 /* What clang lowers `k<<<grid, block, shmem, stream>>>(...)` to: it looks up
