@@ -1440,8 +1440,8 @@ int main() { Pair *a; Wide *b; pairs<<<64, 256>>>(a, a); wide<<<64, 256>>>(b, b)
 """)
     pair = [x for x in d if x.code == "CL101" and x.line == 5]
     wide = [x for x in d if x.code == "CL101" and x.line == 6]
-    assert pair and all(x.message.endswith("; move the element whole (`auto e = a[i];` / `a[i] = e;`; `__align__(8)` "
-                                           "lets nvcc move it in 8-byte pieces)") for x in pair)
+    assert pair and all(x.message.endswith("; `__align__(8)` on its type lets nvcc move the element in 8-byte pieces")
+                        for x in pair)  # `o[i] = p[i]` moves it whole already: no advice to
     assert wide and all(x.message.endswith("; each piece is already 16 bytes, the widest a lane can move: only a "
                                            "structure of arrays (lanes reading consecutive 16-byte pieces) removes "
                                            "the extra requests") for x in wide)
@@ -3157,3 +3157,42 @@ __global__ void binary_vv(const In* a, const In* b, In* out, IdxT size) {
     found = [d for d in lint(tmp_path, src) if d.code == "CL101"]
     assert sorted((d.line, d.column) for d in found) == [(8, 7), (8, 16), (8, 23)]
     assert all("run it: the tail of the one block that straddles it" in d.message for d in found)
+
+
+def test_a_union_copied_whole_moves_its_bytes_once(tmp_path):
+    # hoomd's angle lists (census bg): `union { unsigned int tag[3]; unsigned int idx[3]; }` loaded whole is three
+    # 4-byte loads (PTX: three ld.global.nc.u32), not six; a struct of the same members stays six
+    d = lint(tmp_path, """
+union group3 { unsigned int tag[3]; unsigned int idx[3]; };
+struct pair3 { unsigned int tag[3]; unsigned int idx[3]; };
+__global__ void u(const group3 *a, unsigned int *o) { int i = blockIdx.x * blockDim.x + threadIdx.x; group3 g = a[i];
+  o[i] = g.idx[0] + g.idx[2]; }
+__global__ void s(const pair3 *a, unsigned int *o) { int i = blockIdx.x * blockDim.x + threadIdx.x; pair3 g = a[i];
+  o[i] = g.idx[0] + g.tag[2]; }
+int main() { group3 *a; pair3 *b; unsigned int *o; u<<<64, 256>>>(a, o); s<<<64, 256>>>(b, o); }
+""")
+    un, = [x for x in d if x.code == "CL101" and x.line == 4]
+    st, = [x for x in d if x.code == "CL101" and x.line == 6]
+    assert (un.metrics["sectors_per_request"], un.metrics["stride_bytes"]) == (12, 12)
+    assert "each lane moves its 12-byte struct as 3 separate 4-byte accesses" in un.message
+    assert "each lane moves its 24-byte struct as 6 separate 4-byte accesses" in st.message
+
+
+def test_a_load_nothing_reads_is_no_access(tmp_path):
+    # hoomd's gpu_update_composite_kernel (census bg, judged false): `unsigned int type = __scalar_as_int(
+    # d_postype[idx].w);` with `type` never read; nvcc deletes the load (fixtures/global/dead_load.cu's PTX)
+    src = """
+struct Body { double x, y, z, w; };
+__device__ inline unsigned int bits(double v) { union { double d; unsigned long long u; } c; c.d = v;
+  return (unsigned int)c.u; }
+__global__ void k(const Body *p, double *o, unsigned int *cnt) { int i = blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned int t = bits(p[i].w);
+  %s }
+int main() { Body *p; double *o; unsigned int *c; k<<<64, 256>>>(p, o, c); }
+"""
+    assert not [x for x in lint(tmp_path, src % "o[i] = 1.0;") if x.code == "CL101"]
+    used, = [x for x in lint(tmp_path, src % "o[i] = t;") if x.code == "CL101"]
+    assert (used.line, used.metrics["sectors_per_request"]) == (6, 32)
+    kept, = [x for x in lint(tmp_path, src % "o[i] = 1.0; unsigned int c = atomicAdd(&cnt[bits(p[i].x) & 7], 1u);")
+             if x.code == "CL101"]
+    assert kept.line == 7   # a load feeding an atomic stays, though `c` is never read

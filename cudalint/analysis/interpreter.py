@@ -196,6 +196,56 @@ def _words(size: int, align: Optional[int]) -> list[tuple[int, int]]:
     return [(o, align) for o in range(0, size, align)]
 
 
+#: calls that do more than compute their value (memory, synchronization, output, time): a declaration whose
+#: initializer makes one is kept even when nothing reads the variable
+_EFFECT_CALLS = re.compile(r"atomic|sync|fence|printf|assert|trap|brkpt|nanosleep|clock|malloc|free|memcpy|memset|"
+                           r"__st[a-z]*$|_store|_write|^__prof|red\.|barrier|arrive|wait")
+
+
+def used_variables(fn: ir.Function) -> tuple[set, str]:
+    """The variables ``fn`` and the device functions it calls (transitively) read or write by name, and the text
+    of their inline assembly (which names variables only in its operands' text)."""
+    seen, used, asm, todo = set(), set(), [], [fn]
+    while todo:
+        f = todo.pop()
+        if id(f) in seen or f.body is None:
+            continue
+        seen.add(id(f))
+        for n in ir.walk(f.body):
+            if isinstance(n, ir.Ref):
+                used.add(n.var)
+            elif isinstance(n, ir.Call) and n.func is not None:
+                todo.append(n.func)
+            elif isinstance(n, ir.Asm):
+                asm.append(n.text)
+    return used, "\n".join(asm)
+
+
+def pure(e: Optional[ir.Node], depth: int = 0) -> bool:
+    """Whether evaluating ``e`` only computes a value: no store through a pointer or to a variable outside the
+    function, no volatile access, no call with an effect (:data:`_EFFECT_CALLS`), no member call, launch, ``new``,
+    assembly or construct the front-end left opaque; calls of device functions whose bodies are pure (three deep).
+    nvcc deletes the loads of such an expression when nothing reads its value (dead-code elimination: a
+    non-volatile load has no effect of its own)."""
+    for n in ir.walk(e) if e is not None else ():
+        if isinstance(n, (ir.Launch, ir.New, ir.Lambda, ir.Opaque, ir.Asm)) or getattr(getattr(n, "type", None), "volatile", False):
+            return False
+        if isinstance(n, ir.Assign) or isinstance(n, ir.Unary) and n.op in ("pre++", "pre--", "post++", "post--"):
+            root = n.target if isinstance(n, ir.Assign) else n.operand
+            while isinstance(root, (ir.Member, ir.Index)) and not getattr(root, "arrow", False) \
+                    and root.base.type.kind != TypeKind.POINTER:
+                root = root.base
+            if not (isinstance(root, ir.Ref) and root.var.storage == ir.Storage.LOCAL
+                    and root.var.space == ir.Space.LOCAL and root.var.type.kind != TypeKind.REFERENCE):
+                return False
+        if isinstance(n, ir.Call):
+            if n.receiver is not None or _EFFECT_CALLS.search(n.name):
+                return False
+            if n.func is not None and (n.func.body is None or depth >= 3 or not pure(n.func.body, depth + 1)):
+                return False
+    return True
+
+
 def as_number(v):
     """``v`` where C++ reads it as an integer (an index, an operand of arithmetic): a comparison or its and/or
     is 1 where it holds and 0 elsewhere (``a[threadIdx.x > 16]``, ``c += (d <= 1.0f)``); any other value as it is."""
@@ -291,6 +341,8 @@ class KernelInterpreter:
         self.epoch = 0                    # counts barriers, atomics, fences, assembly, unseen calls (Access.epoch)
         self.jumps = 0                    # counts the exit statements passed (Access.exits)
         self.tail: Optional[ir.Stmt] = None  # the helper's closing `return`, which skips nothing
+        self.used: set = set()            # the variables the kernel and its helpers name (:func:`used_variables`)
+        self.asm_text = ""                # their inline assembly's text
 
     # ---- bookkeeping
     def push_guard(self, value: Value, line: int) -> None:
@@ -498,7 +550,11 @@ class KernelInterpreter:
             return
         if is_memory(var):
             return  # a `__shared__`/static scalar: every read is a load at one address
-        val = self.bind(d.init, env) if t.kind == TypeKind.REFERENCE and d.init is not None else self.expr(d.init, env)
+        # a variable nothing reads, initialized without effects: nvcc deletes its loads (``pure``)
+        dead = d.init is not None and var not in self.used and pure(d.init) and \
+            not re.search(rf"\b{re.escape(var.name)}\b", self.asm_text)
+        val = self.bind(d.init, env) if t.kind == TypeKind.REFERENCE and d.init is not None else \
+            self.expr(d.init, env, record=not dead)
         if t.kind == TypeKind.POINTER and isinstance(val, Pointer):
             val = self.retype(val, t.pointee)
         env[var] = val if val is not None else self.symbols.opaque(var.name, varying=False)
@@ -1092,6 +1148,11 @@ class KernelInterpreter:
                 parts += self.field_parts(ft, base + f.offset, depth + 1)
             else:
                 parts += [(base + f.offset + o, n) for o, n in _words(size, ft.align)]
+        ends = sorted(parts)
+        if any(b[0] < a[0] + a[1] for a, b in zip(ends, ends[1:])) and (size := self.size_of(t)):
+            # members that overlap (a union: hoomd's `union { unsigned int tag[3]; unsigned int idx[3]; }`): nvcc
+            # copies its bytes, in words of its alignment, once
+            return [(base + o, n) for o, n in _words(size, t.align)]
         return parts
 
     def unsized(self, what: str, vals: list) -> None:
@@ -1701,6 +1762,7 @@ def interpret(fn: ir.Function, kernel: Kernel, symbols: Symbols, globals_: dict,
     size in bytes; ``values``: template non-type parameters -> int; ``types``: template type parameters -> the
     launched type (a struct's fields and alignment decide how nvcc moves it)."""
     interp = KernelInterpreter(kernel, symbols, globals_, bindings, values, types)
+    interp.used, interp.asm_text = used_variables(fn)
     env: Env = {}
     for p in fn.params:
         t = p.type

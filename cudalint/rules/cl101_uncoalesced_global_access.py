@@ -438,6 +438,8 @@ def whole_element_fix(acc: Access) -> str:
     if (vec := vector3_fix(acc)) is not None:
         return vec
     width = min(16, vector_width(acc.elem_size)) if acc.elem_size else 16
+    if acc.split > 1:  # already moved whole, field by field: only its alignment holds nvcc to narrow pieces
+        return f"`__align__({width})` on its type lets nvcc move the element in {width}-byte pieces"
     return (f"move the element whole (`auto e = a[i];` / `a[i] = e;`; `__align__({width})` lets nvcc move it in "
             f"{width}-byte pieces)")
 
