@@ -3196,3 +3196,21 @@ int main() { Body *p; double *o; unsigned int *c; k<<<64, 256>>>(p, o, c); }
     kept, = [x for x in lint(tmp_path, src % "o[i] = 1.0; unsigned int c = atomicAdd(&cnt[bits(p[i].x) & 7], 1u);")
              if x.code == "CL101"]
     assert kept.line == 7   # a load feeding an atomic stays, though `c` is never read
+
+
+def test_a_host_function_launching_its_namesake_kernel_launches_it(tmp_path):
+    # hoomd's `gpu::hpmc_shift` launches `kernel::hpmc_shift` (census bg): the host function's own name was dropped
+    # from what it uses (recursion), and the kernel "is neither launched nor named in this translation unit"
+    src = """
+namespace kernel {
+__global__ void shift(float *p, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) p[i * 32] = 1; }
+__global__ void other(float *p) { p[threadIdx.x] = 0.0f; }
+}
+namespace gpu {
+void shift(float *p, int n, unsigned int block) { kernel::shift<<<n / block + 1, block>>>(p, n); }
+void other(float *p) { kernel::other<<<1, 32>>>(p); }
+}
+"""
+    d, = [x for x in lint(tmp_path, src) if x.code == "CL101"]
+    assert d.line == 3 and not any("may never run" in a for a in d.assumptions)
+    assert "the launch at" in d.assumptions[0]

@@ -1380,7 +1380,12 @@ def unlaunched_kernels(tu: ir.TranslationUnit) -> dict[str, str]:
     ``coords_to_trilinear_jacobian_cuda_impl``, :func:`_named_in_project`).  Their findings are only info."""
     used: dict[str, set] = {}  # overloads pooled: a later `f(uchar3*, ..)` must not hide what `f(float3*, ..)` calls
     for fn in tu.functions:
-        used.setdefault(fn.name, set()).update({x for n in ir.walk(fn.body) for x in _names(n)} - {fn.name})
+        # a function's own name is no use of it (recursion), but a host function launching its namesake kernel
+        # (hoomd's `gpu::hpmc_shift` launches `kernel::hpmc_shift`) uses that kernel
+        own = {fn.name} if fn.kind == ir.FunctionKind.KERNEL else set()
+        used.setdefault(fn.name, set()).update(
+            {x for n in ir.walk(fn.body) for x in _names(n)} - ({fn.name} - {n.kernel for n in ir.walk(fn.body)
+                                                                               if isinstance(n, ir.Launch)} | own))
     if not any(isinstance(n, ir.Launch) for fn in tu.functions for n in ir.walk(fn.body)):
         return {}
     out = {}
