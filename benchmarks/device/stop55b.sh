@@ -1,5 +1,5 @@
 #!/bin/bash
-# Stop 56's fixtures (fixtures/measured/NOTES.md, "Stop 56"):
+# Stop 55's fixtures (fixtures/measured/NOTES.md, "Stop 55"):
 #  - global/dead_load.cu: moveBodies' two loads nothing reads are deleted by nvcc (no LDG of `pos`: expect the
 #    kernel's load sectors to be `shift`'s alone, 4 a request, the ideal); readTypes, countTypes and pollFlags keep
 #    theirs (32 sectors a request: the 8-byte `w` of a 32-byte struct).
@@ -9,7 +9,7 @@
 #    stridedRead 32 sectors a request with the 64-thread block the config gives, blockSums' barrier under a bound no
 #    block straddles.
 #  - host/event_join.cu: host timings of the four pageable copies (the two the host waits for through an event).
-#   usage (on the GPU machine, in the repository root): bash benchmarks/device/stop56.sh OUTDIR
+#   usage (on the GPU machine, in the repository root): bash benchmarks/device/stop55b.sh OUTDIR
 set -u
 out=${1:?output directory}; mkdir -p "$out/measured"; B=$(mktemp -d)
 { nvidia-smi -L; nvcc --version | tail -2; ncu --version | tail -1; date -u +%FT%TZ; } > "$out/environment.txt" 2>&1
