@@ -234,6 +234,16 @@ def external_calls(path: str, unit, opts: RunOptions) -> tuple[dict, list[str], 
 
 #: :func:`_calls_in`'s results by file, contents (mtime) and options; a few dozen files at most
 _CALLS: dict = {}
+#: the translation units :func:`_calls_in` lowered, by the same key, with the text they were lowered from: the file's
+#: own lint, often next in a run (a program's files lie side by side), takes its unit from here instead of parsing
+#: it again (:func:`_lowered`); each is taken once, and only the last few are kept
+_UNITS: dict = {}
+_KEEP_UNITS = 4
+
+
+def _calls_key(path: str, opts: RunOptions) -> tuple:
+    return (path, os.stat(path).st_mtime_ns, opts.frontend, tuple(opts.extra_args), str(opts.compile_db),
+            opts.read_roots)
 
 
 def _calls_in(path: str, opts: RunOptions, kernels: frozenset = frozenset()) -> tuple[dict, list[str], list]:
@@ -241,18 +251,33 @@ def _calls_in(path: str, opts: RunOptions, kernels: frozenset = frozenset()) -> 
     files its translation unit read, and its launches of ``kernels``
     (:func:`cudalint.analysis.launches.foreign_launches`), kept per file, contents (``mtime``) and options."""
     from .analysis.launches import foreign_launches, passed_by_calls
-    key = (path, os.stat(path).st_mtime_ns, opts.frontend, tuple(opts.extra_args), str(opts.compile_db),
-           opts.read_roots)
+    key = _calls_key(path, opts)
     if key not in _CALLS:
         if len(_CALLS) >= 64:
             _CALLS.clear()
         try:
-            unit = lower(path, read_source(path), opts)
+            text = read_source(path)
+            unit = lower(path, text, opts)
             _CALLS[key] = passed_by_calls(unit), list(unit.dependencies), foreign_launches(unit)
+            _UNITS[key] = (text, unit)
+            while len(_UNITS) > _KEEP_UNITS:
+                del _UNITS[next(iter(_UNITS))]
         except Exception:  # noqa: BLE001 - a caller that cannot be parsed gives nothing
             _CALLS[key] = {}, [], []
     named, deps, launches = _CALLS[key]
     return named, deps, [s for s in launches if s.kernel in kernels]
+
+
+def _lowered(path: str, text: str, opts: RunOptions):
+    """:func:`lower` of ``text`` as ``path``'s contents, or the unit :func:`_calls_in` lowered from that same text
+    with the same options when the file was read as another file's caller first (the same front-end call on the same
+    input gives the same unit; the walks there read it without changing it)."""
+    try:
+        key = _calls_key(path, opts)
+    except OSError:
+        key = None
+    kept = _UNITS.pop(key, None) if key is not None else None
+    return kept[1] if kept is not None and kept[0] == text else lower(path, text, opts)
 
 
 def build_model(path: str, text: str, opts: RunOptions) -> TranslationUnitModel:
@@ -467,7 +492,7 @@ def _lint_file(path: str, opts: RunOptions, rules: Optional[list[Rule]], text: O
         return [cl000(path, f"cannot read {path}: {e.strerror or e}")], None
     from .frontend.confine import Refused
     try:
-        unit = lower(path, text, opts)
+        unit = _lowered(path, text, opts)
     except Refused as e:
         return [cl000(path, str(e), line=e.line)], None
     except Exception as e:  # noqa: BLE001 - an internal failure must not stop the run

@@ -14,7 +14,7 @@ import sympy
 from cudalint.analysis.context import Settings
 from cudalint.analysis.symbols import BDIM
 from cudalint.parallel import lint_many
-from cudalint.runner import RunOptions, build_model, lint_file
+from cudalint.runner import RunOptions, build_model, lint_file, lint_text
 
 ROOT = Path(__file__).resolve().parents[1]
 KERNEL = """
@@ -613,6 +613,34 @@ def test_a_launcher_called_from_another_file_takes_the_block_every_call_passes(t
     d, = [d for d in lint_file(str(tmp_path / "kernels.cu"), RunOptions(frontend=frontend)) if d.code == "CL101"]
     assert d.metrics["sectors_per_request"] == 32
     assert d.assumptions[0].startswith("blockDim unknown (the launch at")
+
+
+def test_a_caller_file_parsed_for_another_is_not_parsed_again_for_its_own_lint(tmp_path, monkeypatch):
+    # issue 13: a run over a program parses main.cu as kernels.cu's caller, then lints main.cu itself; the unit
+    # lowered the first time serves the second (cuda-samples: 17 of the 92 caller parses came before the file's own
+    # lint), and only when the text and options are the same
+    import cudalint.runner as runner
+    (tmp_path / "kernels.cu").write_text(LAUNCHER)
+    main = tmp_path / "main.cu"
+    main.write_text('extern "C" void run_tr(dim3, dim3, const float *, float *, int);\n'
+                    "__global__ void fill(float *a) { a[threadIdx.x * 32] = 0; }\n"
+                    "int main() {\n    float *a, *b;\n    fill<<<1, 64>>>(a);\n"
+                    "    run_tr(dim3(128, 128), dim3(16, 16), a, b, 2048);\n}\n")
+    fresh = [d.to_text() for d in lint_file(str(main), RunOptions())]
+    lowered = []
+    real = runner.lower
+    monkeypatch.setattr(runner, "lower", lambda path, text, opts: lowered.append(path) or real(path, text, opts))
+    monkeypatch.setattr(runner, "_UNITS", {})
+    monkeypatch.setattr(runner, "_CALLS", {})
+    lint_file(str(tmp_path / "kernels.cu"), RunOptions())
+    assert lowered == [str(tmp_path / "kernels.cu"), str(main)]
+    assert [d.to_text() for d in lint_file(str(main), RunOptions())] == fresh and len(lowered) == 2
+    assert not runner._UNITS   # taken once
+    assert [d.to_text() for d in lint_file(str(main), RunOptions())] == fresh and len(lowered) == 3
+    lint_file(str(tmp_path / "kernels.cu"), RunOptions(extra_args=["-DX=1"]))   # other options: parsed again
+    assert lowered[3:] == [str(tmp_path / "kernels.cu"), str(main)]
+    lint_text(str(main), main.read_text() + "\n", RunOptions(extra_args=["-DX=1"]))   # another text: parsed again
+    assert len(lowered) == 6
 
 
 @pytest.mark.parametrize("frontend", ["clang", "tree-sitter"])
