@@ -66,6 +66,20 @@ class RunOptions:
     toolkit_fallback: bool = False
 
 
+def _foreign_unlaunched(model, kernels: list, d: Diagnostic, path: str) -> bool:
+    """Whether ``d`` belongs to a kernel defined in a header the linted file ``path`` includes that nothing in its
+    program launches or names (:func:`cudalint.analysis.launches.unlaunched_kernels`' first reason): such a kernel
+    does not run in this program, and the files that launch it report it with their launches (the book "CUDA by
+    Example"'s `book.h`, copied beside each program with a `float_to_color` kernel most of them never launch: four
+    findings judged false in census `bh`).  A header linted on its own keeps its findings."""
+    why = model.unlaunched.get(d.kernel or "")
+    if not why or not why.startswith(f"`{d.kernel}` is neither launched nor named in this translation unit"):
+        return False
+    here = os.path.realpath(path)
+    defs = [k for k in kernels if k.name == d.kernel]
+    return bool(defs) and all(os.path.realpath(k.span.path) != here for k in defs)
+
+
 def _overload_unlaunched(model, kernels: list, d: Diagnostic) -> Optional[str]:
     """Why ``d``'s kernel may never run when it is an overload no launch of its name can run
     (:func:`cudalint.analysis.launches._unlaunched_overloads`): the overload whose definition holds ``d``'s line."""
@@ -541,7 +555,7 @@ def _lint_file(path: str, opts: RunOptions, rules: Optional[list[Rule]], text: O
                 if why and not d.internal:  # a barrier's fault is one wherever the kernel runs
                     d.severity = Severity.INFO
                     d.assumptions.append(why)
-            diags.extend(found)
+            diags.extend(d for d in found if d.internal or not _foreign_unlaunched(model, kernels, d, path))
         diags += [cl000(k.span.path, shape.rejected, line=k.span.line, column=k.span.column, kernel=k.name)
                   for k in kernels if (shape := ctx.launch_shape(k)).rejected and n == 0]
     # the file's findings and those in the user headers whose code it analysed (kernels, helpers)

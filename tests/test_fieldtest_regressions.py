@@ -3214,3 +3214,42 @@ void other(float *p) { kernel::other<<<1, 32>>>(p); }
     d, = [x for x in lint(tmp_path, src) if x.code == "CL101"]
     assert d.line == 3 and not any("may never run" in a for a in d.assumptions)
     assert "the launch at" in d.assumptions[0]
+
+
+def test_a_header_kernel_nothing_in_the_program_launches_is_not_reported_through_its_includer(tmp_path):
+    # "CUDA by Example"'s book.h (census bh): a `float_to_color` kernel in a header copied beside each program,
+    # launched by few of them; through the others its findings ("may never run", info) were judged false: the code
+    # does not run in that program. The header linted on its own, and the includer's own kernels, keep theirs.
+    (tmp_path / "book.h").write_text(
+        "__global__ void to_color(unsigned char *o, const float *v) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    o[i * 4 + 0] = v[i]; o[i * 4 + 1] = v[i]; o[i * 4 + 2] = v[i]; o[i * 4 + 3] = 255;\n}\n")
+    prog = tmp_path / "ripple.cu"
+    prog.write_text('#include "book.h"\n'
+                    "__global__ void ripple(float *v) { v[(blockIdx.x * blockDim.x + threadIdx.x) * 32] = 0; }\n"
+                    "__global__ void unused(float *v) { v[threadIdx.x * 32] = 1; }\n"
+                    "int main() { float *v; ripple<<<64, 256>>>(v); }\n")
+    got = lint_file(str(prog), RunOptions())
+    assert sorted((d.path.endswith("book.h"), d.line, d.kernel) for d in got if d.code == "CL101") == [
+        (False, 2, "ripple"), (False, 3, "unused")]
+    alone = lint_file(str(tmp_path / "book.h"), RunOptions())
+    assert [d.line for d in alone if d.code == "CL101"] == [3, 3, 3, 3]
+    (tmp_path / "julia.cu").write_text('#include "book.h"\nint main() { unsigned char *o; float *v; '
+                                       "to_color<<<64, 256>>>(o, v); }\n")
+    launched = lint_file(str(tmp_path / "julia.cu"), RunOptions())
+    assert {d.line for d in launched if d.code == "CL101" and d.path.endswith("book.h")} == {3}
+
+
+def test_a_consecutive_run_off_a_sector_boundary_is_not_called_scattered(tmp_path):
+    # "CUDA by Example"'s double_stream (census bh, judged false as "lanes are scattered"): `a[(i - 1) % 256]` is
+    # consecutive lanes shifted one element back, wrapped once every 256 threads
+    d = [x for x in lint(tmp_path, """
+__global__ void k(int *a, int *o) {
+    int i = threadIdx.x + blockIdx.x * blockDim.x;
+    o[i] = a[(i + 1) % 256];
+}
+int main() { int *a, *o; k<<<4096, 256>>>(a, o); }
+""") if x.code == "CL101"]
+    assert [(x.line, x.metrics["sectors_per_request"]) for x in d] == [(4, 5)]
+    assert ("lanes are 4 bytes apart, consecutive, but most warps' runs start 4 bytes past a 32-byte sector boundary "
+            "and the run breaks at 0.4% of the neighbouring lanes (an index that wraps)") in d[0].message

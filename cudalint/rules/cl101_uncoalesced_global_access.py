@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+from collections import Counter
 from typing import Optional
 
 import sympy
@@ -422,6 +423,23 @@ def vector3_fix(acc: Access) -> Optional[str]:
             f"unused) so it moves in one {acc.elem_size * 4 // 3}-byte access")
 
 
+def _consecutive_run(pic, size: int) -> Optional[str]:
+    """What breaks a run of consecutive lanes, when at least 90 % of the neighbouring lanes' steps are ``size`` bytes
+    (the book "CUDA by Example"'s `a[(i - 1) % 256]`, judged false as "scattered" in census `bh`): the run's start off
+    a sector boundary in most warps, and the share of steps elsewhere (an index that wraps); None otherwise."""
+    steps = [b - a for w in pic.warps for a, b in zip(w, w[1:])]
+    other = sum(1 for d in steps if d != size)
+    if not steps or other > 0.1 * len(steps):
+        return None
+    starts = Counter(w[0] % SECTOR for w in pic.warps if w)
+    off, n = starts.most_common(1)[0]
+    parts = [f"most warps' runs start {off} bytes past a 32-byte sector boundary"] if off and 2 * n > len(pic.warps) \
+        else []
+    if other:
+        parts.append(f"the run breaks at {100 * other / len(steps):.2g}% of the neighbouring lanes (an index that wraps)")
+    return " and ".join(parts) or "their runs straddle sectors"
+
+
 def whole_element_fix(acc: Access) -> str:
     """The advice for an element a thread moves in several pieces: an alignment that lets nvcc move it in pieces as
     wide as the element (at most 16 bytes: `__align__(8)` for an 8-byte struct of two floats), or, when each piece
@@ -548,6 +566,12 @@ class UncoalescedGlobalAccess(Rule):
                     "with them)" if pic.stride_samples else "")
                 fix = ("make consecutive threads access consecutive elements (transpose through shared "
                        "memory, or change the data layout)")
+            elif (run := _consecutive_run(pic, acc.size)) is not None:
+                # `a[(i + 1) % 256]`, `a[(i - 1) % 256]`: consecutive lanes, off a sector boundary, the run broken
+                # where the index wraps
+                why = f"lanes are {acc.size} bytes apart, consecutive, but " + run
+                fix = ("start each warp's run on a 32-byte boundary and wrap the index at a multiple of 32 elements "
+                       "(or accept the sector: it is one a request)")
             else:
                 why = "lanes are scattered"
                 fix = "make consecutive threads access consecutive elements"
