@@ -228,7 +228,8 @@ def pure(e: Optional[ir.Node], depth: int = 0) -> bool:
     nvcc deletes the loads of such an expression when nothing reads its value (dead-code elimination: a
     non-volatile load has no effect of its own)."""
     for n in ir.walk(e) if e is not None else ():
-        if isinstance(n, (ir.Launch, ir.New, ir.Lambda, ir.Opaque, ir.Asm)) or getattr(getattr(n, "type", None), "volatile", False):
+        if isinstance(n, (ir.Launch, ir.New, ir.Lambda, ir.Opaque, ir.Asm)) or \
+                getattr(getattr(n, "type", None), "volatile", False):
             return False
         if isinstance(n, ir.Assign) or isinstance(n, ir.Unary) and n.op in ("pre++", "pre--", "post++", "post--"):
             root = n.target if isinstance(n, ir.Assign) else n.operand

@@ -1195,8 +1195,9 @@ class Lowering:
         return irt.UNKNOWN
 
     def _launch_ex(self, kernel: N, vals: list[ir.Expr], sp: Span) -> Optional[ir.Launch]:
-        """``cudaLaunchKernelEx(&config, kernel, args...)`` as a launch (:func:`~cudalint.ir.consts.launch_from_config`);
-        ``kernel``: the second argument's node (``k``, ``&k``, ``(void *)k``, ``k<T>``)."""
+        """``cudaLaunchKernelEx(&config, kernel, args...)`` as a launch
+        (:func:`~cudalint.ir.consts.launch_from_config`); ``kernel``: the second argument's node (``k``, ``&k``,
+        ``(void *)k``, ``k<T>``)."""
         while kernel.type in ("pointer_expression", "cast_expression", "parenthesized_expression") and \
                 (inner := kernel.child_by_field_name("argument") or kernel.child_by_field_name("value")
                  or (_named_kids(kernel) or [None])[-1]) is not None:

@@ -436,7 +436,8 @@ def _consecutive_run(pic, size: int) -> Optional[str]:
     parts = [f"most warps' runs start {off} bytes past a 32-byte sector boundary"] if off and 2 * n > len(pic.warps) \
         else []
     if other:
-        parts.append(f"the run breaks at {100 * other / len(steps):.2g}% of the neighbouring lanes (an index that wraps)")
+        parts.append(f"the run breaks at {100 * other / len(steps):.2g}% of the neighbouring lanes "
+                     "(an index that wraps)")
     return " and ".join(parts) or "their runs straddle sectors"
 
 
