@@ -72,8 +72,8 @@ def _foreign_unlaunched(model, kernels: list, d: Diagnostic, path: str) -> bool:
     does not run in this program, and the files that launch it report it with their launches (the book "CUDA by
     Example"'s `book.h`, copied beside each program with a `float_to_color` kernel most of them never launch: four
     findings judged false in census `bh`).  A header linted on its own keeps its findings."""
-    why = model.unlaunched.get(d.kernel or "")
-    if not why or not why.startswith(f"`{d.kernel}` is neither launched nor named in this translation unit"):
+    from .analysis.launches import unnamed_reason
+    if not d.kernel or model.unlaunched.get(d.kernel) != unnamed_reason(d.kernel):
         return False
     here = os.path.realpath(path)
     defs = [k for k in kernels if k.name == d.kernel]

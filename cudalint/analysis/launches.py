@@ -1370,6 +1370,13 @@ def launching_files(path: str, names: set, limit: int = 8) -> list[str]:
     return []
 
 
+def unnamed_reason(kernel: str) -> str:
+    """Why ``kernel`` may never run when nothing in its translation unit launches or names it
+    (:func:`unlaunched_kernels`' first reason)."""
+    return (f"`{kernel}` is neither launched nor named in this translation unit, which launches other kernels: it may "
+            "never run")
+
+
 def unlaunched_kernels(tu: ir.TranslationUnit) -> dict[str, str]:
     """Kernels of the translation unit that may never run, when it launches others, with the reason: nothing in it
     launches or names them (``k<<<..>>>``, ``cudaLaunchKernel((void *)k, ..)``, a function pointer, a template
@@ -1382,18 +1389,18 @@ def unlaunched_kernels(tu: ir.TranslationUnit) -> dict[str, str]:
     for fn in tu.functions:
         # a function's own name is no use of it (recursion), but a host function launching its namesake kernel
         # (hoomd's `gpu::hpmc_shift` launches `kernel::hpmc_shift`) uses that kernel
-        own = {fn.name} if fn.kind == ir.FunctionKind.KERNEL else set()
-        used.setdefault(fn.name, set()).update(
-            {x for n in ir.walk(fn.body) for x in _names(n)} - ({fn.name} - {n.kernel for n in ir.walk(fn.body)
-                                                                               if isinstance(n, ir.Launch)} | own))
+        nodes = list(ir.walk(fn.body))
+        launches_own = fn.kind != ir.FunctionKind.KERNEL and any(isinstance(n, ir.Launch) and n.kernel == fn.name
+                                                               for n in nodes)
+        used.setdefault(fn.name, set()).update({x for n in nodes for x in _names(n)}
+                                               - (set() if launches_own else {fn.name}))
     if not any(isinstance(n, ir.Launch) for fn in tu.functions for n in ir.walk(fn.body)):
         return {}
     out = {}
     for k in tu.kernels:
         by = sorted(f for f, names in used.items() if k.name in names)
         if not by:
-            out[k.name] = (f"`{k.name}` is neither launched nor named in this translation unit, which launches other "
-                           "kernels: it may never run")
+            out[k.name] = unnamed_reason(k.name)
         elif "main" not in by and not any(f in names for f in by for g, names in used.items() if g != f):
             defined = {fn.name: fn for fn in tu.functions if fn.body is not None and fn.name in by}
             called = _called_elsewhere(tu.path, set(by), {f: _namespace_of(fn) for f, fn in defined.items()})
